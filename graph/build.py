@@ -1,0 +1,79 @@
+"""The build: record files -> the dataset, one named graph per record plus the build graph.
+
+Derived facts live in the build graph ``{base}build``, never in a record's graph:
+``bench:catalogued`` for every benchmark node (true when a record of its own describes
+it), and a label for a benchmark known only by id.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rdflib import Literal, URIRef
+from rdflib.namespace import RDF, RDFS, XSD
+
+from graph.loader import LoadedRecord, LoadReport, Progress, load_records
+from graph.mapping import MappingContext, map_record
+from graph.mapping.iris import Iris
+from graph.mapping.references import index_benchmarks
+from graph.namespace import BENCH
+from graph.quads import Quad
+from graph.records import CatalogPage
+from graph.resources import data_dir
+from graph.settings import Settings
+from graph.vocabulary import Vocabulary, bundled_vocabulary
+
+_TRUE = Literal("true", datatype=XSD.boolean)
+_FALSE = Literal("false", datatype=XSD.boolean)
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """The built quads and the load report of the files they came from."""
+
+    report: LoadReport
+    quads: list[Quad]
+
+
+def default_paths(paths: Sequence[Path]) -> list[Path]:
+    """The PATHs given, or the bundled catalog when none are."""
+    return list(paths) or [data_dir("catalog")]
+
+
+def build(
+    paths: Sequence[Path],
+    settings: Settings,
+    progress: Progress | None = None,
+    vocabulary: Vocabulary | None = None,
+) -> BuildResult:
+    """Load the record files under ``paths`` (default: the bundled catalog) and map them."""
+    report = load_records(default_paths(paths), settings, progress)
+    quads = map_records(report.records, Iris(settings.base), vocabulary or bundled_vocabulary())
+    return BuildResult(report, quads)
+
+
+def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabulary) -> list[Quad]:
+    """Every record's named graph, then the build graph derived from them all."""
+    index = index_benchmarks(loaded.record for loaded in records)
+    ctx = MappingContext(iris, vocabulary, index)
+    quads: list[Quad] = []
+    catalogued: set[URIRef] = set()
+    for loaded in records:
+        record = loaded.record
+        own_id = record.page.id if isinstance(record, CatalogPage) else index.resolve(record.title)
+        catalogued.add(iris.benchmark(own_id))
+        quads.extend(map_record(record, loaded.key, str(loaded.source.relative), ctx))
+    quads.extend(_build_graph(quads, catalogued, iris))
+    return quads
+
+
+def _build_graph(quads: list[Quad], catalogued: set[URIRef], iris: Iris) -> list[Quad]:
+    benchmarks = {s for s, p, o, _ in quads if p == RDF.type and o == BENCH.Benchmark}
+    labelled = {s for s, p, _, _ in quads if p == RDFS.label and s in benchmarks}
+    graph = iris.build()
+    derived: list[Quad] = []
+    for node in sorted(benchmarks):
+        derived.append((node, BENCH.catalogued, _TRUE if node in catalogued else _FALSE, graph))
+        if node not in labelled:
+            derived.append((node, RDFS.label, Literal(node.rsplit("/", 1)[1]), graph))
+    return derived

@@ -1,0 +1,64 @@
+"""The importer protocol, and the two things an import can say: a warning or a rejection."""
+
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Protocol
+
+from graph.records import Record
+from graph.settings import Settings
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A record file, read and decoded once by the loader."""
+
+    path: Path
+    """The file as found on disk."""
+    relative: PurePosixPath
+    """Its path below the folder it was loaded from (its name alone when given directly)."""
+    text: str
+    """Its content, decoded from UTF-8 with any byte-order mark removed."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something to tell the user about one file: where, which field, and why."""
+
+    path: Path
+    field: str | None
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}: {self.field}" if self.field else str(self.path)
+        return f"{where}: {self.reason}"
+
+
+class RecordRejected(Exception):
+    """A file that cannot become a record; ``field`` names the part at fault, if any."""
+
+    def __init__(self, reason: str, field: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an importer made of one file: the record and its warnings."""
+
+    record: Record
+    warnings: list[Problem] = field(default_factory=list)
+
+
+class Importer(Protocol):
+    """Reads one kind of record file. Chosen by content, never by file name."""
+
+    name: str
+
+    def can_read(self, source: SourceFile) -> bool:
+        """Whether this file looks like this importer's kind (a cheap look at the content)."""
+        ...
+
+    def load(self, source: SourceFile, settings: Settings) -> Imported:
+        """The record in ``source``; raises ``RecordRejected`` when it is not a valid one."""
+        ...

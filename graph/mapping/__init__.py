@@ -1,0 +1,28 @@
+"""Mapping: records -> RDF statements, one named graph per record. The only place triples
+are made; it knows nothing of file formats."""
+
+from graph.mapping.catalog_page import map_catalog_page
+from graph.mapping.context import MappingContext
+from graph.mapping.directory_page import map_directory_page
+from graph.mapping.emitter import Statements
+from graph.namespace import BENCH
+from graph.quads import Quad
+from graph.records import CatalogPage, DirectoryPage, Record
+
+
+def map_record(record: Record, record_key: str, source_file: str, ctx: MappingContext) -> list[Quad]:
+    """The statements of one record's named graph, ``{base}record/{record_key}``."""
+    out = Statements(ctx.iris.record(record_key))
+    out.add_type(out.graph, BENCH.Record)
+    out.add_text(out.graph, BENCH.sourceFile, source_file)
+    match record:
+        case CatalogPage():
+            out.add_text(out.graph, BENCH.importer, "catalog-page")
+            map_catalog_page(record, out, ctx)
+        case DirectoryPage():
+            out.add_text(out.graph, BENCH.importer, "directory-page")
+            map_directory_page(record, out, ctx)
+    return list(dict.fromkeys(out.quads))
+
+
+__all__ = ["MappingContext", "map_record"]

@@ -1,0 +1,74 @@
+"""The controlled vocabularies, read from ``ontology/vocabularies.ttl``.
+
+Code never names an individual such as ``bench:Gated``: it asks for the member of a
+class whose ``skos:notation`` matches a record's value (compared as slugs, so
+``MedHELM``, ``medhelm`` and ``med-helm`` all match), so a new suite or level is a
+Turtle edit.
+"""
+
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from rdflib import Graph, URIRef
+from rdflib.namespace import RDF, SKOS
+
+from graph.namespace import BENCH
+from graph.resources import data_dir
+from graph.slug import slugify
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Members of each controlled vocabulary, by class and slugged notation."""
+
+    members: dict[URIRef, dict[str, URIRef]] = field(default_factory=dict)
+    access_phrases: tuple[tuple[str, URIRef], ...] = ()
+    """(phrase, access level): a page's access sentence starting with the phrase sets the level."""
+    harness_of: dict[URIRef, URIRef] = field(default_factory=dict)
+    """The harness each suite belongs to."""
+
+    def find(self, vocabulary_class: URIRef, value: str) -> URIRef | None:
+        """The member of ``vocabulary_class`` whose notation matches ``value``, if any."""
+        return self.members.get(vocabulary_class, {}).get(slugify(value))
+
+    def notations(self, vocabulary_class: URIRef) -> dict[str, URIRef]:
+        """Every notation (slugged) of the class's members."""
+        return dict(self.members.get(vocabulary_class, {}))
+
+    def access_level_for(self, sentence: str) -> URIRef | None:
+        """The access level a page's access sentence names, by its leading phrase."""
+        folded = sentence.casefold()
+        for phrase, level in self.access_phrases:
+            if folded.startswith(phrase.casefold()):
+                return level
+        return None
+
+
+def read_vocabulary(path: Path) -> Vocabulary:
+    """Parse a vocabulary file into lookup tables."""
+    graph = Graph().parse(path, format="turtle")
+    members: dict[URIRef, dict[str, URIRef]] = {}
+    for member, notation in sorted(graph.subject_objects(SKOS.notation)):
+        for vocabulary_class in graph.objects(member, RDF.type):
+            assert isinstance(member, URIRef) and isinstance(vocabulary_class, URIRef)
+            members.setdefault(vocabulary_class, {})[slugify(str(notation))] = member
+    phrases = tuple(
+        sorted(
+            ((str(phrase), level) for level, phrase in graph.subject_objects(BENCH.accessPhrase)
+             if isinstance(level, URIRef)),
+            key=lambda pair: (-len(pair[0]), pair[0]),
+        )
+    )
+    harness_of = {
+        suite: harness
+        for suite, harness in graph.subject_objects(BENCH.harness)
+        if isinstance(suite, URIRef) and isinstance(harness, URIRef)
+    }
+    return Vocabulary(members=members, access_phrases=phrases, harness_of=harness_of)
+
+
+@cache
+def bundled_vocabulary() -> Vocabulary:
+    """The vocabulary shipped in ``ontology/vocabularies.ttl``, read once per process."""
+    return read_vocabulary(data_dir("ontology") / "vocabularies.ttl")
