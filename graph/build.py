@@ -2,7 +2,8 @@
 
 Derived facts live in the build graph ``{base}build``, never in a record's graph:
 ``bench:catalogued`` for every benchmark node (true when a record of its own describes
-it), and a label for a benchmark known only by id.
+it), and a label for a benchmark known only by id. The ontology and its vocabularies
+come along in their own named graph (``graph.ontology``).
 """
 
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from graph.mapping import MappingContext, map_record
 from graph.mapping.iris import Iris
 from graph.mapping.references import index_benchmarks
 from graph.namespace import BENCH
+from graph.ontology import ontology_quads
 from graph.quads import Quad
 from graph.records import CatalogPage
 from graph.resources import data_dir
@@ -53,7 +55,7 @@ def build(
 
 
 def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabulary) -> list[Quad]:
-    """Every record's named graph, then the build graph derived from them all."""
+    """Every record's named graph, the build graph derived from them all, and the ontology."""
     index = index_benchmarks(loaded.record for loaded in records)
     ctx = MappingContext(iris, vocabulary, index)
     quads: list[Quad] = []
@@ -64,6 +66,7 @@ def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabul
         catalogued.add(iris.benchmark(own_id))
         quads.extend(map_record(record, loaded.key, str(loaded.source.relative), ctx))
     quads.extend(_build_graph(quads, catalogued, iris))
+    quads.extend(ontology_quads())
     return quads
 
 

@@ -152,3 +152,11 @@ PREFIXES: dict[str, str] = {
     "xsd": str(XSD),
 }
 """Prefixes for serialisations and for the text of named queries (sorted by prefix)."""
+
+
+def curie(iri: str) -> str:
+    """``bench:Gated`` for an IRI under a known prefix; the IRI in angle brackets otherwise."""
+    for prefix, namespace in PREFIXES.items():
+        if iri.startswith(namespace) and len(iri) > len(namespace):
+            return f"{prefix}:{iri[len(namespace) :]}"
+    return f"<{iri}>"

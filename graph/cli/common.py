@@ -44,7 +44,5 @@ def settings_from(args: argparse.Namespace) -> Settings:
     try:
         return Settings(**overrides)
     except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()
-        )
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
         raise CliError(f"bad setting: {problems}") from None

@@ -10,7 +10,9 @@ from graph.quads import Quad
 from graph.records import CatalogPage, DirectoryPage, Record
 
 
-def map_record(record: Record, record_key: str, source_file: str, ctx: MappingContext) -> list[Quad]:
+def map_record(
+    record: Record, record_key: str, source_file: str, ctx: MappingContext
+) -> list[Quad]:
     """The statements of one record's named graph, ``{base}record/{record_key}``."""
     out = Statements(ctx.iris.record(record_key))
     out.add_type(out.graph, BENCH.Record)

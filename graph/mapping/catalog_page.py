@@ -54,7 +54,11 @@ def map_catalog_page(record: CatalogPage, out: Statements, ctx: MappingContext) 
         out.add_date(node, BENCH.asOf, result.as_of)
         out.add_boolean(node, BENCH.verified, True)
     for model in record.models_covered:
-        out.add(benchmark, BENCH.modelCovered, ctx.named_node(out, ctx.iris.model(model), BENCH.Model, model))
+        out.add(
+            benchmark,
+            BENCH.modelCovered,
+            ctx.named_node(out, ctx.iris.model(model), BENCH.Model, model),
+        )
 
 
 def _record_bookkeeping(record: CatalogPage, node: URIRef, out: Statements) -> None:
@@ -81,7 +85,9 @@ def _classification(page: Page, benchmark: URIRef, out: Statements, ctx: Mapping
         category = ctx.concept(out, ctx.iris.category(page.category), BENCH.Category, page.category)
         out.add(benchmark, BENCH.category, category)
     if page.subcategory is not None:
-        sub = ctx.concept(out, ctx.iris.category(page.subcategory), BENCH.Category, page.subcategory)
+        sub = ctx.concept(
+            out, ctx.iris.category(page.subcategory), BENCH.Category, page.subcategory
+        )
         out.add(sub, SKOS.broader, category)
         out.add(benchmark, BENCH.subcategory, sub)
     for tag in page.tags:
@@ -165,7 +171,11 @@ def _metric(metric: Metric, benchmark: URIRef, out: Statements, ctx: MappingCont
 def _contamination_and_saturation(
     page: Page, benchmark: URIRef, out: Statements, ctx: MappingContext
 ) -> None:
-    out.add(benchmark, BENCH.contaminationRisk, ctx.term(BENCH.ContaminationRisk, page.contamination.risk))
+    out.add(
+        benchmark,
+        BENCH.contaminationRisk,
+        ctx.term(BENCH.ContaminationRisk, page.contamination.risk),
+    )
     out.add_text(benchmark, BENCH.contaminationNote, page.contamination.note)
     saturation = page.saturation
     out.add(benchmark, BENCH.saturationStatus, ctx.term(BENCH.SaturationStatus, saturation.status))

@@ -1,4 +1,4 @@
-"""Dates as people write them on pages ("January 2019") -> ``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD``."""
+"""Dates as people write them ("January 2019") -> ``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD``."""
 
 import re
 from datetime import date
@@ -7,9 +7,17 @@ _MONTHS = {
     name: number
     for number, names in enumerate(
         (
-            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
-            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
-            ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
             ("december", "dec"),
         ),
         start=1,
@@ -27,15 +35,18 @@ def partial_date(text: str) -> str | None:
     iso = _ISO.fullmatch(text)
     if iso:
         year, month, day = iso.groups()
-        return _checked(int(year), month and int(month), day and int(day))
+        return _checked(int(year), _int(month), _int(day))
     words = _WORDS.fullmatch(text)
     if words:
         day_before, month_name, day_after, year = words.groups()
         month = _MONTHS.get(month_name.lower())
-        day = day_before or day_after
         if month is not None:
-            return _checked(int(year), month, day and int(day))
+            return _checked(int(year), month, _int(day_before or day_after))
     return None
+
+
+def _int(digits: str | None) -> int | None:
+    return int(digits) if digits else None
 
 
 def _checked(year: int, month: int | None, day: int | None) -> str | None:

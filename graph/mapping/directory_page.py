@@ -30,7 +30,11 @@ def _released(value: str, benchmark: URIRef, out: Statements, ctx: MappingContex
 
 
 def _kind(value: str, benchmark: URIRef, out: Statements, ctx: MappingContext) -> None:
-    out.add(benchmark, BENCH.subcategory, ctx.concept(out, ctx.iris.category(value), BENCH.Category, value))
+    out.add(
+        benchmark,
+        BENCH.subcategory,
+        ctx.concept(out, ctx.iris.category(value), BENCH.Category, value),
+    )
 
 
 def _text(predicate: URIRef) -> FactMapper:
@@ -78,7 +82,9 @@ def map_directory_page(record: DirectoryPage, out: Statements, ctx: MappingConte
         _model_cards(record.model_cards, benchmark, out, ctx)
     category = None
     if record.category is not None:
-        category = ctx.concept(out, ctx.iris.category(record.category), BENCH.Category, record.category)
+        category = ctx.concept(
+            out, ctx.iris.category(record.category), BENCH.Category, record.category
+        )
         out.add(benchmark, BENCH.category, category)
     for entry in record.related:
         out.add(benchmark, BENCH.relatedBenchmark, _related(entry, category, out, ctx))

@@ -51,13 +51,17 @@ class Statements:
         if value is not None:
             self.add(subject, predicate, Literal(str(value), datatype=XSD.integer))
 
-    def add_typed(self, subject: URIRef, predicate: URIRef, value: int | None, datatype: URIRef) -> None:
+    def add_typed(
+        self, subject: URIRef, predicate: URIRef, value: int | None, datatype: URIRef
+    ) -> None:
         if value is not None:
             self.add(subject, predicate, Literal(str(value), datatype=datatype))
 
     def add_boolean(self, subject: URIRef, predicate: URIRef, value: bool | None) -> None:
         if value is not None:
-            self.add(subject, predicate, Literal("true" if value else "false", datatype=XSD.boolean))
+            self.add(
+                subject, predicate, Literal("true" if value else "false", datatype=XSD.boolean)
+            )
 
     def add_date(self, subject: URIRef, predicate: URIRef, value: date | None) -> None:
         if value is not None:

@@ -1,13 +1,12 @@
 """Who made a benchmark: publishing organisations and authors, each an ordered credit."""
 
 from rdflib import URIRef
+from rdflib.namespace import DCTERMS
 
 from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
 from graph.mapping.organizations import split_makers
 from graph.namespace import BENCH
-
-from rdflib.namespace import DCTERMS
 
 
 def add_makers(text: str | None, benchmark: URIRef, out: Statements, ctx: MappingContext) -> None:
@@ -30,7 +29,9 @@ def add_authors(names: list[str], benchmark: URIRef, out: Statements, ctx: Mappi
     for position, name in enumerate(names, start=1):
         person = ctx.named_node(out, ctx.iris.person(name), BENCH.Person, name)
         out.add(benchmark, DCTERMS.creator, person)
-        out.add(benchmark, BENCH.authorCredit, _credit(benchmark, "author", position, person, out, ctx))
+        out.add(
+            benchmark, BENCH.authorCredit, _credit(benchmark, "author", position, person, out, ctx)
+        )
 
 
 def _credit(

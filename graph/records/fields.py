@@ -85,12 +85,21 @@ def _to_decimal(value: Any) -> Any:
 Text = Annotated[str | None, BeforeValidator(_blank_to_none)]
 BenchmarkId = Annotated[str, AfterValidator(_check_benchmark_id)]
 OptionalBenchmarkId = Annotated[BenchmarkId | None, BeforeValidator(_blank_to_none)]
-Url = Annotated[str | None, BeforeValidator(_blank_to_none), AfterValidator(
-    lambda v: None if v is None else _check_url(v))]
-ArxivId = Annotated[str | None, BeforeValidator(_blank_to_none), AfterValidator(
-    lambda v: None if v is None else _check_arxiv(v))]
-PartialDate = Annotated[str | None, BeforeValidator(_blank_to_none), AfterValidator(
-    lambda v: None if v is None else _check_partial_date(v))]
+Url = Annotated[
+    str | None,
+    BeforeValidator(_blank_to_none),
+    AfterValidator(lambda v: None if v is None else _check_url(v)),
+]
+ArxivId = Annotated[
+    str | None,
+    BeforeValidator(_blank_to_none),
+    AfterValidator(lambda v: None if v is None else _check_arxiv(v)),
+]
+PartialDate = Annotated[
+    str | None,
+    BeforeValidator(_blank_to_none),
+    AfterValidator(lambda v: None if v is None else _check_partial_date(v)),
+]
 IsoDate = Annotated[date | None, BeforeValidator(_parse_date)]
 IsoDateTime = Annotated[datetime | None, BeforeValidator(_parse_datetime)]
 Number = Annotated[Decimal, BeforeValidator(_to_decimal)]

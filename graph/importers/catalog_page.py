@@ -1,0 +1,113 @@
+"""The catalog page importer: a benchmark page exported by the catalog as one JSON object.
+
+Chosen by content: a file whose text starts with ``{`` or ``[`` (the seed is JSON in a
+``.txt`` file). The JSON is parsed strictly (``strict_json``), then validated by the
+strict pydantic model ``CatalogPage``. A validation failure becomes one line naming the
+field in dotted form (``page.sources[2].url: 'ftp://x' is not an http(s) URL``); a key
+the model does not declare is kept and reported as a warning.
+"""
+
+import re
+from decimal import Decimal
+from typing import Any
+
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
+
+from graph.importers.base import Imported, Problem, RecordRejected, SourceFile
+from graph.importers.strict_json import format_path, parse_json
+from graph.records import CatalogPage
+from graph.settings import Settings
+
+_JSON_SCALAR = re.compile(
+    r'-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null|"(?:[^"\\\n]|\\.)*"'
+)
+
+
+class CatalogPageImporter:
+    """Reads catalog page records (JSON objects)."""
+
+    name = "catalog-page"
+
+    def can_read(self, source: SourceFile) -> bool:
+        """JSON: text opening with ``{`` or ``[``, or nothing but one JSON scalar (``42``).
+
+        The scalar case claims a file that is JSON but not a record, so that it is rejected
+        as such ("must be a JSON object") rather than read as a one-line directory page.
+        """
+        text = source.text.strip()
+        return text[:1] in ("{", "[") or _JSON_SCALAR.fullmatch(text) is not None
+
+    def load(self, source: SourceFile, settings: Settings) -> Imported:
+        value = parse_json(source.text, settings)
+        if not isinstance(value, dict):
+            raise RecordRejected(f"the record must be a JSON object, not {_kind(value)}")
+        try:
+            record = CatalogPage.model_validate(value)
+        except ValidationError as error:
+            raise rejection(error) from None
+        warnings = [
+            Problem(source.path, key, "unknown key, kept as data")
+            for key, _value in record.unknown_keys()
+        ]
+        return Imported(record=record, warnings=warnings)
+
+
+def rejection(error: ValidationError) -> RecordRejected:
+    """One ``RecordRejected`` for a pydantic error: its first problem, and how many more."""
+    details = error.errors()
+    first = details[0]
+    reason = _reason(first)
+    if len(details) > 1:
+        reason += f" (and {len(details) - 1} more)"
+    return RecordRejected(reason, field=format_path(first["loc"]))
+
+
+def _reason(detail: ErrorDetails) -> str:
+    kind = detail["type"]
+    ctx = detail.get("ctx") or {}
+    given = detail.get("input")
+    if kind in ("value_error", "assertion_error") and "error" in ctx:
+        return str(ctx["error"])
+    if kind == "missing":
+        return "is missing"
+    if kind in _EXPECTED:
+        return f"must be {_EXPECTED[kind]}, not {_kind(given)}"
+    if kind == "is_instance_of" and ctx.get("class") == "Decimal":
+        return f"must be a number, not {_kind(given)}"
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return f"must be an object, not {_kind(given)}"
+    if kind == "greater_than_equal":
+        return f"must be at least {ctx.get('ge')}, not {_kind(given)}"
+    if kind == "less_than_equal":
+        return f"must be at most {ctx.get('le')}, not {_kind(given)}"
+    message = detail["msg"]
+    return message[:1].lower() + message[1:]
+
+
+_EXPECTED = {
+    "string_type": "text",
+    "int_type": "a whole number",
+    "bool_type": "true or false",
+    "list_type": "a list",
+    "date_type": "a date (YYYY-MM-DD)",
+    "datetime_type": "a date and time (ISO 8601)",
+}
+
+
+def _kind(value: Any) -> str:
+    """How a JSON value reads in a message: its kind, and the value itself when short."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, (int, Decimal)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"the text {shown!r}"
+    return type(value).__name__  # not reached for JSON input

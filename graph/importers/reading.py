@@ -1,0 +1,126 @@
+"""Finding record files and reading them safely: size first, then bytes, then text.
+
+``find_record_files`` turns the PATHs a user gave into the record files to read, in an
+order that never depends on the file system. ``read_source`` reads one of them and
+rejects, with one line, a file that is too large, empty, binary or not UTF-8.
+
+Which files a folder holds: every regular file below it, at any depth, except names
+starting with ``.`` (hidden files and folders such as ``.git`` are skipped whole). A file
+named directly on the command line is always read, hidden or not. Symbolic links to
+files are followed; links to folders are not (no loops, no surprises outside the folder).
+"""
+
+import os
+import stat
+from collections.abc import Sequence
+from pathlib import Path, PurePosixPath
+
+from graph.importers.base import RecordRejected, SourceFile
+from graph.settings import Settings
+
+UTF8_BOM = b"\xef\xbb\xbf"
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+class InputPathError(Exception):
+    """A PATH the user gave that cannot be searched: missing, or a folder that cannot be read."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def find_record_files(paths: Sequence[Path]) -> list[tuple[Path, PurePosixPath]]:
+    """Every record file in ``paths`` as (path on disk, path below the folder given).
+
+    A file given directly is relative to its own folder (its name alone). The result is
+    sorted by relative path, then by path, and holds each file once even when two PATHs
+    reach it. Raises ``InputPathError`` for a PATH that does not exist.
+    """
+    found: list[tuple[Path, PurePosixPath]] = []
+    for given in paths:
+        if given.is_dir():
+            found.extend(_files_below(given))
+        elif given.exists() or given.is_symlink():
+            found.append((given, PurePosixPath(given.name)))
+        else:
+            raise InputPathError(given, "no such file or folder")
+    found.sort(key=lambda item: (item[1].parts, str(item[0])))
+    unique: list[tuple[Path, PurePosixPath]] = []
+    seen: set[Path] = set()
+    for path, relative in found:
+        real = path.resolve()
+        if real not in seen:
+            seen.add(real)
+            unique.append((path, relative))
+    return unique
+
+
+def _files_below(folder: Path) -> list[tuple[Path, PurePosixPath]]:
+    def fail(error: OSError) -> None:
+        where = Path(error.filename) if error.filename else folder
+        raise InputPathError(where, f"cannot read the folder: {error.strerror}")
+
+    files: list[tuple[Path, PurePosixPath]] = []
+    for top, dirs, names in os.walk(folder, onerror=fail):
+        dirs[:] = [name for name in dirs if not name.startswith(".")]
+        here = Path(top)
+        below = PurePosixPath(*here.relative_to(folder).parts)
+        for name in names:
+            if not name.startswith("."):
+                files.append((here / name, below / name))
+    return files
+
+
+def read_source(path: Path, relative: PurePosixPath, settings: Settings) -> SourceFile:
+    """The decoded text of one record file; raises ``RecordRejected`` when it cannot be one.
+
+    Rejected: not a regular file, larger than ``settings.max_file_bytes`` (checked before
+    reading), empty or only whitespace, binary (holds a NUL byte), not UTF-8. A UTF-8
+    byte-order mark is removed.
+    """
+    limit = settings.max_file_bytes
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordRejected("not a regular file")
+        if info.st_size > limit:
+            raise RecordRejected(_too_large(info.st_size, limit))
+        with path.open("rb") as stream:
+            data = stream.read(limit + 1)  # the file may have grown since stat
+    except OSError as error:
+        raise RecordRejected(f"cannot read the file: {error.strerror or error}") from None
+    if len(data) > limit:
+        raise RecordRejected(_too_large(len(data), limit))
+    return SourceFile(path=path, relative=relative, text=decode_record_bytes(data))
+
+
+def decode_record_bytes(data: bytes) -> str:
+    """The text in ``data``: UTF-8, BOM removed; raises ``RecordRejected`` otherwise."""
+    skipped = 0
+    if data.startswith(UTF8_BOM):
+        data = data[len(UTF8_BOM):]
+        skipped = len(UTF8_BOM)
+    if not data:
+        raise RecordRejected("the file is empty")
+    if data.startswith(_UTF16_BOMS):
+        raise RecordRejected("the file is UTF-16; records must be UTF-8")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise RecordRejected(f"a binary file, not text (NUL byte at byte offset {nul + skipped})")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        bad = data[error.start:error.start + 1].hex()
+        raise RecordRejected(
+            f"not UTF-8: byte 0x{bad} at byte offset {error.start + skipped} "
+            f"({error.reason}); save the file as UTF-8"
+        ) from None
+    if not text.strip():
+        raise RecordRejected("the file holds only whitespace")
+    return text
+
+
+def _too_large(size: int, limit: int) -> str:
+    return f"the file has {size} bytes, more than max_file_bytes = {limit}"

@@ -1,0 +1,132 @@
+"""Loading a catalog: every record file under the PATHs given, read, imported and checked.
+
+No file can stop a load. Each file that cannot become a record is one ``Problem`` in
+``LoadReport.rejected`` (file, field, reason) and the others load all the same. Two
+rules span files, and both keep the first file in sorted path order:
+
+- one benchmark id, one record: a later file with an id already loaded is rejected,
+  naming the file that holds it;
+- one record, one named graph: ``record_key`` of a later file may not equal that of a
+  loaded one (``sub/x.json`` and ``sub/x.txt`` would share ``{base}record/sub_x``).
+
+Only ``RecordRejected`` is caught: anything else raised here is a bug, and shows as one.
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from graph.importers import choose_importer
+from graph.importers.base import Problem, RecordRejected, SourceFile
+from graph.importers.reading import find_record_files, read_source
+from graph.records import CatalogPage, Record
+from graph.settings import Settings
+from graph.slug import slugify
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` after each file."""
+
+
+@dataclass(frozen=True)
+class LoadedRecord:
+    """A record and the file it came from."""
+
+    source: SourceFile
+    record: Record
+
+    @property
+    def key(self) -> str:
+        """The record's key: the last segment of its named graph, ``{base}record/{key}``."""
+        return record_key(self.source.relative)
+
+
+@dataclass
+class LoadReport:
+    """What a load made of the files: records in sorted path order, warnings, rejections."""
+
+    records: list[LoadedRecord] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    rejected: list[Problem] = field(default_factory=list)
+
+    @property
+    def files_read(self) -> int:
+        """Every record file found, loaded or rejected."""
+        return len(self.records) + len(self.rejected)
+
+
+def record_key(relative: PurePosixPath) -> str:
+    """The key of a record's named graph: its path below the folder, suffix dropped, slugged.
+
+    ``sub/x.json`` -> ``sub_x``; empty when the path has no letter or digit.
+    """
+    return slugify(str(relative.with_suffix("")))
+
+
+def id_field(record: Record) -> str:
+    """The field that gives ``record`` its benchmark id, as an error message names it."""
+    return "page.id" if isinstance(record, CatalogPage) else "title"
+
+
+def load_records(
+    paths: Sequence[Path], settings: Settings, progress: Progress | None = None
+) -> LoadReport:
+    """Load every record file under ``paths`` (files or folders, searched recursively).
+
+    Raises ``InputPathError`` (from ``graph.importers.reading``) for a PATH that does not
+    exist; everything wrong with a file is reported in the ``LoadReport`` instead.
+    """
+    files = find_record_files(paths)
+    report = LoadReport()
+    by_id: dict[str, LoadedRecord] = {}
+    by_key: dict[str, LoadedRecord] = {}
+    for done, (path, relative) in enumerate(files, start=1):
+        try:
+            loaded, warnings = _load_one(path, relative, settings)
+            _claim(loaded, by_id, by_key)
+        except RecordRejected as rejected:
+            report.rejected.append(Problem(path, rejected.field, rejected.reason))
+        else:
+            report.records.append(loaded)
+            report.warnings.extend(warnings)
+        if progress is not None:
+            progress(done, len(files))
+    return report
+
+
+def _load_one(
+    path: Path, relative: PurePosixPath, settings: Settings
+) -> tuple[LoadedRecord, list[Problem]]:
+    source = read_source(path, relative, settings)
+    importer = choose_importer(source)
+    if importer is None:
+        raise RecordRejected("no importer recognises this file's content")
+    imported = importer.load(source, settings)
+    return LoadedRecord(source, imported.record), imported.warnings
+
+
+def _claim(
+    loaded: LoadedRecord, by_id: dict[str, LoadedRecord], by_key: dict[str, LoadedRecord]
+) -> None:
+    """Register ``loaded``'s key and id; rejects it when a loaded record holds either."""
+    benchmark_id = loaded.record.benchmark_id
+    field_name = id_field(loaded.record)
+    if not benchmark_id:
+        raise RecordRejected("gives no benchmark id", field=field_name)
+    if benchmark_id in by_id:
+        raise RecordRejected(
+            f"duplicate id {benchmark_id!r}: already defined by {by_id[benchmark_id].source.path}",
+            field=field_name,
+        )
+    key = loaded.key
+    if not key:
+        raise RecordRejected(
+            f"its path {loaded.source.relative} has no letter or digit to name its record "
+            "graph; rename the file"
+        )
+    if key in by_key:
+        first = by_key[key].source
+        raise RecordRejected(
+            f"its path {loaded.source.relative} gives the record graph name {key!r}, already "
+            f"that of {first.path} (path {first.relative}); rename one of them"
+        )
+    by_key[key] = by_id[benchmark_id] = loaded

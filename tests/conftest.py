@@ -1,0 +1,41 @@
+"""Shared fixtures: the bundled seeds built once per session, as quads and as a Dataset."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from rdflib import Dataset
+
+from graph.build import BuildResult, build
+from graph.export import to_dataset
+from graph.resources import data_dir
+from graph.settings import Settings
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="session")
+def settings() -> Settings:
+    return Settings()
+
+
+@pytest.fixture(scope="session")
+def seed_build(settings: Settings) -> BuildResult:
+    return build([data_dir("catalog")], settings)
+
+
+@pytest.fixture(scope="session")
+def seed_dataset(seed_build: BuildResult) -> Dataset:
+    """The seeds' graph; queries see the union of all named graphs."""
+    return to_dataset(seed_build.quads)
+
+
+@pytest.fixture()
+def no_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No BENCHGRAPH_* variable from the caller's environment leaks into a test."""
+    import os
+
+    for name in list(os.environ):
+        if name.startswith("BENCHGRAPH_"):
+            monkeypatch.delenv(name)
+    yield

@@ -1,0 +1,230 @@
+"""The catalog page importer: chosen by content, the seed in full, warnings, error lines."""
+
+import json
+from datetime import date
+from decimal import Decimal
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import pytest
+
+from graph.importers import IMPORTERS, choose_importer
+from graph.importers.base import Imported, RecordRejected, SourceFile
+from graph.importers.catalog_page import CatalogPageImporter
+from graph.importers.strict_json import format_path
+from graph.records import CatalogPage
+from graph.resources import data_dir
+from graph.settings import Settings
+
+SEED_PAGE = data_dir("catalog") / "000_501ccd0cd0e2608f.txt"
+SEED_DIRECTORY = data_dir("catalog") / "002_e36a0be437d5fce5.txt"
+IMPORTER = CatalogPageImporter()
+
+
+def source(text: str, name: str = "record.txt") -> SourceFile:
+    return SourceFile(Path("catalog") / name, PurePosixPath(name), text)
+
+
+def seed_data() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(SEED_PAGE.read_text("utf-8"))
+    return data
+
+
+def load(data: dict[str, Any] | str) -> Imported:
+    text = data if isinstance(data, str) else json.dumps(data)
+    return IMPORTER.load(source(text), Settings())
+
+
+def page_of(imported: Imported) -> CatalogPage:
+    assert isinstance(imported.record, CatalogPage)
+    return imported.record
+
+
+# -- choosing ----------------------------------------------------------------------------
+
+
+def test_chosen_by_content_not_by_name() -> None:
+    seed = SEED_PAGE.read_text("utf-8")
+    assert SEED_PAGE.suffix == ".txt"
+    assert IMPORTER.can_read(source(seed, "x.txt"))
+    assert IMPORTER.can_read(source("\n\t  " + seed, "no-suffix"))
+    assert IMPORTER.can_read(source("[1]", "x.md"))
+    assert not IMPORTER.can_read(source(SEED_DIRECTORY.read_text("utf-8"), "x.json"))
+    assert not IMPORTER.can_read(source("MIMIC-RRS\nA page about {braces}.\n"))
+
+
+@pytest.mark.parametrize("text", ["42", "-1.5e3", '"a title?"', "null", "true", " false \n"])
+def test_a_lone_json_scalar_is_claimed_to_be_rejected(text: str) -> None:
+    assert IMPORTER.can_read(source(text))
+    with pytest.raises(RecordRejected, match="must be a JSON object"):
+        load(text)
+
+
+@pytest.mark.parametrize("text", ['"quoted" then words', "42 is the answer", "nullable"])
+def test_text_that_merely_starts_like_a_scalar_is_not_claimed(text: str) -> None:
+    assert not IMPORTER.can_read(source(text))
+
+
+def test_registry_is_explicit_and_ordered() -> None:
+    assert [importer.name for importer in IMPORTERS] == ["catalog-page", "directory-page"]
+    seed = source(SEED_PAGE.read_text("utf-8"))
+    page = source(SEED_DIRECTORY.read_text("utf-8"))
+    assert (chosen := choose_importer(seed)) is not None and chosen.name == "catalog-page"
+    assert (chosen := choose_importer(page)) is not None and chosen.name == "directory-page"
+
+
+# -- the seed ----------------------------------------------------------------------------
+
+
+def test_seed_loads_in_full_without_warnings() -> None:
+    imported = load(SEED_PAGE.read_text("utf-8"))
+    record = page_of(imported)
+    assert imported.warnings == []
+    assert record.benchmark_id == "mimic_rrs"
+    page = record.page
+    assert page.aliases == ["MIMIC RRS", "Radiology Report Summarization"]
+    assert page.paper.arxiv == "2211.08584" and page.paper.year == 2023
+    assert page.publisher.authors[0] == "Zhihong Chen" and len(page.publisher.authors) == 5
+    assert page.metric.max_score == Decimal(5) and isinstance(page.metric.max_score, Decimal)
+    assert page.metric.human_baseline is None
+    assert page.lineage.variants == ["mimic_bhc", "mimic_repsum"]
+    assert page.lineage.predecessor is None  # "" means unknown
+    assert page.harness.helm == "mimic_rrs" and page.harness.lm_eval is None
+    assert len(page.sources) == 8 and page.sources[0].accessed == date(2026, 9, 8)
+    assert page.dataset.public_test_set is False and page.dataset.size is None
+    assert record.body is not None and record.body.startswith("\n## What it measures")
+    assert record.disposition.canonical_id == "mimic_rrs"
+
+
+def test_scores_are_exact_decimals() -> None:
+    data = seed_data()
+    data["disposition"]["verified_results"] = [{"model": "Model 1.5 (beta)", "score": 80.4}]
+    data["page"]["saturation"]["top_score"] = 0.1
+    record = page_of(load(data))
+    assert record.disposition.verified_results[0].score == Decimal("80.4")
+    assert str(record.page.saturation.top_score) == "0.1"  # not 0.1000000000000000055...
+
+
+def test_a_json_true_is_not_a_number() -> None:
+    data = seed_data()
+    data["page"]["metric"]["max_score"] = True
+    with pytest.raises(RecordRejected) as caught:
+        load(data)
+    assert caught.value.field == "page.metric.max_score"
+    assert caught.value.reason == "must be a number, not true"
+
+
+def test_a_different_canonical_id_is_kept_without_warning() -> None:
+    data = seed_data()
+    data["disposition"]["canonical_id"] = "mimic_rrs_v2"
+    imported = load(data)
+    assert imported.warnings == []
+    assert page_of(imported).disposition.canonical_id == "mimic_rrs_v2"
+
+
+# -- unknown keys ------------------------------------------------------------------------
+
+
+def test_unknown_keys_are_warnings_naming_file_and_key() -> None:
+    data = seed_data()
+    data["exported_by"] = "catalog 2.0"
+    data["page"]["paper"]["doi"] = "10.18653/v1/2023.acl-short.41"
+    data["page"]["sources"][1]["note"] = {"kept": True}
+    imported = load(data)
+    assert [(w.field, w.reason) for w in imported.warnings] == [
+        ("exported_by", "unknown key, kept as data"),
+        ("page.paper.doi", "unknown key, kept as data"),
+        ("page.sources[1].note", "unknown key, kept as data"),
+    ]
+    assert all(w.path == Path("catalog/record.txt") for w in imported.warnings)
+    assert str(imported.warnings[1]) == "catalog/record.txt: page.paper.doi: unknown key, kept as data"
+    record = page_of(imported)
+    assert record.page.paper.model_extra == {"doi": "10.18653/v1/2023.acl-short.41"}
+
+
+# -- error lines -------------------------------------------------------------------------
+
+
+def rejection(data: dict[str, Any]) -> str:
+    with pytest.raises(RecordRejected) as caught:
+        load(data)
+    error = caught.value
+    line = f"{error.field}: {error.reason}" if error.field else error.reason
+    assert "\n" not in line
+    return line
+
+
+def test_the_example_line_from_the_brief() -> None:
+    data = seed_data()
+    data["page"]["id"] = "Mimic RRS"
+    assert rejection(data) == "page.id: 'Mimic RRS' is not a benchmark id: use only a-z, 0-9 and _"
+
+
+@pytest.mark.parametrize(
+    ("change", "line"),
+    [
+        (lambda d: d["page"].pop("id"), "page.id: is missing"),
+        (lambda d: d["page"].update(id=None), "page.id: must be text, not null"),
+        (lambda d: d["page"].update(id=""),
+         "page.id: is empty: a benchmark id is required (a-z, 0-9 and _)"),
+        (lambda d: d["page"].update(name="  "), "page.name: must not be empty"),
+        (lambda d: d["page"]["paper"].update(year=1850),
+         "page.paper.year: must be at least 1900, not the number 1850"),
+        (lambda d: d["page"]["dataset"].update(size=-1),
+         "page.dataset.size: must be at least 0, not the number -1"),
+        (lambda d: d["page"].update(released="2023-13"),
+         "page.released: '2023-13' is not a real year, month or day"),
+        (lambda d: d["page"].update(released="May 2023"),
+         "page.released: 'May 2023' is not a year, year-month or date (YYYY, YYYY-MM, YYYY-MM-DD)"),
+        (lambda d: d["build"].update(built_at="yesterday"),
+         "build.built_at: 'yesterday' is not a date and time (ISO 8601)"),
+        (lambda d: d["page"]["sources"][7].update(accessed="2026-02-30"),
+         "page.sources[7].accessed: '2026-02-30' is not a date (YYYY-MM-DD)"),
+        (lambda d: d["page"]["sources"][2].update(url="ftp://example.org"),
+         "page.sources[2].url: 'ftp://example.org' is not an http(s) URL"),
+        (lambda d: d["page"].update(summary="x" * 100 + 5 * "é"),
+         None),  # long but within limits: loads
+        (lambda d: d["page"].update(tags="x" * 100),
+         "page.tags: must be a list, not the text 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"),
+    ],
+)
+def test_error_lines_read_well(change: Any, line: str | None) -> None:
+    data = seed_data()
+    change(data)
+    if line is None:
+        load(data)
+    else:
+        assert rejection(data) == line
+
+
+def test_own_variant_names_the_lineage() -> None:
+    data = seed_data()
+    data["page"]["lineage"]["variants"] = ["mimic_rrs"]
+    assert rejection(data) == (
+        "page.lineage: variants lists 'mimic_rrs', the page's own id: "
+        "a benchmark is not its own variant"
+    )
+
+
+def test_own_variant_is_not_checked_against_a_bad_id() -> None:
+    data = seed_data()
+    data["page"]["id"] = "Bad Id"
+    data["page"]["lineage"]["variants"] = ["Bad Id"]
+    line = rejection(data)
+    assert line.startswith("page.id: 'Bad Id' is not a benchmark id") and "(and 1 more)" in line
+
+
+@pytest.mark.parametrize(
+    ("parts", "path"),
+    [
+        (("page", "sources", 2, "url"), "page.sources[2].url"),
+        (("page", "paper", "arxiv"), "page.paper.arxiv"),
+        ((3, "a"), "[3].a"),
+        (("page", "a.b"), 'page["a.b"]'),
+        (("page", "with space", 0), 'page["with space"][0]'),
+        ((), "(the whole record)"),
+        (("a", *[0] * 20), "a[0][0][0][0][0]…[0][0]"),
+    ],
+)
+def test_format_path(parts: tuple[str | int, ...], path: str) -> None:
+    assert format_path(parts) == path

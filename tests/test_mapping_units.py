@@ -1,0 +1,121 @@
+"""The small rules of the mapping: slugs, makers, dates, links, title resolution."""
+
+import pytest
+
+from graph.mapping.dates import partial_date
+from graph.mapping.organizations import OrganizationMention as Org
+from graph.mapping.organizations import split_makers
+from graph.mapping.references import Link, index_benchmarks, markdown_links
+from graph.records import DirectoryPage
+from graph.slug import node_key, slugify
+
+
+@pytest.mark.parametrize(
+    ("text", "slug"),
+    [
+        ("MIMIC-CXR (classification)", "mimic_cxr_classification"),
+        ("  Ünïcödé -- name  ", "unicode_name"),
+        ("GPT-5 (high)", "gpt_5_high"),
+        (
+            "The Chinese University of Hong Kong, Shenzhen",
+            "the_chinese_university_of_hong_kong_shenzhen",
+        ),
+        ("***", ""),
+    ],
+)
+def test_slugify(text: str, slug: str) -> None:
+    assert slugify(text) == slug
+
+
+def test_node_key_gives_every_name_an_iri_segment() -> None:
+    assert node_key("GPT-5") == "gpt_5"
+    assert node_key("中文") == node_key("中文") != node_key("日本語")
+    assert node_key("***").startswith("h")
+
+
+def test_makers_split_on_semicolons_with_their_notes() -> None:
+    makers = split_makers(
+        "Stanford University (AIMI / CRFM MedHELM packaging); "
+        "The Chinese University of Hong Kong, Shenzhen (Chen, Wan)"
+    )
+    assert makers.organizations == [
+        Org("Stanford University", "AIMI / CRFM MedHELM packaging"),
+        Org("The Chinese University of Hong Kong, Shenzhen", "Chen, Wan"),
+    ]
+    assert makers.group_notes == []
+
+
+def test_makers_joined_by_and_share_a_trailing_note() -> None:
+    makers = split_makers(
+        "MIT Laboratory for Computational Physiology and Beth Israel Deaconess Medical Center "
+        "(Johnson et al.)"
+    )
+    assert makers.organizations == [
+        Org("MIT Laboratory for Computational Physiology"),
+        Org("Beth Israel Deaconess Medical Center"),
+    ]
+    assert makers.group_notes == ["Johnson et al."]
+
+
+@pytest.mark.parametrize(
+    ("text", "organizations", "group_notes"),
+    [
+        ("A (x) and B (y)", [Org("A", "x"), Org("B", "y")], []),
+        ("OpenAI", [Org("OpenAI")], []),
+        ("Lab (team (inner)); Other", [Org("Lab", "team (inner)"), Org("Other")], []),
+        ("A; ; B", [Org("A"), Org("B")], []),
+    ],
+)
+def test_makers_edge_cases(text: str, organizations: list[Org], group_notes: list[str]) -> None:
+    makers = split_makers(text)
+    assert (makers.organizations, makers.group_notes) == (organizations, group_notes)
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("January 2019", "2019-01"),
+        ("2023", "2023"),
+        ("2019-01-31", "2019-01-31"),
+        ("12 Jan 2019", "2019-01-12"),
+        ("January 12, 2019", "2019-01-12"),
+        ("Spring 2019", None),
+        ("2019-02-30", None),
+    ],
+)
+def test_partial_dates(text: str, iso: str | None) -> None:
+    assert partial_date(text) == iso
+
+
+def test_markdown_links_in_order_each_once() -> None:
+    body = (
+        "Not [mimic_repsum](mimic_repsum.md); see [mimic_bhc](mimic_bhc.md), "
+        "[ACI-Bench](aci_bench.md) and [again](mimic_repsum.md) or [web](https://x.org/a.md)."
+    )
+    assert markdown_links(body) == [
+        Link("mimic_repsum", "mimic_repsum"),
+        Link("mimic_bhc", "mimic_bhc"),
+        Link("aci_bench", "ACI-Bench"),
+    ]
+
+
+def test_titles_resolve_to_catalogued_names_then_to_their_slug(seed_build: object) -> None:
+    records = [loaded.record for loaded in seed_build.report.records]  # type: ignore[attr-defined]
+    index = index_benchmarks(records)
+    assert index.resolve("MIMIC-RRS (MedHELM)") == "mimic_rrs"
+    assert index.resolve("Radiology Report Summarization") == "mimic_rrs"
+    assert index.resolve("MIMIC-CXR (classification)") == "mimic_cxr_classification"
+    assert index.resolve("HealthBench") == "healthbench"
+    backwards = index_benchmarks(list(reversed(records)))
+    assert backwards == index
+
+
+def test_a_name_beats_a_page_title_whatever_the_order() -> None:
+    page = DirectoryPage(title="Mimic RRS medhelm")
+    from graph.records import CatalogPage
+
+    catalog = CatalogPage.model_validate(
+        {"page": {"id": "mimic_rrs", "name": "MIMIC RRS (MedHELM)"}}
+    )
+    assert index_benchmarks([page, catalog]).resolve("mimic-rrs medhelm") == "mimic_rrs"
+    assert index_benchmarks([catalog, page]).resolve("mimic-rrs medhelm") == "mimic_rrs"
