@@ -17,4 +17,6 @@ def data_dir(name: DataFolder) -> Path:
     for candidate in (_PACKAGE / "_data" / name, _PACKAGE.parent / name):
         if candidate.is_dir():
             return candidate
-    raise FileNotFoundError(f"benchgraph's bundled {name}/ folder is missing from this installation")
+    raise FileNotFoundError(
+        f"benchgraph's bundled {name}/ folder is missing from this installation"
+    )

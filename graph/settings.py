@@ -24,7 +24,9 @@ class Settings(BaseSettings):
         pattern=r"^https?://\S+[/#]$",
     )
     max_file_bytes: int = Field(
-        16 * 1024 * 1024, ge=1, description="Largest record file read, in bytes; larger is rejected."
+        16 * 1024 * 1024,
+        ge=1,
+        description="Largest record file read, in bytes; larger is rejected.",
     )
     max_string_chars: int = Field(
         1_000_000, ge=1, description="Longest string value accepted in a record, in characters."
