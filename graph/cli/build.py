@@ -56,12 +56,11 @@ def run(args: argparse.Namespace) -> int:
     except InputPathError as error:
         raise CliError(str(error)) from None
     if args.output is None:
-        write_stream(sys.stdout.buffer, result.quads, fmt, base=settings.base)
-        sys.stdout.flush()
+        written = write_stream(sys.stdout.buffer, result.quads, fmt, base=settings.base)
     else:
         try:
-            write_file(args.output, result.quads, fmt, base=settings.base)
+            written = write_file(args.output, result.quads, fmt, base=settings.base)
         except OSError as error:
             raise CliError(f"cannot write {args.output}: {error.strerror or error}") from None
-    print_load_report(result.report, triples=len({q[:3] for q in result.quads}))
+    print_load_report(result.report, triples=written.statements)
     return EXIT_USAGE if result.report.rejected else EXIT_OK

@@ -10,6 +10,7 @@ def print_load_report(
     report: LoadReport, triples: int | None = None, stream: TextIO | None = None
 ) -> None:
     out = stream or sys.stderr
+    sys.stdout.flush()  # what a command printed comes before its report on a shared terminal
     counts = [
         _plural(len(report.records), "record") + " loaded",
         *([_plural(triples, "triple")] if triples is not None else []),
