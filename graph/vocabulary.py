@@ -1,4 +1,4 @@
-"""The controlled vocabularies, read from ``ontology/vocabularies.ttl``.
+"""The controlled vocabularies, read from ``ontology/vocabularies.ttl`` (via ``graph.ontology``).
 
 Code never names an individual such as ``bench:Gated``: it asks for the member of a
 class whose ``skos:notation`` matches a record's value (compared as slugs, so
@@ -8,13 +8,12 @@ Turtle edit.
 
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 
 from rdflib import Graph, URIRef
 from rdflib.namespace import RDF, SKOS
 
 from graph.namespace import BENCH
-from graph.resources import data_dir
+from graph.ontology import ontology_graph
 from graph.slug import slugify
 
 
@@ -45,9 +44,8 @@ class Vocabulary:
         return None
 
 
-def read_vocabulary(path: Path) -> Vocabulary:
-    """Parse a vocabulary file into lookup tables."""
-    graph = Graph().parse(path, format="turtle")
+def vocabulary_from(graph: Graph) -> Vocabulary:
+    """The lookup tables of the vocabularies stated in ``graph``."""
     members: dict[URIRef, dict[str, URIRef]] = {}
     for member, notation in sorted(graph.subject_objects(SKOS.notation)):
         for vocabulary_class in graph.objects(member, RDF.type):
@@ -55,8 +53,11 @@ def read_vocabulary(path: Path) -> Vocabulary:
             members.setdefault(vocabulary_class, {})[slugify(str(notation))] = member
     phrases = tuple(
         sorted(
-            ((str(phrase), level) for level, phrase in graph.subject_objects(BENCH.accessPhrase)
-             if isinstance(level, URIRef)),
+            (
+                (str(phrase), level)
+                for level, phrase in graph.subject_objects(BENCH.accessPhrase)
+                if isinstance(level, URIRef)
+            ),
             key=lambda pair: (-len(pair[0]), pair[0]),
         )
     )
@@ -70,5 +71,5 @@ def read_vocabulary(path: Path) -> Vocabulary:
 
 @cache
 def bundled_vocabulary() -> Vocabulary:
-    """The vocabulary shipped in ``ontology/vocabularies.ttl``, read once per process."""
-    return read_vocabulary(data_dir("ontology") / "vocabularies.ttl")
+    """The vocabularies shipped in ``ontology/``, read once per process."""
+    return vocabulary_from(ontology_graph())
