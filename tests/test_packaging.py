@@ -1,0 +1,52 @@
+"""The data folders reach an installed wheel, and are found there the same way."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA_FOLDERS = {"ontology": ".ttl", "shapes": ".ttl", "queries": ".rq", "catalog": ""}
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(out)],
+        check=True,
+        capture_output=True,
+    )
+    (built,) = out.glob("benchgraph-*.whl")
+    return built
+
+
+def test_wheel_carries_every_data_file(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for folder, suffix in DATA_FOLDERS.items():
+        for path in (ROOT / folder).iterdir():
+            if path.is_file() and path.name.endswith(suffix) and path.name != "README.md":
+                assert f"graph/_data/{folder}/{path.name}" in names, path
+
+
+def test_installed_wheel_finds_its_data_and_builds(wheel: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    script = (
+        "from graph.resources import data_dir; from graph.cli import main; "
+        "import sys; assert str(data_dir('catalog')).startswith(sys.argv[1]); "
+        "sys.exit(main(['build', '-o', sys.argv[2]]))"
+    )
+    out = tmp_path / "g.ttl"
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(site), str(out)],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "2 records loaded" in done.stderr
+    assert "mimic_rrs" in out.read_text()
