@@ -10,13 +10,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rdflib import Literal, URIRef
-from rdflib.namespace import RDF, RDFS, XSD
+from rdflib import URIRef
+from rdflib.namespace import RDF, RDFS
 
 from graph.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping import MappingContext, map_record
+from graph.mapping.emitter import FALSE, TRUE
 from graph.mapping.iris import Iris
 from graph.mapping.references import index_benchmarks
+from graph.mapping.terms import plain
 from graph.namespace import BENCH
 from graph.ontology import ontology_quads
 from graph.quads import Quad
@@ -24,9 +26,6 @@ from graph.records import CatalogPage
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.vocabulary import Vocabulary, bundled_vocabulary
-
-_TRUE = Literal("true", datatype=XSD.boolean)
-_FALSE = Literal("false", datatype=XSD.boolean)
 
 
 @dataclass(frozen=True)
@@ -71,12 +70,14 @@ def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabul
 
 
 def _build_graph(quads: list[Quad], catalogued: set[URIRef], iris: Iris) -> list[Quad]:
-    benchmarks = {s for s, p, o, _ in quads if p == RDF.type and o == BENCH.Benchmark}
-    labelled = {s for s, p, _, _ in quads if p == RDFS.label and s in benchmarks}
+    # str.__eq__: the terms' own __eq__ is Python code, and this runs over every quad.
+    same, rdf_type, label, benchmark_class = str.__eq__, RDF.type, RDFS.label, BENCH.Benchmark
+    benchmarks = {s for s, p, o, _ in quads if same(p, rdf_type) and same(o, benchmark_class)}
+    labelled = {s for s, p, _, _ in quads if same(p, label) and s in benchmarks}
     graph = iris.build()
     derived: list[Quad] = []
     for node in sorted(benchmarks):
-        derived.append((node, BENCH.catalogued, _TRUE if node in catalogued else _FALSE, graph))
+        derived.append((node, BENCH.catalogued, TRUE if node in catalogued else FALSE, graph))
         if node not in labelled:
-            derived.append((node, RDFS.label, Literal(node.rsplit("/", 1)[1]), graph))
+            derived.append((node, label, plain(node.rsplit("/", 1)[1]), graph))
     return derived

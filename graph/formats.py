@@ -95,7 +95,7 @@ FORMATS: tuple[RdfFormat, ...] = (TURTLE, NTRIPLES, TRIG, NQUADS, JSONLD)
 DEFAULT_FORMAT = TURTLE
 
 
-def _index(keys: "dict[str, RdfFormat]", key: str, fmt: RdfFormat) -> None:
+def _index(keys: dict[str, RdfFormat], key: str, fmt: RdfFormat) -> None:
     if keys.setdefault(key, fmt) is not fmt:
         raise AssertionError(f"{key!r} names two formats")  # a mistake in the table above
 

@@ -21,7 +21,7 @@ class Settings(BaseSettings):
     base: str = Field(
         DEFAULT_BASE,
         description="Base IRI of the data: benchmarks become {base}benchmark/{id}. Ends in / or #.",
-        pattern=r"^https?://\S+[/#]$",
+        pattern=r"^https?://[^\s<>\"{}|\\^`]+[/#]$",
     )
     max_file_bytes: int = Field(
         16 * 1024 * 1024,

@@ -14,6 +14,8 @@ _NON_WORD = re.compile(r"[^a-z0-9]+")
 
 def slugify(text: str) -> str:
     """The slug of ``text``; empty when ``text`` has no letter or digit at all."""
+    if text.isascii():  # the common case: nothing to decompose
+        return _NON_WORD.sub("_", text.lower()).strip("_")
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return _NON_WORD.sub("_", stripped.lower()).strip("_")

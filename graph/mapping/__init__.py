@@ -24,7 +24,7 @@ def map_record(
         case DirectoryPage():
             out.add_text(out.graph, BENCH.importer, "directory-page")
             map_directory_page(record, out, ctx)
-    return list(dict.fromkeys(out.quads))
+    return out.quads
 
 
 __all__ = ["MappingContext", "map_record"]

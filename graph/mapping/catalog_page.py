@@ -3,8 +3,8 @@
 import json
 from typing import Any
 
-from rdflib import Literal, URIRef
-from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
+from rdflib import URIRef
+from rdflib.namespace import DCTERMS, PROV, RDFS, SKOS, XSD
 
 from graph.mapping.context import MappingContext, add_result
 from graph.mapping.emitter import Statements
@@ -76,7 +76,7 @@ def _record_bookkeeping(record: CatalogPage, node: URIRef, out: Statements) -> N
     out.add_text(node, BENCH.dispositionStatus, disposition.status)
     out.add_texts(node, BENCH.dispositionReason, disposition.reasons)
     for key, value in record.unknown_keys():
-        out.add(node, BENCH.unknownField, _json_literal({"key": key, "value": value}))
+        out.add_json(node, BENCH.unknownField, _json({"key": key, "value": value}))
 
 
 def _classification(page: Page, benchmark: URIRef, out: Statements, ctx: MappingContext) -> None:
@@ -124,7 +124,7 @@ def _paper(paper: Paper, benchmark: URIRef, out: Statements, ctx: MappingContext
     out.add_text(node, DCTERMS.title, paper.title)
     out.add_text(node, RDFS.label, paper.title or paper.arxiv)
     out.add_url(node, SCHEMA.url, paper.url)
-    out.add_typed(node, DCTERMS.issued, paper.year, XSD.gYear)
+    out.add_year(node, DCTERMS.issued, paper.year)
 
 
 def _paper_key(paper: Paper) -> str | None:
@@ -144,7 +144,7 @@ def _dataset(dataset: Dataset, benchmark: URIRef, out: Statements, ctx: MappingC
     out.add_texts(node, BENCH.modality, dataset.modalities)
     out.add_text(node, BENCH.licenseText, dataset.license)
     out.add_boolean(node, BENCH.publicTestSet, dataset.public_test_set)
-    out.add_typed(node, BENCH.size, dataset.size, XSD.nonNegativeInteger)
+    out.add_integer(node, BENCH.size, dataset.size, XSD.nonNegativeInteger)
     out.add_text(node, BENCH.sizeNote, dataset.size_note)
     out.add_text(node, BENCH.splitsNote, dataset.splits)
     out.add_url(node, SCHEMA.url, dataset.url)
@@ -209,6 +209,5 @@ def _sources(page: Page, benchmark: URIRef, out: Statements, ctx: MappingContext
         out.add_date(node, BENCH.accessed, source.accessed)
 
 
-def _json_literal(value: dict[str, Any]) -> Literal:
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-    return Literal(text, datatype=RDF.JSON)
+def _json(value: dict[str, Any]) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)

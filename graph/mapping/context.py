@@ -3,12 +3,13 @@
 from dataclasses import dataclass
 from decimal import Decimal
 
-from rdflib import Literal, URIRef
+from rdflib import URIRef
 from rdflib.namespace import DCTERMS, RDFS, SKOS
 
 from graph.mapping.emitter import Statements
 from graph.mapping.iris import Iris
 from graph.mapping.references import BenchmarkIndex
+from graph.mapping.terms import plain
 from graph.namespace import BENCH
 from graph.quads import Object
 from graph.slug import node_key
@@ -26,7 +27,7 @@ class MappingContext:
         (kept, and flagged by a recommended-level shape)."""
         if value is None:
             return None
-        return self.vocabulary.find(vocabulary_class, value) or Literal(value)
+        return self.vocabulary.find(vocabulary_class, value) or plain(value)
 
     def benchmark_reference(self, out: Statements, benchmark_id: str) -> URIRef:
         """A benchmark named by id from another benchmark's record: a node all the same."""

@@ -1,9 +1,14 @@
-"""Minting IRIs under the data base IRI: the identifier rules of DESIGN.md in one place."""
+"""Minting IRIs under the data base IRI: the identifier rules of DESIGN.md in one place.
 
-from dataclasses import dataclass
+Every IRI is the validated base (``Settings.base``) plus slugs, ids, keys and numbers,
+none of which can hold a character an IRI forbids, so they are built without re-checking.
+"""
+
+from dataclasses import dataclass, field
 
 from rdflib import URIRef
 
+from graph.mapping.terms import iri
 from graph.slug import node_key
 
 
@@ -12,41 +17,50 @@ class Iris:
     """IRIs of the data, under ``base`` (``https://w3id.org/benchgraph/`` by default)."""
 
     base: str
+    _minted: dict[str, URIRef] = field(default_factory=dict, compare=False, repr=False)
+    """Each IRI made once: a node named again is the very same object, which every dictionary
+    and set downstream then finds by identity (rdflib's term ``__eq__`` is Python code)."""
+
+    def _iri(self, text: str) -> URIRef:
+        node = self._minted.get(text)
+        if node is None:
+            node = self._minted[text] = iri(text)
+        return node
 
     def benchmark(self, benchmark_id: str) -> URIRef:
-        return URIRef(f"{self.base}benchmark/{benchmark_id}")
+        return self._iri(f"{self.base}benchmark/{benchmark_id}")
 
     def part(self, owner: URIRef, *path: str) -> URIRef:
         """A node with no identity of its own: its owner's IRI plus a path."""
-        return URIRef("/".join((owner, *path)))
+        return self._iri("/".join((owner, *path)))
 
     def org(self, name: str) -> URIRef:
-        return URIRef(f"{self.base}org/{node_key(name)}")
+        return self._iri(f"{self.base}org/{node_key(name)}")
 
     def person(self, name: str) -> URIRef:
-        return URIRef(f"{self.base}person/{node_key(name)}")
+        return self._iri(f"{self.base}person/{node_key(name)}")
 
     def paper(self, key: str) -> URIRef:
-        return URIRef(f"{self.base}paper/{key}")
+        return self._iri(f"{self.base}paper/{key}")
 
     def model(self, name: str) -> URIRef:
-        return URIRef(f"{self.base}model/{node_key(name)}")
+        return self._iri(f"{self.base}model/{node_key(name)}")
 
     def tag(self, name: str) -> URIRef:
-        return URIRef(f"{self.base}tag/{node_key(name)}")
+        return self._iri(f"{self.base}tag/{node_key(name)}")
 
     def category(self, name: str) -> URIRef:
-        return URIRef(f"{self.base}category/{node_key(name)}")
+        return self._iri(f"{self.base}category/{node_key(name)}")
 
     def record(self, key: str) -> URIRef:
-        return URIRef(f"{self.base}record/{key}")
+        return self._iri(f"{self.base}record/{key}")
 
     def record_key(self, record: URIRef) -> str:
         """The key a record IRI was minted from."""
         return record.removeprefix(f"{self.base}record/")
 
     def build(self) -> URIRef:
-        return URIRef(f"{self.base}build")
+        return self._iri(f"{self.base}build")
 
 
 def arxiv_key(arxiv_id: str) -> str:

@@ -53,6 +53,8 @@ def _with_note(piece: str) -> OrganizationMention:
 
 def _split_top_level(text: str, separator: str) -> list[str]:
     """``text`` split on ``separator`` where it stands outside brackets; empty parts dropped."""
+    if not any(bracket in text for bracket in "([{"):
+        return [part.strip() for part in text.split(separator) if part.strip()]
     parts: list[str] = []
     depth = 0
     start = 0

@@ -13,15 +13,11 @@ class RecordModel(BaseModel):
 
     def unknown_keys(self, prefix: str = "") -> Iterator[tuple[str, Any]]:
         """Every key, at any depth, that no model declares: (dotted path, value)."""
-        for key, value in (self.model_extra or {}).items():
+        for key, value in (self.__pydantic_extra__ or {}).items():
             yield f"{prefix}{key}", value
-        for name, value in self:
-            yield from _unknown_in(value, f"{prefix}{name}")
-
-
-def _unknown_in(value: object, path: str) -> Iterator[tuple[str, Any]]:
-    if isinstance(value, RecordModel):
-        yield from value.unknown_keys(f"{path}.")
-    elif isinstance(value, (list, tuple)):
-        for index, item in enumerate(value):
-            yield from _unknown_in(item, f"{path}[{index}]")
+        for name, value in self.__dict__.items():  # the declared fields, without copying
+            if isinstance(value, RecordModel):
+                yield from value.unknown_keys(f"{prefix}{name}.")
+            elif isinstance(value, list) and value and isinstance(value[0], RecordModel):
+                for index, item in enumerate(value):
+                    yield from item.unknown_keys(f"{prefix}{name}[{index}].")

@@ -1,0 +1,487 @@
+"""Writing the graph out: every format round-trips, is read by independent parsers, is
+deterministic, and a file is replaced atomically or not at all."""
+
+import io
+import json
+import os
+import random
+import shutil
+import stat
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+from pyld import jsonld
+from rdflib import BNode, Dataset, Graph, Literal, URIRef
+from rdflib.compare import isomorphic
+from rdflib.namespace import RDF, RDFS, XSD
+
+from graph.export import (
+    Serialized,
+    prefixes_for,
+    serialize,
+    to_dataset,
+    to_oxigraph_store,
+    write_file,
+    write_stream,
+)
+from graph.formats import (
+    FORMATS,
+    JSONLD,
+    NQUADS,
+    NTRIPLES,
+    TRIG,
+    TURTLE,
+    RdfFormat,
+    format_for,
+    format_for_media_type,
+    media_types,
+)
+from graph.quads import Quad
+
+BASE = "https://w3id.org/benchgraph/"
+BENCH = "https://w3id.org/benchgraph/ontology#"
+G1 = URIRef(BASE + "record/one_json")
+G2 = URIRef(BASE + "record/sub_two_txt")
+MIMIC = URIRef(BASE + "benchmark/mimic_rrs")
+OTHER = URIRef(BASE + "benchmark/x-y.z")
+NOTE = URIRef(BENCH + "note")
+VALUE = URIRef(BENCH + "value")
+
+ODD_STRINGS = [
+    "",
+    'say "hi"',
+    'triple """ quotes and \'\'\' too',
+    "ends with a quote\"",
+    "ends with a backslash\\",
+    "back\\slash \\n not a newline",
+    "line one\nline two\r\nline three",
+    "tab\there",
+    "<script>alert('x')</script>",
+    "# not a comment . ;",
+    "{braces} [brackets] (parens) @prefix x: <y> .",
+    "naïve café — 日本語 Ελληνικά",
+    "emoji 😀🎉 and a zero-width joiner 👩\u200d🔬",
+    "NUL \x00 and unit separator \x1f and DEL \x7f",
+    "line\u2028separator and paragraph\u2029separator",
+    "  leading and trailing spaces  ",
+]
+
+TYPED = [
+    Literal("1.50", datatype=XSD.decimal),
+    Literal("-0.5", datatype=XSD.decimal),
+    Literal("42", datatype=XSD.integer),
+    Literal("true", datatype=XSD.boolean),
+    Literal("false", datatype=XSD.boolean),
+    Literal("2023", datatype=XSD.gYear),
+    Literal("2019-01", datatype=XSD.gYearMonth),
+    Literal("2023-05-17", datatype=XSD.date),
+    Literal("2023-05-17T10:00:00+00:00", datatype=XSD.dateTime),
+    Literal("https://aclanthology.org/2023.bionlp-1.1/?a=1&b=2#x", datatype=XSD.anyURI),
+    Literal('{"a": [1, 2.5, "x"]}', datatype=RDF.JSON),
+    Literal("<p>Hi &amp; bye</p>", datatype=RDF.HTML),
+    Literal("5 points", datatype=URIRef(BENCH + "points")),
+    Literal("Hallo Welt", lang="de"),
+    Literal("colour", lang="en-gb"),
+]
+
+ODD_IRIS = [
+    URIRef(BASE + "paper/2211.08584"),
+    URIRef(BASE + "benchmark/mimic_rrs/source/1"),
+    URIRef(BASE + "org/the_chinese_university_of_hong_kong_shenzhen"),
+    URIRef(BASE + "tag/a%20b"),
+    URIRef(BASE + "model/gpt-4o_(2024)~x"),
+    URIRef(BASE + "person/josé"),
+    URIRef("https://example.org/a?b=c&d=e#f"),
+]
+
+
+def sample_quads() -> list[Quad]:
+    """Every literal kind and odd string, in two named graphs; one triple in both graphs and
+    one quad twice."""
+    quads: list[Quad] = []
+    for index, text in enumerate(ODD_STRINGS):
+        quads.append((MIMIC, NOTE, Literal(text), G1 if index % 2 else G2))
+    for index, value in enumerate(TYPED):
+        quads.append((OTHER, VALUE, value, G2 if index % 2 else G1))
+    for iri in ODD_IRIS:
+        quads.append((MIMIC, RDFS.seeAlso, iri, G1))
+        quads.append((iri, RDF.type, URIRef(BENCH + "Thing"), G2))
+    shared = (MIMIC, RDFS.label, Literal("MIMIC-RRS"))
+    quads.append((*shared, G1))
+    quads.append((*shared, G2))
+    quads.append((*shared, G2))
+    return quads
+
+
+QUADS = sample_quads()
+UNION = {(s, p, o) for s, p, o, _ in QUADS}
+DISTINCT_QUADS = set(QUADS)
+
+
+def expected_graph(name: URIRef | None = None) -> Graph:
+    graph = Graph()
+    for s, p, o, g in QUADS:
+        if name is None or g == name:
+            graph.add((s, p, o))
+    return graph
+
+
+def parse_back(data: bytes, fmt: RdfFormat) -> Dataset:
+    dataset = Dataset()
+    dataset.parse(data=data, format=fmt.rdflib_name)
+    return dataset
+
+
+def named_graphs(dataset: Dataset) -> dict[URIRef, set[tuple[object, object, object]]]:
+    return {
+        graph.identifier: set(graph)
+        for graph in dataset.graphs()
+        if isinstance(graph.identifier, URIRef) and len(graph)
+    }
+
+
+@pytest.fixture(scope="module")
+def written() -> dict[str, Serialized]:
+    return {fmt.name: serialize(QUADS, fmt, base=BASE) for fmt in FORMATS}
+
+
+# --- round trips -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", [TURTLE, NTRIPLES], ids=str)
+def test_union_formats_round_trip(written: dict[str, Serialized], fmt: RdfFormat) -> None:
+    result = written[fmt.name]
+    parsed = Graph().parse(data=result.data, format=fmt.rdflib_name)
+    assert set(parsed) == UNION  # exact terms: lexical forms, datatypes, language tags
+    assert isomorphic(parsed, expected_graph())
+    assert result.statements == len(UNION) == len(parsed)
+
+
+@pytest.mark.parametrize("fmt", [TRIG, NQUADS, JSONLD], ids=str)
+def test_dataset_formats_keep_named_graphs(written: dict[str, Serialized], fmt: RdfFormat) -> None:
+    result = written[fmt.name]
+    graphs = named_graphs(parse_back(result.data, fmt))
+    assert set(graphs) == {G1, G2}
+    for name, triples in graphs.items():
+        assert triples == set(expected_graph(name))
+        parsed = Graph()
+        for triple in triples:
+            parsed.add(triple)  # type: ignore[arg-type]
+        assert isomorphic(parsed, expected_graph(name))
+    assert result.statements == len(DISTINCT_QUADS) == sum(map(len, graphs.values()))
+
+
+def test_a_triple_in_two_graphs_is_once_in_the_union_and_twice_in_quads(
+    written: dict[str, Serialized],
+) -> None:
+    label = b'"MIMIC-RRS"'
+    assert written["ntriples"].data.count(label) == 1
+    assert written["nquads"].data.count(label) == 2
+
+
+def test_lexical_forms_are_kept_exactly(written: dict[str, Serialized]) -> None:
+    for fmt in FORMATS:
+        parsed = parse_back(written[fmt.name].data, fmt)
+        lexical = {str(o) for _, _, o, _ in parsed.quads((None, None, None, None))}
+        assert {"1.50", "-0.5", "2019-01", *ODD_STRINGS} <= lexical, fmt.name
+
+
+def test_language_tags_come_back_lower_case_and_equal() -> None:
+    quads: list[Quad] = [(MIMIC, NOTE, Literal("color", lang="en-US"), G1)]
+    data = serialize(quads, NTRIPLES).data
+    assert data.endswith(b'"color"@en-us .\n')
+    (triple,) = Graph().parse(data=data, format="nt")
+    assert triple[2] == Literal("color", lang="en-US")  # RDF compares tags case-insensitively
+
+
+def test_an_explicit_xsd_string_is_the_plain_literal() -> None:
+    quads: list[Quad] = [
+        (MIMIC, NOTE, Literal("x", datatype=XSD.string), G1),
+        (MIMIC, NOTE, Literal("x"), G1),
+    ]
+    result = serialize(quads, NTRIPLES)
+    assert result.statements == 1  # one RDF term, written once
+    assert result.data.endswith(b'"x" .\n')
+
+
+def test_ntriples_output_is_what_pyoxigraph_writes_for_it(written: dict[str, Serialized]) -> None:
+    for name, fmt in (("ntriples", ox.RdfFormat.N_TRIPLES), ("nquads", ox.RdfFormat.N_QUADS)):
+        ours = written[name].data
+        again = ox.serialize(ox.parse(ours, format=fmt), format=fmt)
+        assert ox.Dataset(ox.parse(again, format=fmt)) == ox.Dataset(ox.parse(ours, format=fmt))
+
+
+def test_empty_input_gives_empty_graphs() -> None:
+    for fmt in FORMATS:
+        result = serialize([], fmt, base=BASE)
+        assert result.statements == 0
+        assert len(parse_back(result.data, fmt)) == 0, fmt.name
+
+
+# --- independent parsers ---------------------------------------------------------------------
+
+
+RAPPER_NAMES = {TURTLE: "turtle", NTRIPLES: "ntriples", TRIG: "trig", NQUADS: "nquads"}
+
+
+@pytest.mark.parametrize("fmt", list(RAPPER_NAMES), ids=str)
+def test_rapper_reads_the_output(
+    written: dict[str, Serialized], fmt: RdfFormat, tmp_path: Path
+) -> None:
+    rapper = shutil.which("rapper")
+    assert rapper, "rapper (Debian package raptor2-utils) is needed by this test"
+    path = tmp_path / f"out{fmt.extension}"
+    path.write_bytes(written[fmt.name].data)
+    run = subprocess.run(
+        [rapper, "-i", RAPPER_NAMES[fmt], "-c", str(path)],
+        capture_output=True, text=True, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert f"returned {written[fmt.name].statements} " in run.stderr, run.stderr
+
+
+def test_pyld_reads_the_json_ld(written: dict[str, Serialized]) -> None:
+    document = json.loads(written["jsonld"].data)
+    nquads = jsonld.to_rdf(document, {"format": "application/n-quads"})
+    lines = [line for line in nquads.split("\n") if line.strip()]  # not splitlines: U+2028
+    assert len(lines) == len(DISTINCT_QUADS)
+    graphs = named_graphs(parse_back(nquads.encode(), NQUADS))
+    assert graphs == {name: set(expected_graph(name)) for name in (G1, G2)}
+
+
+def test_json_ld_has_one_object_per_named_graph(written: dict[str, Serialized]) -> None:
+    document = json.loads(written["jsonld"].data)
+    assert sorted(node["@id"] for node in document) == sorted([str(G1), str(G2)])
+    assert all("@graph" in node for node in document)
+
+
+# --- determinism and prefixes ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=str)
+def test_same_quads_in_any_order_give_the_same_bytes(
+    written: dict[str, Serialized], fmt: RdfFormat
+) -> None:
+    for seed in range(3):
+        shuffled = QUADS + QUADS[: seed * 5]  # some duplicates too
+        random.Random(seed).shuffle(shuffled)
+        # fresh objects, as a new build would make: equal terms, not the same objects
+        copies = [tuple(type(t)(t) if isinstance(t, URIRef) else t for t in q) for q in shuffled]
+        assert serialize(copies, fmt, base=BASE).data == written[fmt.name].data  # type: ignore[arg-type]
+
+
+def test_turtle_and_trig_use_the_prefixes(written: dict[str, Serialized]) -> None:
+    for name in ("turtle", "trig"):
+        text = written[name].data.decode()
+        assert "@prefix bench: <https://w3id.org/benchgraph/ontology#> ." in text
+        assert f"@prefix base: <{BASE}> ." in text
+        assert "bench:note" in text and "base:benchmark" in text
+    without_base = serialize(QUADS, TURTLE).data.decode()
+    assert "@prefix base:" not in without_base
+    assert f"<{MIMIC}>" in without_base
+
+
+def test_prefixes_for() -> None:
+    assert prefixes_for(None)["xsd"] == str(XSD)
+    assert prefixes_for(BASE)["base"] == BASE
+    assert list(prefixes_for(BASE))[:-1] == sorted(prefixes_for(None))
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("quad", "error", "words"),
+    [
+        ((BNode("b1"), NOTE, Literal("x"), G1), TypeError, "BNode"),
+        ((MIMIC, NOTE, BNode("b1"), G1), TypeError, "BNode"),
+        ((MIMIC, NOTE, Literal("x"), BNode("g")), TypeError, "BNode"),
+        ((MIMIC, NOTE, Literal("x")), TypeError, "four terms"),
+        ((URIRef("not an iri"), NOTE, Literal("x"), G1), ValueError, "not an iri"),
+        ((MIMIC, NOTE, URIRef("https://ex.org/a b"), G1), ValueError, "a b"),
+        ((MIMIC, NOTE, Literal("x", lang="abcdefghij"), G1), ValueError, "abcdefghij"),
+        ((MIMIC, NOTE, Literal("x", datatype=RDF.langString), G1), ValueError, "langString"),
+        ((MIMIC, NOTE, Literal("lone \ud800 surrogate"), G1), ValueError, "Unicode"),
+    ],
+)
+def test_bad_terms_are_refused_with_a_clear_error(
+    quad: tuple[object, ...], error: type[Exception], words: str
+) -> None:
+    for fmt in (NQUADS, TURTLE):
+        with pytest.raises(error, match=words):
+            serialize([*QUADS[:3], quad], fmt)  # type: ignore[list-item]
+
+
+# --- atomic files ----------------------------------------------------------------------------
+
+
+def failing(quads: list[Quad], after: int, error: BaseException) -> Iterator[Quad]:
+    for index, quad in enumerate(quads):
+        if index == after:
+            raise error
+        yield quad
+
+
+@pytest.fixture
+def old_file(tmp_path: Path) -> Path:
+    path = tmp_path / "graph.ttl"
+    path.write_bytes(b"old content\n")
+    return path
+
+
+def test_write_file_writes_the_serialisation(tmp_path: Path) -> None:
+    path = tmp_path / "graph.nq"
+    result = write_file(path, QUADS, base=BASE)  # format from the extension
+    assert result.format is NQUADS
+    assert path.read_bytes() == serialize(QUADS, NQUADS, base=BASE).data
+    assert result.size == path.stat().st_size
+    assert result.statements == len(DISTINCT_QUADS)
+    assert os.listdir(tmp_path) == ["graph.nq"]
+
+
+def test_a_new_file_gets_the_umask_mode_and_a_replaced_one_keeps_its_mode(
+    tmp_path: Path, old_file: Path
+) -> None:
+    umask = os.umask(0o022)
+    try:
+        fresh = tmp_path / "fresh.ttl"
+        write_file(fresh, QUADS)
+        assert stat.S_IMODE(fresh.stat().st_mode) == 0o644
+        old_file.chmod(0o600)
+        write_file(old_file, QUADS)
+        assert stat.S_IMODE(old_file.stat().st_mode) == 0o600
+        assert old_file.read_bytes() == serialize(QUADS, TURTLE).data
+    finally:
+        os.umask(umask)
+
+
+@pytest.mark.parametrize(
+    "error", [RuntimeError("boom"), KeyboardInterrupt()], ids=["exception", "interrupt"]
+)
+def test_a_failure_midway_leaves_the_old_file_and_no_temporary(
+    old_file: Path, error: BaseException
+) -> None:
+    with pytest.raises(type(error)):
+        write_file(old_file, failing(QUADS, 10, error), TURTLE)
+    assert old_file.read_bytes() == b"old content\n"
+    assert os.listdir(old_file.parent) == [old_file.name]
+
+
+@pytest.mark.parametrize("step", ["fsync", "replace"])
+def test_a_failure_after_writing_leaves_the_old_file_and_no_temporary(
+    old_file: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    seen: list[str] = []
+
+    def broken(*args: object) -> None:
+        seen.append(step)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, step, broken)
+    with pytest.raises(OSError, match="No space"):
+        write_file(old_file, QUADS, TURTLE)
+    assert seen == [step]
+    assert old_file.read_bytes() == b"old content\n"
+    assert os.listdir(old_file.parent) == [old_file.name]
+
+
+def test_a_missing_folder_is_an_os_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        write_file(tmp_path / "nowhere" / "graph.ttl", QUADS)
+    assert os.listdir(tmp_path) == []
+
+
+def test_write_stream_writes_all_or_nothing() -> None:
+    stream = io.BytesIO()
+    result = write_stream(stream, QUADS, TRIG, base=BASE)
+    assert stream.getvalue() == serialize(QUADS, TRIG, base=BASE).data
+    assert result.size == len(stream.getvalue())
+    empty = io.BytesIO()
+    with pytest.raises(RuntimeError):
+        write_stream(empty, failing(QUADS, 5, RuntimeError("boom")), TRIG)
+    assert empty.getvalue() == b""
+
+
+# --- formats ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "expected"),
+    [
+        ("turtle", None, TURTLE),
+        ("TTL", None, TURTLE),
+        ("nt", None, NTRIPLES),
+        ("n-triples", None, NTRIPLES),
+        ("trig", None, TRIG),
+        ("N-Quads", None, NQUADS),
+        ("json-ld", None, JSONLD),
+        (None, Path("out/graph.ttl"), TURTLE),
+        (None, Path("graph.NT"), NTRIPLES),
+        (None, Path("graph.trig"), TRIG),
+        (None, Path("graph.nq"), NQUADS),
+        (None, Path("graph.jsonld"), JSONLD),
+        (None, Path("graph.json"), JSONLD),
+        ("nquads", Path("graph.ttl"), NQUADS),  # the name wins over the extension
+        (None, None, TURTLE),
+    ],
+)
+def test_format_for(name: str | None, path: Path | None, expected: RdfFormat) -> None:
+    assert format_for(name, path) is expected
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "words"),
+    [
+        ("rdfxml", None, "unknown format 'rdfxml'; choose one of turtle, ntriples, trig"),
+        (None, Path("graph.xml"), "extension '.xml'"),
+        (None, Path("graph"), "no extension"),
+    ],
+)
+def test_format_for_unknown(name: str | None, path: Path | None, words: str) -> None:
+    with pytest.raises(ValueError, match=words) as raised:
+        format_for(name, path)
+    assert "jsonld" in str(raised.value)
+
+
+def test_media_types() -> None:
+    assert format_for_media_type("text/turtle; charset=utf-8") is TURTLE
+    assert format_for_media_type("APPLICATION/LD+JSON") is JSONLD
+    assert format_for_media_type("application/n-quads") is NQUADS
+    assert format_for_media_type("text/html") is None
+    assert media_types()[0] == "text/turtle"
+    for fmt in FORMATS:
+        assert format_for_media_type(fmt.media_type) is fmt
+        # pyoxigraph agrees on the registered media type and extension
+        known = ox.RdfFormat.from_media_type(fmt.media_type)
+        assert known is not None and known.file_extension == fmt.extension.lstrip(".")
+
+
+def test_the_table_says_which_formats_keep_named_graphs() -> None:
+    assert [fmt.name for fmt in FORMATS if fmt.keeps_graphs] == ["trig", "nquads", "jsonld"]
+    for fmt in FORMATS:
+        known = ox.RdfFormat.from_media_type(fmt.media_type)
+        assert known is not None and known.supports_datasets == fmt.keeps_graphs
+
+
+# --- in-memory stores ------------------------------------------------------------------------
+
+
+def test_to_dataset() -> None:
+    dataset = to_dataset(QUADS)
+    assert named_graphs(dataset) == {name: set(expected_graph(name)) for name in (G1, G2)}
+    assert set(dataset.triples((None, None, None))) == UNION  # the default graph is the union
+
+
+def test_to_oxigraph_store() -> None:
+    store = to_oxigraph_store(QUADS)
+    assert len(store) == len(DISTINCT_QUADS)
+    quad = ox.Quad(
+        ox.NamedNode(str(OTHER)),
+        ox.NamedNode(str(VALUE)),
+        ox.Literal("1.50", datatype=ox.NamedNode(str(XSD.decimal))),
+        ox.NamedNode(str(G1)),
+    )
+    assert quad in store
