@@ -15,7 +15,7 @@ from graph.mapping.dates import partial_date
 from graph.mapping.emitter import Statements
 from graph.mapping.makers import add_makers
 from graph.namespace import BENCH
-from graph.records.directory_page import DirectoryPage, ModelCardSection, RelatedEntry, Score
+from graph.records.directory_page import DirectoryPage, ModelCardSection, RelatedEntry
 from graph.slug import slugify
 
 FactMapper = Callable[[str, URIRef, Statements, MappingContext], None]
@@ -77,7 +77,7 @@ def map_directory_page(record: DirectoryPage, out: Statements, ctx: MappingConte
         out.add_text(benchmark, BENCH.scoresHeading, record.scores.heading)
         out.add_text(benchmark, BENCH.scoresStatement, record.scores.statement)
         for score in record.scores.scores:
-            _score(score, benchmark, out, ctx)
+            add_result(out, ctx, benchmark, score.model, score.value, score.unit)
     if record.model_cards is not None:
         _model_cards(record.model_cards, benchmark, out, ctx)
     category = None
@@ -94,10 +94,6 @@ def _titled_benchmark(title: str, out: Statements, ctx: MappingContext) -> URIRe
     benchmark = ctx.benchmark_reference(out, ctx.index.resolve(title))
     out.add_text(benchmark, RDFS.label, title)
     return benchmark
-
-
-def _score(score: Score, benchmark: URIRef, out: Statements, ctx: MappingContext) -> URIRef:
-    return add_result(out, ctx, benchmark, score.model, score.value, score.unit)
 
 
 def _model_cards(
@@ -121,5 +117,6 @@ def _related(
     out.add_text(related, DCTERMS.abstract, entry.summary)
     out.add(related, BENCH.category, category)
     if entry.top_score is not None:
-        _score(entry.top_score, related, out, ctx)
+        score = entry.top_score
+        add_result(out, ctx, related, score.model, score.value, score.unit)
     return related
