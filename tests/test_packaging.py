@@ -31,6 +31,13 @@ def test_wheel_carries_every_data_file(wheel: Path) -> None:
                 assert f"graph/_data/{folder}/{path.name}" in names, path
 
 
+def test_wheel_carries_every_module(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for package in ("graph", "web"):
+        for module in (ROOT / package).rglob("*.py"):
+            assert module.relative_to(ROOT).as_posix() in names, module
+
+
 def test_installed_wheel_finds_its_data_and_builds(wheel: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)

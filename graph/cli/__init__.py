@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from graph import __version__
-from graph.cli import build, stats
+from graph.cli import build, query, stats, validate
 from graph.cli.common import EXIT_USAGE, CliError
 
-COMMANDS: tuple[ModuleType, ...] = (build, stats)
+COMMANDS: tuple[ModuleType, ...] = (build, stats, query, validate)
 """Each module has ``add_parser(subparsers)``, which registers a parser whose ``run`` default
 takes the parsed arguments and returns the exit code."""
 

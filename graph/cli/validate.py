@@ -1,0 +1,126 @@
+"""``benchgraph validate``: check record files against the SHACL shapes and say what to fix.
+
+Text (the default) lists, per record file, what is wrong in the shapes' own words; ``json``
+is the same for tools; ``ttl`` is the W3C SHACL validation report graph. The load report
+(files rejected before validation) goes to stderr.
+"""
+
+import argparse
+import json
+import sys
+from typing import TextIO
+
+from rdflib import Literal, URIRef
+from rdflib.term import Node
+
+from graph.build import build
+from graph.cli.common import (
+    EXIT_DATA_FAILS,
+    EXIT_OK,
+    EXIT_USAGE,
+    CliError,
+    add_base_argument,
+    add_paths_argument,
+    settings_from,
+)
+from graph.cli.progress import progress_bar
+from graph.cli.report import print_load_report
+from graph.importers.reading import InputPathError
+from graph.validate import Severity, ShapesError, ValidationReport, ValidationResult, validate
+
+FORMATS = ("text", "json", "ttl")
+SEVERITIES = ("violation", "warning", "info")
+
+
+def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser(
+        "validate",
+        help="check record files against the SHACL shapes",
+        description="Build the graph from record files (default: the bundled catalog) and check "
+        "it against the shapes in shapes/. Exit 0 when it conforms (warnings allowed), 1 when "
+        "there is a violation, 2 when a file was rejected before validation or on a usage "
+        "error.",
+    )
+    add_paths_argument(parser)
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="text for people (default), json for tools, ttl for the W3C "
+                        "SHACL validation report")
+    parser.add_argument("--severity", choices=SEVERITIES, default="warning",
+                        help="show results this severe or more: violation, warning (default) "
+                        "or info; the exit code depends on violations only")
+    add_base_argument(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    try:
+        built = build(args.paths, settings, progress=progress_bar("reading"))
+    except InputPathError as error:
+        raise CliError(str(error)) from None
+    try:
+        report = validate(built.quads, settings)
+    except ShapesError as error:
+        raise CliError(str(error)) from None
+    print_load_report(built.report)
+    shown = report.at_least(Severity.from_name(args.severity))
+    if args.format == "json":
+        json.dump(shown.to_json(), sys.stdout, indent=1, ensure_ascii=False)
+        sys.stdout.write("\n")
+    elif args.format == "ttl":
+        sys.stdout.write(shown.to_graph().serialize(format="turtle"))
+    else:
+        write_text(shown, report, settings.base, sys.stdout)
+    if built.report.rejected:
+        return EXIT_USAGE
+    return EXIT_OK if report.conforms else EXIT_DATA_FAILS
+
+
+def write_text(shown: ValidationReport, full: ValidationReport, base: str, out: TextIO) -> None:
+    """Per record file, each result: severity, what it is about, where, then the message."""
+    for record, results in shown.by_record().items():
+        out.write(f"{_heading(record, results, base)}\n")
+        out.writelines(_result_lines(result, base) for result in results)
+        out.write("\n")
+    out.write(_summary(full) + "\n")
+
+
+def _heading(record: URIRef | None, results: list[ValidationResult], base: str) -> str:
+    source = results[0].source_file
+    where = source or (_short(record, base) if record is not None else "the whole catalog")
+    counts = ", ".join(_count(n, severity.value.lower())
+                       for severity in Severity
+                       if (n := sum(1 for r in results if r.severity is severity)))
+    return f"{where}: {counts}"
+
+
+def _result_lines(result: ValidationResult, base: str) -> str:
+    where = [_short(result.focus_node, base)]
+    if result.path is not None:
+        where.append(result.path)
+    if result.value is not None and result.value != result.focus_node:
+        where.append(f"value {_value(result.value, base)}")
+    head = f"  {result.severity.value.lower()}: {result.shape_name} ({', '.join(where)})"
+    return f"{head}\n    {result.message}\n"
+
+
+def _summary(report: ValidationReport) -> str:
+    verdict = "conforms" if report.conforms else "does not conform"
+    counts = ", ".join(_count(report.count(s), s.value.lower()) for s in Severity
+                       if s is not Severity.INFO or report.count(s))
+    return f"{_count(report.records_checked, 'record')} checked: {counts}; the catalog {verdict}"
+
+
+def _short(node: Node, base: str) -> str:
+    text = str(node)
+    return text.removeprefix(base) if isinstance(node, URIRef) else text
+
+
+def _value(node: Node, base: str) -> str:
+    if isinstance(node, Literal):
+        return json.dumps(str(node), ensure_ascii=False)
+    return _short(node, base)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -1,0 +1,208 @@
+"""Named queries: ``queries/NAME.rq`` files, each a comment header and one SPARQL query.
+
+The header is the file's leading ``#+ KEY: VALUE`` lines (see DESIGN.md, "Named queries")::
+
+    #+ title: All gated MedHELM benchmarks
+    #+ description: Benchmarks in the MedHELM suite whose data needs credentialed access.
+    #+ param: benchmark id — a benchmark's catalog id
+    #+ param: level iri = bench:Gated — an access level
+
+``title`` is required and appears once; ``description`` may span several lines (joined with
+spaces); each ``param`` line declares one parameter as ``NAME TYPE [= DEFAULT] — what it is``
+(``--`` may stand for the dash). A parameter without a default is required.
+
+The binding rule, which ``tests/test_queries.py`` holds every bundled query to:
+
+- a parameter ``NAME`` binds the query variable ``?NAME``, as an RDF term, before the query
+  runs (rdflib ``initBindings``, pyoxigraph ``substitutions``); the text is never edited;
+- that variable occurs in the query's outermost scope (not only inside a sub-SELECT that does
+  not project it) and the query never assigns it itself (no ``BIND``, ``VALUES`` or
+  ``(... AS ?NAME)`` for it);
+- conversely, a variable the query reads in an expression (FILTER, BIND, HAVING, ORDER BY)
+  but never binds from the data is an input, and must be declared as a parameter.
+
+What the text of a query says is checked by ``graph.sparql`` (it parses the query); this
+module only reads files and headers, so listing the queries stays cheap.
+"""
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, get_args
+
+from graph.resources import data_dir
+
+ParamType = Literal["id", "iri", "string", "integer", "date"]
+PARAM_TYPES: tuple[str, ...] = get_args(ParamType)
+"""What a parameter's value may be: a benchmark id (``[a-z0-9_]+``, bound as the benchmark's
+IRI), an IRI (``bench:Gated``, ``<...>`` or absolute), any string (bound as an
+``xsd:string`` literal), an integer (``xsd:integer``) or a date (``YYYY-MM-DD``, ``xsd:date``)."""
+
+QUERY_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+PARAM_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_HEADER_LINE = re.compile(r"#\+\s*(?P<key>[A-Za-z_-]*)\s*:\s?(?P<value>.*)")
+_PARAM_LINE = re.compile(
+    r"(?P<name>\S+)\s+(?P<type>\S+)(?:\s*=\s*(?P<default>.*?))?\s+(?:—|--)\s+(?P<about>.*\S)"
+)
+HEADER_KEYS = ("title", "description", "param")
+
+
+class QueryFileError(ValueError):
+    """A named query file that cannot be used: names the file, the line and what is wrong."""
+
+    def __init__(self, source: str, message: str, line: int | None = None) -> None:
+        where = source if line is None else f"{source}, line {line}"
+        super().__init__(f"{where}: {message}")
+        self.source = source
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One declared parameter of a named query."""
+
+    name: str
+    type: ParamType
+    description: str
+    default: str | None = None
+    """The default as written in the header (``bench:Gated``), converted like a user's value."""
+
+    @property
+    def required(self) -> bool:
+        return self.default is None
+
+    def signature(self) -> str:
+        """The parameter as its header line declares it, without the description."""
+        default = "" if self.default is None else f" = {self.default}"
+        return f"{self.name} {self.type}{default}"
+
+
+@dataclass(frozen=True)
+class NamedQuery:
+    """A query and what its header says about it."""
+
+    name: str
+    title: str
+    description: str
+    parameters: tuple[Parameter, ...]
+    text: str
+    """The whole file, header included: line and column numbers in errors are the file's own."""
+    source: str
+    """Where the query came from: a file path, or ``-e`` for a query given on the command line."""
+
+    def parameter(self, name: str) -> Parameter | None:
+        return next((p for p in self.parameters if p.name == name), None)
+
+
+def parse_named_query(text: str, name: str, source: str | None = None) -> NamedQuery:
+    """A named query from the text of a ``.rq`` file; ``QueryFileError`` if its header is bad.
+
+    A query with no header at all (an ad hoc query given with ``-e`` or as a file) gets its
+    name as title and no parameters; a header without a title is an error."""
+    where = source or name
+    title: str | None = None
+    descriptions: list[str] = []
+    parameters: list[Parameter] = []
+    header_seen = False
+    for number, line in _header_lines(text):
+        match = _HEADER_LINE.fullmatch(line.strip())
+        if match is None:
+            raise QueryFileError(where, "a header line must read '#+ KEY: VALUE'", number)
+        header_seen = True
+        key, value = match.group("key").lower(), match.group("value").strip()
+        if key not in HEADER_KEYS:
+            raise QueryFileError(
+                where, f"unknown header key {key!r} (use {', '.join(HEADER_KEYS)})", number
+            )
+        if not value:
+            raise QueryFileError(where, f"'{key}' is empty", number)
+        if key == "title":
+            if title is not None:
+                raise QueryFileError(where, "a second 'title' line", number)
+            title = value
+        elif key == "description":
+            descriptions.append(value)
+        else:
+            parameter = _parse_param(value, where, number)
+            if any(p.name == parameter.name for p in parameters):
+                raise QueryFileError(where, f"parameter {parameter.name!r} declared twice", number)
+            parameters.append(parameter)
+    if title is None:
+        if header_seen:
+            raise QueryFileError(where, "the header has no '#+ title:' line")
+        title = name
+    return NamedQuery(name, title, " ".join(descriptions), tuple(parameters), text, where)
+
+
+def _header_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The leading ``#+`` lines and their numbers (1-based); blank lines and ordinary
+    comments may sit among them, and the header ends at the first other line."""
+    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("#+"):
+            yield number, stripped
+        elif stripped and not stripped.startswith("#"):
+            return
+
+
+def _parse_param(value: str, where: str, number: int) -> Parameter:
+    match = _PARAM_LINE.fullmatch(value)
+    if match is None:
+        raise QueryFileError(
+            where, "a parameter reads 'NAME TYPE [= DEFAULT] — what it is'", number
+        )
+    name, kind, default = match.group("name"), match.group("type"), match.group("default")
+    if not PARAM_NAME.fullmatch(name):
+        raise QueryFileError(where, f"{name!r} is not a variable name (letters, digits, _)", number)
+    if kind not in PARAM_TYPES:
+        raise QueryFileError(
+            where, f"parameter {name!r} has unknown type {kind!r} (use {', '.join(PARAM_TYPES)})",
+            number,
+        )
+    if default is not None and not default:
+        raise QueryFileError(where, f"parameter {name!r} has '=' but no default", number)
+    return Parameter(name, kind, match.group("about"), default)  # type: ignore[arg-type]
+
+
+def load_query_file(path: Path) -> NamedQuery:
+    """A named query from a ``.rq`` file (its name is the file's stem)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise QueryFileError(str(path), "not UTF-8 text") from None
+    except OSError as error:
+        raise QueryFileError(str(path), f"cannot read: {error.strerror or error}") from None
+    return parse_named_query(text, path.stem, str(path))
+
+
+def load_named_queries(folder: Path | None = None) -> dict[str, NamedQuery]:
+    """Every ``NAME.rq`` in ``folder`` (default: the bundled ``queries/``), by name, sorted."""
+    folder = folder or data_dir("queries")
+    queries: dict[str, NamedQuery] = {}
+    for path in sorted(folder.glob("*.rq")):
+        if not QUERY_NAME.fullmatch(path.stem):
+            raise QueryFileError(str(path), "a query's name is lower case letters, digits and -")
+        queries[path.stem] = load_query_file(path)
+    return queries
+
+
+def find_named_query(name: str, folder: Path | None = None) -> NamedQuery | None:
+    """The named query called ``name``, or None when there is none."""
+    if not QUERY_NAME.fullmatch(name):
+        return None
+    path = (folder or data_dir("queries")) / f"{name}.rq"
+    return load_query_file(path) if path.is_file() else None
+
+
+__all__ = [
+    "PARAM_TYPES",
+    "NamedQuery",
+    "ParamType",
+    "Parameter",
+    "QueryFileError",
+    "find_named_query",
+    "load_named_queries",
+    "load_query_file",
+    "parse_named_query",
+]

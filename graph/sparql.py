@@ -1,0 +1,415 @@
+"""Running SPARQL queries, named or ad hoc, with typed parameters bound as RDF terms.
+
+A query is compiled once (``compile_query``): parsed by rdflib, our engine, then checked by
+pyoxigraph's stricter parser, so a query both engines accept is the only kind that runs.
+It must be a query (SELECT, ASK, CONSTRUCT, DESCRIBE): SPARQL Update is refused, and so
+are ``SERVICE`` and ``FROM``/``FROM NAMED``, which would make the engine fetch from the web.
+
+Parameters (``bind_parameters``) are validated by type and become RDF terms that the engine
+substitutes for the variables (rdflib ``initBindings``, pyoxigraph ``substitutions``); no
+value is ever pasted into the query's text, so quotes, braces or ``#`` in a value are data.
+An ``id`` becomes the benchmark's IRI, ``{base}benchmark/{id}``.
+
+Both engines run over the union of the named graphs (rdflib ``Dataset(default_union=True)``,
+pyoxigraph ``use_default_graph_as_union=True``) and answer with one ``QueryResult``.
+"""
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+from typing import Literal as TypingLiteral
+from typing import cast
+
+import pyoxigraph as ox
+from pyparsing import ParseBaseException
+from rdflib import BNode, Dataset, Graph, Literal, URIRef, Variable
+from rdflib.namespace import XSD
+from rdflib.plugins.sparql.algebra import translateQuery
+from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
+from rdflib.plugins.sparql.parserutils import CompValue
+from rdflib.plugins.sparql.sparql import Query
+
+from graph.namespace import PREFIXES
+from graph.oxigraph_terms import to_oxigraph
+from graph.queries import NamedQuery, Parameter, parse_named_query
+
+QueryForm = TypingLiteral["SELECT", "ASK", "CONSTRUCT", "DESCRIBE"]
+Term = URIRef | Literal | BNode
+Bindings = dict[str, URIRef | Literal]
+
+BENCHMARK_ID = re.compile(r"[a-z0-9_]{1,200}")
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_CURIE = re.compile(r"(?P<prefix>[A-Za-z][A-Za-z0-9_.-]*|):(?P<local>.*)")
+_IRI_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|^`\\]')
+MAX_STRING_CHARS = 10_000
+BASE_PREFIX = "base"
+"""A CURIE ``base:benchmark/x`` in an ``iri`` parameter stands for ``{base}benchmark/x``."""
+
+_FORMS: dict[str, QueryForm] = {
+    "SelectQuery": "SELECT", "AskQuery": "ASK",
+    "ConstructQuery": "CONSTRUCT", "DescribeQuery": "DESCRIBE",
+}
+_OX_ERROR = re.compile(r"error at (\d+):(\d+): (.*)", re.DOTALL)
+
+
+class QueryError(Exception):
+    """A query that cannot run as given: its message is one line for the user."""
+
+
+class QuerySyntaxError(QueryError):
+    """The text is not a SPARQL query: where (1-based line and column) and why."""
+
+    def __init__(self, source: str, line: int, column: int, reason: str) -> None:
+        super().__init__(f"{source}: syntax error at line {line}, column {column}: {reason}")
+        self.line = line
+        self.column = column
+
+
+class ReadOnlyError(QueryError):
+    """The text asks for something a read-only graph does not do (SPARQL Update, SERVICE...)."""
+
+
+class ParameterError(QueryError):
+    """A parameter that is unknown, missing, or whose value is not of its type."""
+
+
+@dataclass(frozen=True)
+class CompiledQuery:
+    """A named query parsed once, ready to run on either engine any number of times."""
+
+    query: NamedQuery
+    prepared: Query
+    form: QueryForm
+    base: str | None
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    """What a query answered, whichever engine ran it.
+
+    SELECT: ``variables`` and ``rows`` (one term or None per variable); ASK: ``boolean``;
+    CONSTRUCT and DESCRIBE: ``graph``."""
+
+    form: QueryForm
+    variables: tuple[str, ...] = ()
+    rows: tuple[tuple[Term | None, ...], ...] = ()
+    boolean: bool | None = None
+    graph: Graph | None = None
+
+
+def ad_hoc_query(text: str, source: str = "-e") -> NamedQuery:
+    """A query typed by a user; a ``#+`` header in it declares parameters as in a file."""
+    return parse_named_query(text, "query", source)
+
+
+def compile_query(query: NamedQuery, base: str | None = None) -> CompiledQuery:
+    """Parse and check the query; ``base`` resolves relative IRIs (``<benchmark/x>``)."""
+    prepared, form = _compile(query.text, query.source, base)
+    return CompiledQuery(query, prepared, form, base)
+
+
+@lru_cache(maxsize=256)
+def _compile(text: str, source: str, base: str | None) -> tuple[Query, QueryForm]:
+    _check_encodable(text, source)
+    try:
+        parsed = parseQuery(text)
+    except ParseBaseException as error:
+        if _is_update(text):
+            raise ReadOnlyError(
+                f"{source}: SPARQL Update is not allowed here: the graph is read-only "
+                "(use SELECT, ASK, CONSTRUCT or DESCRIBE)"
+            ) from None
+        found = getattr(error, "found", "") or ""
+        reason = f"unexpected {found}" if found else _lower_first(error.msg)
+        raise QuerySyntaxError(source, error.lineno, error.col, reason) from None
+    _check_with_oxigraph(text, source, base)  # before rdflib resolves prefixes: it raises bare
+    prepared = translateQuery(parsed, base, PREFIXES)  # Exceptions, pyoxigraph a SyntaxError
+    _refuse_remote(prepared, source)
+    return prepared, _FORMS[prepared.algebra.name]
+
+
+def _check_encodable(text: str, source: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise QueryError(f"{source}: the query is not valid UTF-8 text") from None
+
+
+def _is_update(text: str) -> bool:
+    try:
+        parseUpdate(text)
+    except ParseBaseException:
+        return False
+    return True
+
+
+def _check_with_oxigraph(text: str, source: str, base: str | None) -> None:
+    """pyoxigraph's parser checks what rdflib lets through (a variable bound twice, an
+    aggregate without GROUP BY, an unknown prefix). Results are lazy: nothing runs here."""
+    try:
+        ox.Store().query(text, prefixes=PREFIXES, base_iri=base)
+    except SyntaxError as error:
+        match = _OX_ERROR.match(str(error))
+        if match is None:
+            raise QueryError(f"{source}: not a valid query: {error}") from None
+        line, column, detail = int(match.group(1)), int(match.group(2)), match.group(3)
+        raise QuerySyntaxError(source, line, column, _oxigraph_reason(detail)) from None
+
+
+def _oxigraph_reason(detail: str) -> str:
+    """The plain-words part of pyoxigraph's message, without its list of expected tokens."""
+    if detail.startswith("expected one of "):
+        words = [item for item in detail.removeprefix("expected one of ").split(", ")
+                 if " " in item and item[:1].isupper() and not item.startswith("[")]
+        if words:
+            return _lower_first(words[0])
+    return "not valid SPARQL here (a variable bound twice, say, or a misplaced keyword)"
+
+
+def _refuse_remote(prepared: Query, source: str) -> None:
+    if prepared.algebra.get("datasetClause"):
+        raise ReadOnlyError(f"{source}: FROM and FROM NAMED are not allowed: queries run on "
+                            "the loaded graph and nothing is fetched")
+    if _contains(prepared.algebra, "ServiceGraphPattern"):
+        raise ReadOnlyError(f"{source}: SERVICE is not allowed: queries run on the loaded "
+                            "graph and nothing is fetched")
+
+
+def _contains(node: object, name: str) -> bool:
+    if isinstance(node, CompValue):
+        return node.name == name or any(_contains(value, name) for value in node.values())
+    if isinstance(node, (list, tuple)):
+        return any(_contains(item, name) for item in node)
+    return False
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+# -- parameters ---------------------------------------------------------------------------------
+
+def bind_parameters(query: NamedQuery, values: Mapping[str, str], base: str) -> Bindings:
+    """The query's parameters as RDF terms: each given value checked against its type, each
+    missing one from its default. ParameterError for an unknown, missing or bad parameter."""
+    for name in values:
+        if query.parameter(name) is None:
+            known = ", ".join(p.name for p in query.parameters) or "none"
+            raise ParameterError(f"unknown parameter {name!r} for {query.name} "
+                                 f"(its parameters: {known})")
+    bindings: Bindings = {}
+    for parameter in query.parameters:
+        value = values.get(parameter.name, parameter.default)
+        if value is None:
+            raise ParameterError(
+                f"missing parameter {parameter.name!r} for {query.name}: {parameter.description} "
+                f"(give --param {parameter.name}=VALUE, {_article(parameter.type)} {parameter.type})"
+            )
+        bindings[parameter.name] = coerce(parameter, value, base)
+    return bindings
+
+
+def coerce(parameter: Parameter, value: str, base: str) -> URIRef | Literal:
+    """``value`` as the RDF term its parameter's type makes of it; ParameterError if it is not
+    a value of that type."""
+    def bad(reason: str) -> ParameterError:
+        return ParameterError(f"parameter {parameter.name!r} ({parameter.type}): {reason}")
+
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise bad("the value is not valid UTF-8 text") from None
+    match parameter.type:
+        case "id":
+            if not BENCHMARK_ID.fullmatch(value):
+                raise bad(f"{_shown(value)} is not a benchmark id (a-z, 0-9 and _ only)")
+            return URIRef(f"{base}benchmark/{value}")
+        case "iri":
+            return _iri(value, base, bad)
+        case "string":
+            if len(value) > MAX_STRING_CHARS:
+                raise bad(f"longer than {MAX_STRING_CHARS:,} characters")
+            return Literal(value)
+        case "integer":
+            if not _INTEGER.fullmatch(value.strip()):
+                raise bad(f"{_shown(value)} is not a whole number")
+            return Literal(int(value.strip()))
+        case "date":
+            if not _DATE.fullmatch(value.strip()):
+                raise bad(f"{_shown(value)} is not a date (YYYY-MM-DD)")
+            try:
+                date.fromisoformat(value.strip())
+            except ValueError:
+                raise bad(f"{_shown(value)} is not a real date") from None
+            return Literal(value.strip(), datatype=XSD.date)
+    raise AssertionError(f"unhandled parameter type {parameter.type}")
+
+
+def _iri(value: str, base: str, make: Callable[[str], ParameterError]) -> URIRef:
+    text = value.strip()
+    if text.startswith("<") and text.endswith(">"):
+        iri = text[1:-1]
+    else:
+        curie = _CURIE.fullmatch(text)
+        prefixes = {**PREFIXES, BASE_PREFIX: base}
+        if curie is not None and curie.group("prefix") in prefixes:
+            iri = prefixes[curie.group("prefix")] + curie.group("local")
+        elif "://" in text or text.startswith("urn:"):
+            iri = text
+        else:
+            known = ", ".join(sorted(prefixes))
+            raise make(f"{_shown(value)} is neither a known CURIE (prefixes: {known}) nor an "
+                       "absolute IRI; write a full IRI as <...>")
+    if _IRI_FORBIDDEN.search(iri):
+        raise make(f"{_shown(value)} is not an IRI: it holds spaces, quotes, braces or <>")
+    try:
+        ox.NamedNode(iri)
+    except ValueError:
+        raise make(f"{_shown(value)} is not an absolute IRI") from None
+    return URIRef(iri)
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def _shown(value: str) -> str:
+    return repr(value if len(value) <= 60 else value[:57] + "...")
+
+
+# -- running ------------------------------------------------------------------------------------
+
+def run_query(compiled: CompiledQuery, dataset: Dataset, bindings: Bindings) -> QueryResult:
+    """Run on rdflib, over the union of the dataset's named graphs."""
+    result = dataset.query(compiled.prepared, initBindings=bindings)  # type: ignore[arg-type]
+    form = compiled.form
+    if form == "ASK":
+        return QueryResult(form, boolean=bool(result.askAnswer))
+    if form in ("CONSTRUCT", "DESCRIBE"):
+        graph = Graph()
+        for triple in result.graph or Graph():
+            graph.add(triple)
+        return QueryResult(form, graph=graph)
+    variables = tuple(str(v) for v in result.vars or ())
+    rows = tuple(tuple(cast("Term | None", row[i]) for i in range(len(variables)))
+                 for row in result)  # type: ignore[index, arg-type]
+    return QueryResult(form, variables, rows)
+
+
+def run_query_oxigraph(compiled: CompiledQuery, store: ox.Store, bindings: Bindings) -> QueryResult:
+    """Run on pyoxigraph, over the union of the store's named graphs.
+
+    pyoxigraph substitutes only variables a query projects, so parameters go in as a
+    ``VALUES`` block at the head of the WHERE clause instead: each term written by
+    pyoxigraph's own N-Triples serialiser, never the user's text."""
+    answer = store.query(
+        with_values(compiled, bindings), prefixes=PREFIXES, base_iri=compiled.base,
+        use_default_graph_as_union=True,
+    )
+    form = compiled.form
+    if isinstance(answer, ox.QueryBoolean):
+        return QueryResult(form, boolean=bool(answer))
+    if isinstance(answer, ox.QueryTriples):
+        graph = Graph()
+        for triple in answer:
+            graph.add((from_oxigraph(triple.subject), from_oxigraph(triple.predicate),
+                       from_oxigraph(triple.object)))
+        return QueryResult(form, graph=graph)
+    variables = tuple(variable.value for variable in answer.variables)
+    rows = tuple(tuple(None if solution[name] is None else from_oxigraph(solution[name])
+                       for name in variables) for solution in answer)
+    return QueryResult(form, variables, rows)
+
+
+def with_values(compiled: CompiledQuery, bindings: Bindings) -> str:
+    """The query's text with ``VALUES (?a ?b) { (A B) }`` opening its WHERE clause."""
+    if not bindings:
+        return compiled.query.text
+    text = compiled.query.text
+    at = _where_clause_start(text, skip_template=compiled.form == "CONSTRUCT")
+    if at is None:
+        raise QueryError(f"{compiled.query.source}: parameters need a WHERE clause to bind in")
+    names = " ".join(f"?{name}" for name in bindings)
+    terms = " ".join(str(to_oxigraph(term)) for term in bindings.values())
+    return f"{text[:at]} VALUES ({names}) {{ ({terms}) }} {text[at:]}"
+
+
+_IRI_AT = re.compile(r"<[^<>\"{}|^`\\\x00-\x20]*>")
+_STRING_AT = re.compile(
+    "|".join((
+        r"'{3}(?:[^'\\]|\\.|'(?!''))*'{3}",
+        r'"{3}(?:[^"\\]|\\.|"(?!""))*"{3}',
+        r"'(?:[^'\\\n\r]|\\.)*'",
+        r'"(?:[^"\\\n\r]|\\.)*"',
+    )),
+    re.DOTALL,
+)
+
+
+def _where_clause_start(text: str, skip_template: bool) -> int | None:
+    """The index just after the ``{`` that opens the query's WHERE group: the first ``{`` outside
+    comments, strings and IRIs, or the second top-level one when a CONSTRUCT template comes
+    first (``CONSTRUCT WHERE { ... }`` has none)."""
+    if skip_template:
+        head = re.match(r"(?is)(?:\s|#[^\n]*\n|PREFIX\s+\S*\s*<[^>]*>|BASE\s*<[^>]*>)*"
+                        r"CONSTRUCT\s*(?:#[^\n]*\n\s*)*", text)
+        skip_template = head is not None and text[head.end():head.end() + 1] == "{"
+    index, depth, opened = 0, 0, 0
+    while index < len(text):
+        char = text[index]
+        if char == "#":
+            newline = text.find("\n", index)
+            index = len(text) if newline < 0 else newline + 1
+            continue
+        match = (_STRING_AT if char in "'\"" else _IRI_AT if char == "<" else None)
+        found = match.match(text, index) if match is not None else None
+        if found is not None:
+            index = found.end()
+            continue
+        if char == "{":
+            if depth == 0:
+                opened += 1
+                if opened == (2 if skip_template else 1):
+                    return index + 1
+            depth += 1
+        elif char == "}":
+            depth = max(depth - 1, 0)
+        index += 1
+    return None
+
+
+def from_oxigraph(term: object) -> Term:
+    """A pyoxigraph term as the rdflib term that is the same RDF term."""
+    if isinstance(term, ox.NamedNode):
+        return URIRef(term.value)
+    if isinstance(term, ox.BlankNode):
+        return BNode(term.value)
+    if isinstance(term, ox.Literal):
+        if term.language:
+            return Literal(term.value, lang=term.language)
+        datatype = term.datatype.value
+        return Literal(term.value) if datatype == str(XSD.string) else \
+            Literal(term.value, datatype=URIRef(datatype))
+    raise TypeError(f"no rdflib term for {term!r}")
+
+
+__all__ = [
+    "Bindings",
+    "CompiledQuery",
+    "ParameterError",
+    "QueryError",
+    "QueryForm",
+    "QueryResult",
+    "QuerySyntaxError",
+    "ReadOnlyError",
+    "ad_hoc_query",
+    "bind_parameters",
+    "coerce",
+    "compile_query",
+    "from_oxigraph",
+    "run_query",
+    "run_query_oxigraph",
+]

@@ -1,0 +1,42 @@
+"""Validating the graph with the SHACL shapes: the typed report curators act on.
+
+    report = validate(build(paths, settings).quads, settings)
+    report.conforms, report.by_record(), report.by_shape(), report.to_graph()
+
+Every named graph is checked on its own (a record, with the build's facts about its
+nodes and the ontology with its vocabularies); the shapes marked ``bsh:checkedAcrossRecords``
+are checked once over everything. ``ValidationSession`` keeps the data and results of
+one validation and re-checks only what an ``update`` changes. The implementation is in
+``graph/validation/``.
+"""
+
+from collections.abc import Iterable
+
+from graph.quads import Quad
+from graph.settings import Settings
+from graph.validation.report import Severity, ValidationReport, ValidationResult
+from graph.validation.session import ValidationSession
+from graph.validation.shapes import ShapeInfo, ShapesError, ShapeSet, bundled_shapes
+
+
+def validate(quads: Iterable[Quad], settings: Settings | None = None,
+             shapes: ShapeSet | None = None) -> ValidationReport:
+    """Validate ``quads`` (as ``graph.build.build`` makes them) and return the report.
+
+    ``settings`` gives the base IRI (hence the build graph's name); ``shapes`` defaults to
+    the bundled ``shapes/*.ttl``.
+    """
+    return ValidationSession(settings, shapes).validate(quads)
+
+
+__all__ = [
+    "Severity",
+    "ShapeInfo",
+    "ShapeSet",
+    "ShapesError",
+    "ValidationReport",
+    "ValidationResult",
+    "ValidationSession",
+    "bundled_shapes",
+    "validate",
+]

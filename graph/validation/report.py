@@ -1,0 +1,193 @@
+"""The validation report: typed results, grouped by record and by shape.
+
+A result says what is wrong (the shape's name and message, in the curator's words),
+where (the record file, the focus node, the path) and with what value. The report is
+the W3C SHACL report as data: ``to_graph`` gives the ``sh:ValidationReport`` graph,
+``to_json`` a plain structure for tools.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.namespace import RDF, SH
+from rdflib.term import Node
+
+from graph.namespace import PREFIXES
+
+
+class Severity(Enum):
+    """A result's severity, most severe first; the value is the SHACL term's local name."""
+
+    VIOLATION = "Violation"
+    WARNING = "Warning"
+    INFO = "Info"
+
+    @property
+    def iri(self) -> URIRef:
+        return URIRef(f"{SH}{self.value}")
+
+    @property
+    def rank(self) -> int:
+        """0 for a violation, 1 for a warning, 2 for an info."""
+        return list(Severity).index(self)
+
+    @classmethod
+    def from_iri(cls, iri: Node) -> "Severity":
+        for severity in cls:
+            if severity.iri == iri:
+                return severity
+        raise ValueError(f"{iri} is not a SHACL severity")
+
+    @classmethod
+    def from_name(cls, name: str) -> "Severity":
+        """``violation``, ``warning`` or ``info``, in any case."""
+        for severity in cls:
+            if severity.value.lower() == name.lower():
+                return severity
+        raise ValueError(f"{name!r} is not a severity (violation, warning, info)")
+
+
+@dataclass(frozen=True)
+class ValidationResult:
+    """One thing wrong with one node, as one shape sees it."""
+
+    severity: Severity
+    focus_node: Node
+    """The node the shape was checked on."""
+    shape: Node
+    """The shape that produced the result (``sh:sourceShape``)."""
+    shape_name: str
+    """The shape's ``sh:name`` (or label): what the result is about, in plain words."""
+    message: str
+    """The shape's ``sh:message``: what is wrong and how to fix it."""
+    constraint: URIRef
+    """The SHACL constraint component, such as ``sh:MinCountConstraintComponent``."""
+    path: str | None = None
+    """The property path the result is about, in SPARQL syntax with the usual prefixes."""
+    path_node: Node | None = field(default=None, compare=False, repr=False)
+    """The path as the shapes graph writes it (a blank node for a complex path)."""
+    value: Node | None = None
+    """The offending value, when there is one."""
+    record: URIRef | None = None
+    """The named graph of the record the result comes from (None: the whole catalog)."""
+    source_file: str | None = None
+    """The record's file, as a path below the folder it was loaded from."""
+
+    def sort_key(self) -> tuple[str, str, int, str, str, str]:
+        return (self.source_file or "", str(self.record or ""), self.severity.rank,
+                str(self.shape), str(self.focus_node), str(self.value or ""))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity.value,
+            "record": None if self.record is None else str(self.record),
+            "source_file": self.source_file,
+            "focus_node": _json_term(self.focus_node),
+            "path": self.path,
+            "value": None if self.value is None else _json_term(self.value),
+            "shape": str(self.shape),
+            "shape_name": self.shape_name,
+            "message": self.message,
+            "constraint": str(self.constraint),
+        }
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """Every result of one validation, sorted by file, record, severity and shape."""
+
+    results: tuple[ValidationResult, ...] = ()
+    records_checked: int = 0
+    """Named graphs validated record by record (records, and any other graph of the data)."""
+    shapes_graph: Graph | None = field(default=None, compare=False, repr=False)
+    """The shapes the results came from: ``to_graph`` copies complex paths from it."""
+
+    @classmethod
+    def of(cls, results: Iterable[ValidationResult], records_checked: int,
+           shapes_graph: Graph | None = None) -> "ValidationReport":
+        ordered = tuple(sorted(set(results), key=ValidationResult.sort_key))
+        return cls(ordered, records_checked, shapes_graph)
+
+    @property
+    def conforms(self) -> bool:
+        """True when no result is a violation (warnings and infos do not fail the data)."""
+        return not any(r.severity is Severity.VIOLATION for r in self.results)
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for r in self.results if r.severity is severity)
+
+    def at_least(self, severity: Severity) -> "ValidationReport":
+        """The results as severe as ``severity`` or more (``WARNING``: warnings and violations)."""
+        kept = tuple(r for r in self.results if r.severity.rank <= severity.rank)
+        return ValidationReport(kept, self.records_checked, self.shapes_graph)
+
+    def by_record(self) -> dict[URIRef | None, list[ValidationResult]]:
+        """Results grouped by record graph, in report order (None: the whole catalog)."""
+        groups: dict[URIRef | None, list[ValidationResult]] = {}
+        for result in self.results:
+            groups.setdefault(result.record, []).append(result)
+        return groups
+
+    def by_shape(self) -> dict[Node, list[ValidationResult]]:
+        """Results grouped by the shape that produced them, shapes in IRI order."""
+        groups: dict[Node, list[ValidationResult]] = {}
+        for result in sorted(self.results, key=lambda r: (str(r.shape), r.sort_key())):
+            groups.setdefault(result.shape, []).append(result)
+        return groups
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "conforms": self.conforms,
+            "records_checked": self.records_checked,
+            "violations": self.count(Severity.VIOLATION),
+            "warnings": self.count(Severity.WARNING),
+            "infos": self.count(Severity.INFO),
+            "results": [r.to_json() for r in self.results],
+        }
+
+    def to_graph(self) -> Graph:
+        """The W3C SHACL validation report graph (``sh:ValidationReport``)."""
+        graph = Graph(bind_namespaces="none")
+        for prefix, namespace in {**PREFIXES, "sh": str(SH)}.items():
+            graph.bind(prefix, namespace)
+        report = BNode()
+        graph.add((report, RDF.type, SH.ValidationReport))
+        graph.add((report, SH.conforms, Literal(self.conforms)))
+        for result in self.results:
+            node = BNode()
+            graph.add((report, SH.result, node))
+            graph.add((node, RDF.type, SH.ValidationResult))
+            graph.add((node, SH.resultSeverity, result.severity.iri))
+            graph.add((node, SH.focusNode, result.focus_node))
+            graph.add((node, SH.sourceShape, result.shape))
+            graph.add((node, SH.sourceConstraintComponent, result.constraint))
+            graph.add((node, SH.resultMessage, Literal(result.message)))
+            if result.value is not None:
+                graph.add((node, SH.value, result.value))
+            if result.path_node is not None:
+                graph.add((node, SH.resultPath, result.path_node))
+                if isinstance(result.path_node, BNode) and self.shapes_graph is not None:
+                    _copy_bnode(self.shapes_graph, result.path_node, graph)
+        return graph
+
+
+def _copy_bnode(source: Graph, node: BNode, target: Graph) -> None:
+    for p, o in source.predicate_objects(node):
+        target.add((node, p, o))
+        if isinstance(o, BNode):
+            _copy_bnode(source, o, target)
+
+
+def _json_term(term: Node) -> dict[str, Any] | str:
+    """An IRI as a string; a literal as ``{"value", "datatype"}`` or ``{"value", "language"}``."""
+    if isinstance(term, Literal):
+        out: dict[str, Any] = {"value": str(term)}
+        if term.language:
+            out["language"] = term.language
+        else:
+            out["datatype"] = str(term.datatype or URIRef("http://www.w3.org/2001/XMLSchema#string"))
+        return out
+    return str(term)

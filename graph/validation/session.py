@@ -1,0 +1,215 @@
+"""A validation session: validate a whole catalog once, then re-validate what changes.
+
+``ValidationSession.validate(quads)`` checks every graph of the data: each record graph
+record by record (with the build's facts about its nodes and what the ontology says about
+the terms it uses), the ontology graph once, and the cross-record shapes once over
+everything. ``update(quads)`` replaces some graphs and re-checks only them, the records
+whose build facts changed, and the cross-record results of the nodes they touch: about
+the cost of one record.
+"""
+
+import gc
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import cache
+
+from rdflib import URIRef
+from rdflib.term import Node
+
+from graph.mapping.iris import Iris
+from graph.namespace import BENCH, ONTOLOGY_IRI
+from graph.ontology import ontology_graph
+from graph.quads import Quad
+from graph.settings import Settings, default_settings
+from graph.validation.across import AcrossRecords
+from graph.validation.batch import BatchValidator, Context, Unit
+from graph.validation.report import ValidationReport, ValidationResult
+from graph.validation.shapes import ShapeSet, bundled_shapes
+from graph.validation.store import Triple
+
+DEFAULT_BATCH = 100
+
+
+class ValidationSession:
+    """The shapes, the data last validated, and its results, ready for updates."""
+
+    def __init__(self, settings: Settings | None = None, shapes: ShapeSet | None = None,
+                 batch_size: int = DEFAULT_BATCH) -> None:
+        self.shapes = shapes or bundled_shapes()
+        self.build_graph = Iris((settings or default_settings()).base).build()
+        self.batch_size = max(1, batch_size)
+        self._build: dict[Node, list[tuple[Node, Node]]] = {}
+        self._ontology = _bundled_ontology()
+        self._validator = self._validator_for(self._ontology)
+        self._graphs: dict[URIRef, list[Quad]] = {}
+        self._files: dict[URIRef, str | None] = {}
+        self._results: dict[URIRef, list[ValidationResult]] = {}
+        self._across = AcrossRecords(self.shapes, self._files.get)
+        self._ontology_results: list[ValidationResult] = []
+
+    # -- the public API -----------------------------------------------------------------------
+    def validate(self, quads: Iterable[Quad]) -> ValidationReport:
+        """Forget any earlier data, validate ``quads`` and return the whole report.
+
+        The ontology graph (``https://w3id.org/benchgraph/ontology``), when the quads hold
+        it, is what records are checked against and is checked once itself; without it,
+        the bundled ontology and vocabularies are.
+        """
+        with _gc_spared():
+            return self._validate(quads)
+
+    def update(self, quads: Iterable[Quad], removed: Iterable[URIRef] = ()
+               ) -> ValidationReport:
+        """Replace the graphs that ``quads`` hold (and drop ``removed``), then re-check.
+
+        A record graph in ``quads`` replaces the stored graph of that name whole. Statements
+        in the build graph replace the build's facts about their subjects only, and the
+        records that type those subjects as benchmarks are checked again too. The ontology
+        graph may come along unchanged; a changed one raises ``ValueError`` (every record
+        depends on it: validate everything again). Returns the results of what was checked
+        again; ``report()`` gives the whole catalog's.
+        """
+        with _gc_spared():
+            return self._update(quads, removed)
+
+    def _validate(self, quads: Iterable[Quad]) -> ValidationReport:
+        self._graphs.clear()
+        self._files.clear()
+        self._results.clear()
+        self._build.clear()
+        self._across = AcrossRecords(self.shapes, self._files.get)
+        graphs, build = _split(quads, self.build_graph)
+        ontology = graphs.pop(ONTOLOGY_IRI, None)
+        triples = tuple((s, p, o) for s, p, o, _ in ontology) if ontology else _bundled_ontology()
+        self._ontology = triples
+        self._validator = self._validator_for(triples)
+        self._ontology_results = self._validator.validate_graph(ONTOLOGY_IRI, triples)
+        self._replace_build(build)
+        touched: set[Node] = set()
+        for subject in self._build:
+            touched |= self._across.set_source((self.build_graph, subject),
+                                               _build_quads(self.build_graph, subject,
+                                                            self._build[subject]))
+        for graph, graph_quads in graphs.items():
+            self._store(graph, graph_quads)
+            touched |= self._across.set_source((graph, None), graph_quads)
+        gc.freeze()  # the session's indexes live as long as the catalog: set them aside too
+        self._check(list(graphs))
+        self._across.recheck(touched)
+        return self.report()
+
+    def _update(self, quads: Iterable[Quad], removed: Iterable[URIRef]) -> ValidationReport:
+        graphs, build = _split(quads, self.build_graph)
+        ontology = graphs.pop(ONTOLOGY_IRI, None)
+        if ontology is not None and {q[:3] for q in ontology} != set(self._ontology):
+            raise ValueError("the ontology graph changed: validate the whole catalog again")
+        touched: set[Node] = set()
+        again: set[URIRef] = set(graphs)
+        for subject in self._replace_build(build):
+            again |= self._across.graphs_typing(subject)
+            touched |= self._across.set_source(
+                (self.build_graph, subject),
+                _build_quads(self.build_graph, subject, self._build.get(subject, [])))
+        for graph in removed:
+            if graph in self._graphs:
+                del self._graphs[graph], self._results[graph]
+                self._files.pop(graph, None)
+                touched |= self._across.remove_source((graph, None))
+                again.discard(graph)
+        for graph, graph_quads in graphs.items():
+            self._store(graph, graph_quads)
+            touched |= self._across.set_source((graph, None), graph_quads)
+        checked = sorted(g for g in again if g in self._graphs)
+        self._check(checked)
+        results = [r for graph in checked for r in self._results.get(graph, [])]
+        results += self._across.recheck(touched)
+        return ValidationReport.of(results, len(checked), self.shapes.graph)
+
+    def report(self) -> ValidationReport:
+        """The results of the whole catalog as it stands."""
+        results = [r for graph_results in self._results.values() for r in graph_results]
+        results += self._ontology_results
+        results += self._across.results()
+        return ValidationReport.of(results, len(self._graphs), self.shapes.graph)
+
+    # -- the work -----------------------------------------------------------------------------
+    def _store(self, graph: URIRef, graph_quads: list[Quad]) -> None:
+        self._graphs[graph] = graph_quads
+        self._files[graph] = _source_file(graph_quads)
+
+    def _check(self, graphs: Sequence[URIRef]) -> None:
+        for start in range(0, len(graphs), self.batch_size):
+            chunk = graphs[start:start + self.batch_size]
+            units = [Unit(g, self._graphs[g], self._files.get(g)) for g in chunk]
+            results = self._validator.validate(units)
+            by_graph: dict[URIRef, list[ValidationResult]] = {g: [] for g in chunk}
+            for result in results:
+                if result.record is not None:
+                    by_graph[result.record].append(result)
+            self._results.update(by_graph)
+
+    def _replace_build(self, build: dict[Node, list[tuple[Node, Node]]]) -> set[Node]:
+        """Replace the build facts of each subject given; returns those that changed."""
+        changed = {s for s, facts in build.items() if self._build.get(s) != facts}
+        self._build.update(build)
+        return changed
+
+    def _build_facts(self, node: Node) -> Sequence[tuple[Node, Node]]:
+        return self._build.get(node, ())
+
+    def _validator_for(self, ontology: Sequence[Triple]) -> BatchValidator:
+        return BatchValidator(self.shapes, Context.of(ontology, self._build_facts))
+
+
+@contextmanager
+def _gc_spared() -> Iterator[None]:
+    """Spare the catalog from the cyclic garbage collector while validating.
+
+    A built catalog is millions of long-lived objects, and each full collection walks them
+    all: without this, collections triggered by a batch's short-lived objects take most of
+    the time, and more the larger the catalog. ``gc.freeze`` sets the existing objects
+    aside for the duration; they return to the collector afterwards (unless the caller had
+    frozen objects already, in which case that is left to the caller).
+    """
+    already = gc.get_freeze_count() > 0
+    gc.freeze()
+    try:
+        yield
+    finally:
+        if not already:
+            gc.unfreeze()
+
+
+def _split(quads: Iterable[Quad], build_graph: URIRef
+           ) -> tuple[dict[URIRef, list[Quad]], dict[Node, list[tuple[Node, Node]]]]:
+    graphs: dict[URIRef, list[Quad]] = {}
+    for quad in quads:
+        found = graphs.get(quad[3])
+        if found is None:
+            graphs[quad[3]] = [quad]
+        else:
+            found.append(quad)
+    build: dict[Node, list[tuple[Node, Node]]] = {}
+    for s, p, o, _ in graphs.pop(build_graph, []):
+        build.setdefault(s, []).append((p, o))
+    for facts in build.values():
+        facts.sort(key=lambda pair: (str(pair[0]), str(pair[1])))
+    return graphs, build
+
+
+def _build_quads(graph: URIRef, subject: Node, facts: Sequence[tuple[Node, Node]]
+                 ) -> list[Quad]:
+    return [(subject, p, o, graph) for p, o in facts]  # type: ignore[misc]
+
+
+def _source_file(quads: Sequence[Quad]) -> str | None:
+    source_file = str(BENCH.sourceFile)
+    for _, p, o, _ in quads:
+        if str.__eq__(p, source_file):
+            return str(o)
+    return None
+
+
+@cache
+def _bundled_ontology() -> tuple[Triple, ...]:
+    return tuple(ontology_graph())

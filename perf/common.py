@@ -1,0 +1,226 @@
+"""What every section of the performance suite shares: the cached synthetic catalog, running a
+measured phase in a fresh subprocess, medians, and the table and JSON it reports in.
+
+Each phase runs in its own process (``python -m perf.phases NAME ...``), so its peak resident
+memory is its own: the parent stays small and reads the child's peak from ``os.wait4``.
+"""
+
+import hashlib
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+PERF_DIR = Path(__file__).resolve().parent
+GENERATOR_FILES = ("generate_catalog.py", "pools.py", "vocabulary.py", "directory_pages.py")
+
+
+class PerfError(Exception):
+    """A phase failed: its command and the end of what it printed."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of one phase: wall time of what it measures, and its process's peak memory."""
+
+    seconds: float
+    peak_rss_bytes: int
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Measurement:
+    """Every round of one phase, and how to report it."""
+
+    name: str
+    label: str
+    runs: list[Run] = field(default_factory=list)
+    items: int | None = None
+    """What it processed, for the rate column (triples; records for a build)."""
+
+    @property
+    def seconds(self) -> float:
+        return statistics.median(run.seconds for run in self.runs)
+
+    @property
+    def timed_out(self) -> bool:
+        """Whether a round was stopped at the timeout: the times are then lower bounds."""
+        return any(run.detail.get("timed_out") for run in self.runs)
+
+    @property
+    def cpu_seconds(self) -> float | None:
+        """Median CPU seconds (all threads): less moved than wall time by a busy machine."""
+        return self.detail_median("cpu_seconds")
+
+    @property
+    def peak_mb(self) -> float:
+        return max(run.peak_rss_bytes for run in self.runs) / 2**20
+
+    def detail_median(self, key: str) -> float | None:
+        values = [float(run.detail[key]) for run in self.runs if key in run.detail]
+        return statistics.median(values) if values else None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "label": self.label, "items": self.items,
+            "seconds": [round(run.seconds, 4) for run in self.runs],
+            "median_seconds": round(self.seconds, 4), "timed_out": self.timed_out,
+            "median_cpu_seconds": None if self.cpu_seconds is None else round(self.cpu_seconds, 4),
+            "peak_rss_mb": [round(run.peak_rss_bytes / 2**20, 1) for run in self.runs],
+            "max_peak_rss_mb": round(self.peak_mb, 1),
+            "detail": [run.detail for run in self.runs],
+        }
+
+
+@dataclass(frozen=True)
+class SectionReport:
+    """What a section of the suite hands back: text for people, data for ``--json``."""
+
+    title: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def generator_fingerprint() -> str:
+    """A short hash of the generator's source: a cached catalog from older code is not reused."""
+    digest = hashlib.sha256()
+    for name in GENERATOR_FILES:
+        digest.update((PERF_DIR / name).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def work_root() -> Path:
+    return Path(tempfile.gettempdir()) / "benchgraph-perf"
+
+
+def cached_catalog(records: int, seed: int, directory_pages: int,
+                   profile: str) -> tuple[Path, float | None]:
+    """The synthetic catalog folder for these settings, generated unless already cached.
+
+    Returns the folder and the seconds generation took (None when it was reused).
+    """
+    name = f"catalog-{profile}-n{records}-s{seed}-d{directory_pages}-{generator_fingerprint()}"
+    folder = work_root() / name
+    if (folder / ".complete").exists():
+        return folder, None
+    partial = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    started = time.perf_counter()
+    command = [sys.executable, "-m", "perf.generate_catalog", str(records), str(partial),
+               "--seed", str(seed), "--directory-pages", str(directory_pages),
+               "--profile", profile]
+    completed = subprocess.run(command, capture_output=True, text=True, check=False)
+    if completed.returncode != 0:
+        raise PerfError(f"{' '.join(command)} failed:\n{completed.stderr[-2000:]}")
+    (partial / ".complete").write_text("", encoding="utf-8")
+    shutil.rmtree(folder, ignore_errors=True)
+    partial.rename(folder)
+    return folder, time.perf_counter() - started
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A finished process: exit code, wall and CPU seconds, peak resident memory."""
+
+    code: int
+    seconds: float
+    cpu_seconds: float
+    peak_rss_bytes: int
+    timed_out: bool = False
+
+
+def run_process(command: Sequence[str], log: Path, timeout: float | None = None) -> Finished:
+    """Runs ``command`` with its output to ``log`` and measures it from the outside.
+
+    A process still running after ``timeout`` seconds is killed (``Finished.timed_out``)."""
+    with log.open("wb") as output:
+        started = time.perf_counter()
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+        timed_out = False
+        while True:
+            pid, status, usage = os.wait4(process.pid, 0 if timeout is None else os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() - started > (timeout or 0):
+                timed_out = True
+                process.kill()
+                timeout = None  # now wait for it to go
+            else:
+                time.sleep(0.05)
+        seconds = time.perf_counter() - started
+    process.returncode = code = os.waitstatus_to_exitcode(status)
+    # Linux reports ru_maxrss in KiB, macOS in bytes.
+    peak = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+    return Finished(code, seconds, usage.ru_utime + usage.ru_stime, peak, timed_out)
+
+
+def run_phase(phase: str, arguments: Sequence[str], workdir: Path,
+              module: str = "perf.phases", timeout: float | None = None) -> Run:
+    """Runs one phase in a fresh interpreter (``python -m MODULE PHASE ARG...``) and returns
+    what it measured: the module prints ``{"seconds": ..., ...}`` as its last line.
+
+    A phase stopped at ``timeout`` counts as taking the timeout, flagged ``timed_out``."""
+    log = workdir / f"{phase}.log"
+    command = [sys.executable, "-m", module, phase, *arguments]
+    finished = run_process(command, log, timeout)
+    if finished.timed_out:
+        return Run(finished.seconds, finished.peak_rss_bytes, {"timed_out": True})
+    lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+    if finished.code != 0 or not lines:
+        raise PerfError(f"phase {phase} exited {finished.code}:\n" + "\n".join(lines[-20:]))
+    reported = json.loads(lines[-1])
+    return Run(float(reported.pop("seconds")), finished.peak_rss_bytes, reported)
+
+
+def count_ntriples(path: Path) -> int:
+    """Statements in an N-Triples file: its lines that are neither blank nor comments."""
+    with path.open("rb") as lines:
+        return sum(1 for line in lines if line.strip() and not line.lstrip().startswith(b"#"))
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on."""
+    import pyoxigraph
+    import rdflib
+
+    return {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "load_average": [round(load, 2) for load in os.getloadavg()],
+        "cpus": os.cpu_count(), "platform": platform.platform(),
+        "python": platform.python_version(), "pyoxigraph": pyoxigraph.__version__,
+        "rdflib": rdflib.__version__,
+    }
+
+
+def rate(items: int | None, seconds: float) -> str:
+    if not items or seconds <= 0:
+        return ""
+    return f"{items / seconds:,.0f}/s"
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """An aligned plain-text table: text columns left, figures right."""
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        out = [str(c).ljust(w) if i == 0 else str(c).rjust(w)
+               for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
+        return "  ".join(out).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(headers), rule, *(line(row) for row in rows)])
+
+
+def progress(message: str) -> None:
+    """A line about what the suite is doing, on stderr (the figures go to stdout)."""
+    print(message, file=sys.stderr, flush=True)

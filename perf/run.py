@@ -1,0 +1,109 @@
+"""benchgraph's performance suite: one command per section, or ``all``.
+
+    python -m perf.run build [--records 10000] [--rounds 3] [--rdflib] [--json FILE]
+    python -m perf.run all ...
+
+Each section measures benchgraph against a reference engine on the same synthetic catalog
+(generated once, then cached in the temp folder by size, seed and generator version), in
+one run, side by side, repeated; it prints medians and ratios. A section is a module with
+``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args, catalog, workdir)``: adding
+validation or query figures is adding a module to ``SECTIONS``.
+"""
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from perf import build_perf, validate_perf
+from perf.common import PerfError, SectionReport, cached_catalog, machine, progress, work_root
+from perf.generate_catalog import DEFAULT_PROFILE, PROFILES
+
+SECTIONS: tuple[ModuleType, ...] = (build_perf, validate_perf)
+
+
+def _common_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--records", type=int, default=10_000, metavar="N",
+                        help="synthetic catalog page records (default 10000)")
+    parser.add_argument("--directory-pages", type=int, default=0, metavar="K",
+                        help="synthetic directory pages besides them (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
+    parser.add_argument("--profile", choices=sorted(PROFILES), default=DEFAULT_PROFILE,
+                        help=f"record sizes of the synthetic catalog (default {DEFAULT_PROFILE})")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="times each phase runs; medians are reported (default 3)")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the outputs the phases wrote (their folder is printed)")
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m perf.run",
+                                     description="benchgraph's performance suite.")
+    commands = parser.add_subparsers(dest="section", metavar="SECTION", required=True)
+    everything = commands.add_parser("all", help="every section, one after another")
+    _common_arguments(everything)
+    for section in SECTIONS:
+        sub = commands.add_parser(section.NAME, help=section.HELP)
+        _common_arguments(sub)
+        section.add_arguments(sub)
+        section.add_arguments(everything)
+    return parser
+
+
+def run_sections(args: argparse.Namespace) -> dict[str, Any]:
+    """Runs the chosen sections, prints their tables, and returns everything for ``--json``."""
+    chosen = SECTIONS if args.section == "all" else [s for s in SECTIONS if s.NAME == args.section]
+    progress(f"catalog: {args.records} records ({args.profile}), {args.directory_pages} "
+             f"directory pages, seed {args.seed}")
+    catalog, generated = cached_catalog(args.records, args.seed, args.directory_pages,
+                                        args.profile)
+    progress(f"catalog: {catalog} ({'reused' if generated is None else f'{generated:.1f} s'})")
+    about = machine()
+    print(f"benchgraph performance, {about['date']}: {about['cpus']} CPUs, Python "
+          f"{about['python']}, pyoxigraph {about['pyoxigraph']}, rdflib {about['rdflib']}")
+    work_root().mkdir(parents=True, exist_ok=True)
+    workdir = Path(tempfile.mkdtemp(prefix="run-", dir=work_root()))
+    figures: dict[str, Any] = {"machine": about, "records": args.records,
+                               "directory_pages": args.directory_pages, "seed": args.seed,
+                               "profile": args.profile,
+                               "rounds": args.rounds, "catalog": str(catalog), "sections": {}}
+    try:
+        for section in chosen:
+            report: SectionReport = section.run(args, catalog, workdir)
+            print(f"\n== {report.title} ==\n{report.text}")
+            figures["sections"][report.title] = report.data
+    finally:
+        if args.keep:
+            progress(f"outputs kept in {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return figures
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = make_parser().parse_args(argv)
+    if args.records < 1 or args.rounds < 1 or args.directory_pages < 0:
+        print("perf.run: --records and --rounds must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        figures = run_sections(args)
+    except PerfError as error:
+        print(f"perf.run: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("perf.run: interrupted", file=sys.stderr)
+        return 130
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+        progress(f"figures written to {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

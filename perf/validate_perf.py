@@ -1,0 +1,233 @@
+"""The validate section: ``graph.validate`` on N synthetic records and on N/10, and one record
+changed, against plain pyshacl on the same data.
+
+    python -m perf.run validate [--records 10000] [--rounds 3] [--plain] [--updates 20]
+
+Measured in rounds, each phase in a fresh process (``python -m perf.validate_perf PHASE``);
+the catalog is built untimed first in every phase:
+
+- ours, full: ``ValidationSession().validate(quads)`` on N/10 records and on N records, and
+  the growth ratio between the two (10.0 is linear);
+- ours, one record changed: after a full validation, ``session.update(quads of one record)``
+  with a new statement that breaks a shape, then again to put it back; medians and maxima
+  over ``--updates`` records spread over the catalog;
+- with ``--plain``: ``pyshacl.validate`` over the union of the N/10 records' graphs with the
+  ontology, the shapes as written, no inference: what validating without this package costs.
+"""
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from perf.common import Measurement, PerfError, SectionReport, cached_catalog, run_phase, table
+from perf.common import progress as say
+
+NAME = "validate"
+HELP = "graph.validate on N and N/10 synthetic records, and one changed record"
+MODULE = "perf.validate_perf"
+TARGET_FULL_SECONDS = 40.0
+TARGET_PEAK_MB = 1024.0
+TARGET_UPDATE_MS = 50.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--small", type=int, metavar="M",
+                        help="records of the smaller catalog for the growth ratio "
+                        "(default N/10)")
+    parser.add_argument("--updates", type=int, default=20, metavar="U",
+                        help="records changed one at a time after a full validation (default 20)")
+    parser.add_argument("--plain", action="store_true",
+                        help="also time plain pyshacl over the smaller catalog's union graph")
+
+
+# -- the section (parent process) ------------------------------------------------------------
+
+def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport:
+    small = args.small or max(1, args.records // 10)
+    small_catalog, _ = cached_catalog(small, args.seed, args.directory_pages, args.profile)
+    large = args.records + args.directory_pages
+    sizes = {"small": small + args.directory_pages, "large": large}
+    phases: list[tuple[str, str, str, list[str]]] = [
+        ("full-small", f"ours: validate {sizes['small']:,} records", "full", [str(small_catalog)]),
+        ("full-large", f"ours: validate {large:,} records", "full", [str(catalog)]),
+        ("update", f"ours: one record changed, of {large:,}", "update",
+         [str(catalog), str(args.updates)]),
+    ]
+    if args.plain:
+        phases.append(("plain-small", f"plain pyshacl, {sizes['small']:,} records (union)",
+                       "plain", [str(small_catalog)]))
+    measured = {name: Measurement(name, label) for name, label, _, _ in phases}
+    for round_number in range(1, args.rounds + 1):
+        for name, _, phase, arguments in phases:
+            say(f"round {round_number}/{args.rounds}: validate {name}")
+            measured[name].runs.append(run_phase(phase, arguments, workdir, module=MODULE))
+    return _report(measured, sizes)
+
+
+def _report(measured: dict[str, Measurement], sizes: dict[str, int]) -> SectionReport:
+    rows = []
+    for m in measured.values():
+        records = sizes["small"] if m.name.endswith("small") else sizes["large"]
+        per_record = "" if m.name == "update" else f"{1000 * m.seconds / records:.2f}"
+        cpu = m.cpu_seconds
+        before = m.detail_median("rss_before_mb")
+        rows.append([m.label, f"{m.seconds:.3f}", "" if cpu is None else f"{cpu:.3f}",
+                     per_record, f"{m.peak_mb:,.0f}", "" if before is None else f"{before:,.0f}"])
+    lines = [table(["phase (median of rounds)", "wall s", "cpu s", "ms/record", "peak MB",
+                    "MB before"], rows), ""]
+    full_small, full_large, update = (measured[n] for n in ("full-small", "full-large", "update"))
+    ratio = full_large.seconds / full_small.seconds
+    cpu_ratio = _ratio(full_large.cpu_seconds, full_small.cpu_seconds)
+    scale = sizes["large"] / sizes["small"]
+    lines.append(f"growth {sizes['small']:,} -> {sizes['large']:,} records (x{scale:g}): "
+                 f"time x{ratio:.2f} wall, x{cpu_ratio:.2f} cpu (x{scale:g} is linear)")
+    median_ms = update.detail_median("median_ms") or 0.0
+    max_ms = update.detail_median("max_ms") or 0.0
+    lines.append(f"one changed record: median {median_ms:.1f} ms, max {max_ms:.1f} ms per update "
+                 f"(median over rounds; each round {int(update.detail_median('updates') or 0)} "
+                 "updates)")
+    last = full_large.runs[-1].detail
+    lines.append(f"{sizes['large']:,} records: {last.get('quads'):,} quads, "
+                 f"{last.get('violations')} violations, {last.get('warnings')} warnings")
+    verdicts = [
+        ("full", full_large.seconds <= TARGET_FULL_SECONDS,
+         f"{full_large.seconds:.1f} s <= {TARGET_FULL_SECONDS:g} s"),
+        ("memory", full_large.peak_mb <= TARGET_PEAK_MB,
+         f"peak {full_large.peak_mb:,.0f} MB (build included) <= {TARGET_PEAK_MB:,.0f} MB"),
+        ("update", max_ms <= TARGET_UPDATE_MS, f"max {max_ms:.1f} ms <= {TARGET_UPDATE_MS:g} ms"),
+    ]
+    lines.append("targets: " + "; ".join(f"{name} {text}: {'met' if ok else 'MISSED'}"
+                                         for name, ok, text in verdicts))
+    if "plain-small" in measured:
+        plain = measured["plain-small"]
+        lines.append(f"plain pyshacl / ours on {sizes['small']:,} records: "
+                     f"x{plain.seconds / full_small.seconds:.1f} wall")
+    data: dict[str, Any] = {
+        "sizes": sizes, "growth_wall": round(ratio, 3), "growth_cpu": round(cpu_ratio, 3),
+        "update_median_ms": round(median_ms, 2), "update_max_ms": round(max_ms, 2),
+        "targets": {name: ok for name, ok, _ in verdicts},
+        "phases": [m.as_json() for m in measured.values()],
+    }
+    return SectionReport("validate", "\n".join(lines), data)
+
+
+def _ratio(a: float | None, b: float | None) -> float:
+    return a / b if a is not None and b else float("nan")
+
+
+# -- the phases (child processes) ------------------------------------------------------------
+
+def _clock(work: Callable[[], Any]) -> tuple[dict[str, float], Any]:
+    started, cpu = time.perf_counter(), time.process_time()
+    value = work()
+    return {"seconds": time.perf_counter() - started,
+            "cpu_seconds": time.process_time() - cpu}, value
+
+
+def _built(folder: str) -> tuple[Any, dict[str, Any]]:
+    from graph.build import build
+    from graph.settings import Settings
+    from graph.validate import bundled_shapes
+
+    bundled_shapes()  # parsing the shapes is start-up, not validation
+    result = build([Path(folder)], Settings())
+    if result.report.rejected:
+        first = result.report.rejected[0]
+        raise PerfError(f"{len(result.report.rejected)} files rejected, such as {first}")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin"
+                                                                else 1024)
+    return result, {"quads": len(result.quads), "records": len(result.report.records),
+                    "rss_before_mb": round(peak / 2**20, 1)}
+
+
+def phase_full(args: Sequence[str]) -> dict[str, Any]:
+    """Builds DIR (untimed), then validates every record of it (timed)."""
+    from graph.validate import Severity, ValidationSession
+
+    result, detail = _built(args[0])
+    clock, report = _clock(lambda: ValidationSession().validate(result.quads))
+    return {**clock, **detail, "records_checked": report.records_checked,
+            "violations": report.count(Severity.VIOLATION),
+            "warnings": report.count(Severity.WARNING)}
+
+
+def phase_update(args: Sequence[str]) -> dict[str, Any]:
+    """Builds and validates DIR (untimed), then changes U records one at a time (timed each):
+    a statement that breaks a shape is added, then taken out again."""
+    from graph.namespace import BENCH
+    from graph.validate import ValidationSession
+
+    result, detail = _built(args[0])
+    session = ValidationSession()
+    session.validate(result.quads)
+    by_graph: dict[Any, list[Any]] = {}
+    for quad in result.quads:
+        by_graph.setdefault(quad[3], []).append(quad)
+    records = [g for g, quads in by_graph.items()
+               if any(p == BENCH.describes for _, p, _, _ in quads)]
+    count = min(int(args[1]), len(records))
+    times: list[float] = []
+    for index in range(count):
+        graph = records[index * len(records) // count]
+        quads = by_graph[graph]
+        benchmark = next(o for _, p, o, _ in quads if p == BENCH.describes)
+        broken = [*quads, (benchmark, BENCH.variant, benchmark, graph)]
+        for version in (broken, quads):
+            def change(version: list[Any] = version) -> Any:
+                return session.update(version)
+
+            clock, delta = _clock(change)
+            times.append(clock["seconds"])
+            if delta.records_checked != 1:
+                raise PerfError(f"an update re-checked {delta.records_checked} records, not 1")
+    milliseconds = sorted(1000 * t for t in times)
+    return {"seconds": statistics.median(times), **detail, "updates": len(times),
+            "median_ms": statistics.median(milliseconds), "max_ms": milliseconds[-1]}
+
+
+def phase_plain(args: Sequence[str]) -> dict[str, Any]:
+    """Builds DIR and puts every graph and the ontology into one rdflib Graph (untimed), then
+    runs plain ``pyshacl.validate`` on it with the shapes as written (timed)."""
+    import pyshacl
+    from rdflib import Graph
+
+    from graph.ontology import ontology_graph
+    from graph.validate import bundled_shapes
+
+    result, detail = _built(args[0])
+    data = Graph()
+    for s, p, o, _ in result.quads:
+        data.add((s, p, o))
+    for triple in ontology_graph():
+        data.add(triple)
+    shapes = bundled_shapes().graph
+    clock, outcome = _clock(lambda: pyshacl.validate(data, shacl_graph=shapes, inference="none"))
+    return {**clock, **detail, "conforms": bool(outcome[0])}
+
+
+PHASES: dict[str, Callable[[Sequence[str]], dict[str, Any]]] = {
+    "full": phase_full, "update": phase_update, "plain": phase_plain,
+}
+
+
+def main(argv: Sequence[str]) -> int:
+    import json
+
+    if not argv or argv[0] not in PHASES:
+        print(f"usage: python -m {MODULE} {{{','.join(PHASES)}}} ARG...", file=sys.stderr)
+        return 2
+    try:
+        print(json.dumps(PHASES[argv[0]](argv[1:])))
+    except PerfError as error:
+        print(f"{MODULE}: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

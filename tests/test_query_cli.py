@@ -1,0 +1,180 @@
+"""``benchgraph queries`` and ``benchgraph query``, run through ``graph.cli.main``."""
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from rdflib import Graph, URIRef
+
+import graph.cli.query as query_cli
+from graph.cli import main
+from graph.queries import load_named_queries
+
+FIXTURES = Path(__file__).parent / "data" / "query_catalog"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def data_lines(table: str) -> list[str]:
+    """The rows of a printed table: not the header, its rule, or the row count."""
+    return table.splitlines()[2:-1]
+
+
+@pytest.fixture
+def no_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if the graph is built: errors must come before any query runs."""
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the graph was built, so the query would have run")
+
+    monkeypatch.setattr(query_cli, "build", refuse)
+
+
+# -- benchgraph queries ---------------------------------------------------------------------------
+
+def test_queries_lists_every_query_with_its_title_and_parameters(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "queries")
+    assert code == 0 and err == ""
+    for name, query in load_named_queries().items():
+        assert f"{name}  " in out and query.title in out
+    assert "level (iri, default bench:Gated) — the access level" in out
+    assert "benchmark (id, required) — the benchmark's catalog id" in out
+
+
+def test_queries_name_shows_one_in_full(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "queries", "lineage")
+    assert code == 0
+    assert out.startswith("lineage: Lineage of a benchmark\n")
+    assert "SELECT ?relation ?id" in out
+    code, _, err = run(capsys, "queries", "linage")
+    assert code == 2 and "did you mean 'lineage'?" in err
+
+
+# -- benchgraph query -----------------------------------------------------------------------------
+
+def test_gated_medhelm_on_the_bundled_catalog_prints_mimic_rrs_only(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "query", "gated-medhelm")
+    assert code == 0 and err == ""
+    rows = data_lines(out)
+    assert len(rows) == 1 and rows[0].split()[0] == "mimic_rrs"
+    assert out.splitlines()[-1] == "(1 row)"
+
+
+def test_paths_and_parameters(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "query", "by-access-level", str(FIXTURES),
+                       "--param", "level=bench:Private", "--format", "csv")
+    assert code == 0
+    assert list(csv.reader(io.StringIO(out))) == [
+        ["id", "name", "access_statement"], ["latency_bench", "Latency Bench", ""]]
+
+
+@pytest.mark.parametrize("fmt", ["json", "xml", "tsv", "csv", "table"])
+def test_every_result_format(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    code, out, _ = run(capsys, "query", "gated-medhelm", "--format", fmt)
+    assert code == 0 and "mimic_rrs" in out
+    if fmt == "json":
+        assert json.loads(out)["head"]["vars"] == ["id", "name"]
+    if fmt == "tsv":
+        assert out.splitlines()[0] == "?id\t?name"
+
+
+def test_construct_prints_turtle_and_ask_prints_true(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "query", "benchmark-card", "-p", "benchmark=mimic_rrs")
+    assert code == 0
+    card = Graph().parse(data=out, format="turtle")
+    assert (URIRef("https://w3id.org/benchgraph/benchmark/mimic_rrs"), None, None) in card
+    code, out, _ = run(capsys, "query", "benchmark-card", "-p", "benchmark=mimic_rrs",
+                       "--format", "nt")
+    assert code == 0 and len(Graph().parse(data=out, format="nt")) == len(card)
+    code, out, _ = run(capsys, "query", "is-catalogued", "-p", "benchmark=mimic_bhc")
+    assert (code, out) == (0, "false\n")
+
+
+def test_an_expression_and_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "query", "-e",
+                       "SELECT ?n WHERE { <benchmark/mimic_rrs> rdfs:label ?n }", "--format", "csv")
+    assert (code, out) == (0, "n\r\nMIMIC-RRS (MedHELM)\r\n")
+    path = tmp_path / "mine.rq"
+    path.write_text("#+ title: Mine\n#+ param: bench_id id — a benchmark\n"
+                    "SELECT ?label WHERE { ?bench_id rdfs:label ?label }\n", encoding="utf-8")
+    code, out, _ = run(capsys, "query", str(path), "-p", "bench_id=mimic_rrs", "--format", "tsv")
+    assert (code, out) == (0, '?label\n"MIMIC-RRS (MedHELM)"\n')
+
+
+def test_a_rejected_record_is_reported_and_the_rest_still_answers(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "good.json").write_text(
+        (FIXTURES / "helm_qa_v2.json").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "bad.json").write_text("{ not json", encoding="utf-8")
+    code, out, err = run(capsys, "query", "gated-medhelm", str(tmp_path))
+    assert code == 2
+    assert [line.split()[0] for line in data_lines(out)] == ["helm_qa_v2"]
+    assert "rejected" in err and "bad.json" in err
+
+
+# -- errors: one line, exit 2, before the graph is built --------------------------------------------
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["query"], "give a query"),
+    (["query", "no-such-query"], "unknown query 'no-such-query'"),
+    (["query", "gated-medhelmm"], "did you mean 'gated-medhelm'?"),
+    (["query", "lineage"], "missing parameter 'benchmark'"),
+    (["query", "lineage", "-p", "benchmark=mimic_rrs", "-p", "depth=2"],
+     "unknown parameter 'depth'"),
+    (["query", "lineage", "-p", "benchmark"], "write NAME=VALUE"),
+    (["query", "lineage", "-p", "benchmark=a", "-p", "benchmark=b"], "given twice"),
+    (["query", "by-access-level", "-p", "level=gated"], "neither a known CURIE"),
+    (["query", "stale-records", "-p", "before=yesterday"], "is not a date"),
+    (["query", "models-most-results", "-p", "min_results=many"], "not a whole number"),
+    (["query", "gated-medhelm", "--format", "ttl"], "does not fit a SELECT query"),
+    (["query", "benchmark-card", "-p", "benchmark=x", "--format", "csv"],
+     "does not fit a CONSTRUCT query"),
+    (["query", "-e", "SELECT ?x WHERE {\n ?x ?p }"], "syntax error at line 2, column 2"),
+    (["query", "-e", "INSERT DATA { <urn:a> <urn:b> <urn:c> }"], "SPARQL Update is not allowed"),
+    (["query", "-e", "DELETE WHERE { ?s ?p ?o }"], "read-only"),
+    (["query", "-e", "SELECT * WHERE { SERVICE <http://example.org/> { ?s ?p ?o } }"],
+     "SERVICE is not allowed"),
+    (["query", "missing.rq"], "missing.rq: cannot read"),
+    (["queries", "nope"], "unknown query 'nope'"),
+])
+def test_errors_are_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], no_build: None, argv: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("value", [
+    '"} ; DROP ALL ; #', "mimic_rrs> } #", "mimic_rrs\" .", "x{y}", "MIMIC_RRS", "a b",
+])
+def test_an_injection_through_an_id_is_refused_before_any_query_runs(
+    capsys: pytest.CaptureFixture[str], no_build: None, value: str
+) -> None:
+    code, out, err = run(capsys, "query", "lineage", "--param", f"benchmark={value}")
+    assert (code, out) == (2, "")
+    assert "is not a benchmark id" in err
+
+
+def test_an_injection_through_a_string_finds_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "query", "made-by", "-p", 'maker="} ; DROP ALL ; #',
+                         "--format", "csv")
+    assert (code, out, err) == (0, "maker_name,role,id,name\r\n", "")
+    code, out, _ = run(capsys, "query", "gated-medhelm")  # and nothing changed
+    assert [line.split()[0] for line in data_lines(out)] == ["mimic_rrs"]
+
+
+def test_a_missing_path_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "query", "gated-medhelm", str(tmp_path / "nowhere"))
+    assert code == 2 and "nowhere" in err and err.count("\n") == 1

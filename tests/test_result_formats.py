@@ -1,0 +1,214 @@
+"""Query results written out: the table, and the W3C CSV, TSV, JSON and XML result formats.
+
+Each writer is read back by an independent reader (rdflib's result parsers, Python's csv,
+ElementTree) to hold it to its format, on hand-made results with awkward terms."""
+
+import csv
+import io
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.compare import isomorphic
+from rdflib.namespace import XSD
+from rdflib.query import Result
+
+from graph.result_formats import (
+    FORMAT_NAMES,
+    SPARQL_RESULTS_NS,
+    FormatError,
+    render,
+    to_csv,
+    to_json,
+    to_table,
+    to_tsv,
+    to_xml,
+    turtle_term,
+)
+from graph.sparql import QueryResult
+
+BENCH = "https://w3id.org/benchgraph/ontology#"
+AWKWARD = Literal('tab\there, "quoted", back\\slash,\nnew line\r\n, comma')
+ROW_TERMS = (
+    URIRef("https://w3id.org/benchgraph/benchmark/mimic_rrs"),
+    AWKWARD,
+    Literal("radiologie", lang="fr"),
+    Literal("5.0", datatype=XSD.decimal),
+    Literal("42", datatype=XSD.integer),
+    Literal("2026-09-08", datatype=XSD.date),
+    BNode("b0"),
+    None,
+)
+VARIABLES = ("iri", "text", "lang", "decimal", "integer", "date", "blank", "unbound")
+SELECT = QueryResult("SELECT", VARIABLES, (ROW_TERMS, (URIRef(f"{BENCH}Gated"),) + (None,) * 7))
+ASK_TRUE = QueryResult("ASK", boolean=True)
+
+
+def parsed(text: str, fmt: str) -> list[tuple[object, ...]]:
+    result = Result.parse(io.StringIO(text), format=fmt)
+    return [tuple(row) for row in result]  # type: ignore[arg-type]
+
+
+# -- TSV ------------------------------------------------------------------------------------------
+
+def test_tsv_header_terms_and_line_ends_follow_the_w3c_format() -> None:
+    lines = to_tsv(SELECT).split("\n")
+    assert lines[0] == "\t".join(f"?{v}" for v in VARIABLES)
+    assert lines[1].split("\t") == [
+        "<https://w3id.org/benchgraph/benchmark/mimic_rrs>",
+        r'"tab\there, \"quoted\", back\\slash,\nnew line\r\n, comma"',
+        '"radiologie"@fr',
+        "5.0",
+        "42",
+        '"2026-09-08"^^<http://www.w3.org/2001/XMLSchema#date>',
+        "_:b0",
+        "",
+    ]
+    assert lines[2].split("\t")[0] == f"<{BENCH}Gated>"
+    assert lines[3] == ""  # every line, the last included, ends with LF
+    assert "\r" not in to_tsv(SELECT)
+
+
+def test_tsv_reads_back_as_the_same_terms_with_rdflibs_parser() -> None:
+    rows = parsed(to_tsv(SELECT), "tsv")
+    assert rows[0][:6] == ROW_TERMS[:6]
+    assert isinstance(rows[0][6], BNode) and rows[0][7] is None
+    assert rows[1][0] == URIRef(f"{BENCH}Gated")
+
+
+def test_tsv_writes_a_number_in_full_when_its_lexical_form_is_not_turtle_syntax() -> None:
+    # "1000" abbreviated would read back as an xsd:integer: a decimal without a point is typed.
+    assert turtle_term(Literal("1000", datatype=XSD.decimal)) == \
+        '"1000"^^<http://www.w3.org/2001/XMLSchema#decimal>'
+    assert turtle_term(Literal("1.5E3", datatype=XSD.double, normalize=False)) == "1.5E3"
+    assert turtle_term(Literal("1500.0", datatype=XSD.double, normalize=False)) == \
+        '"1500.0"^^<http://www.w3.org/2001/XMLSchema#double>'
+    assert turtle_term(Literal("-7", datatype=XSD.integer)) == "-7"
+
+
+def test_tsv_ask_is_one_column_one_row() -> None:
+    assert to_tsv(ASK_TRUE) == "?boolean\ntrue\n"
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60))
+def test_any_string_survives_tsv_and_json(text: str) -> None:
+    result = QueryResult("SELECT", ("x",), ((Literal(text),),))
+    assert parsed(to_tsv(result), "tsv")[0][0] == Literal(text)
+    assert parsed(to_json(result), "json")[0][0] == Literal(text)
+
+
+# -- CSV ------------------------------------------------------------------------------------------
+
+def test_csv_is_rfc4180_with_crlf_and_plain_values() -> None:
+    text = to_csv(SELECT)
+    assert text.startswith(",".join(VARIABLES) + "\r\n")
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert rows[0] == list(VARIABLES)
+    assert rows[1] == [
+        "https://w3id.org/benchgraph/benchmark/mimic_rrs", str(AWKWARD), "radiologie", "5.0",
+        "42", "2026-09-08", "_:b0", "",
+    ]
+    assert text.endswith("\r\n")
+
+
+def test_csv_ask() -> None:
+    assert to_csv(QueryResult("ASK", boolean=False)) == "boolean\r\nfalse\r\n"
+
+
+# -- JSON -----------------------------------------------------------------------------------------
+
+def test_json_results_format() -> None:
+    document = json.loads(to_json(SELECT))
+    assert document["head"] == {"vars": list(VARIABLES)}
+    first = document["results"]["bindings"][0]
+    assert first["iri"] == {"type": "uri", "value": str(ROW_TERMS[0])}
+    assert first["text"] == {"type": "literal", "value": str(AWKWARD)}
+    assert first["lang"] == {"type": "literal", "value": "radiologie", "xml:lang": "fr"}
+    assert first["decimal"] == {"type": "literal", "value": "5.0", "datatype": str(XSD.decimal)}
+    assert first["blank"] == {"type": "bnode", "value": "b0"}
+    assert "unbound" not in first
+    assert parsed(to_json(SELECT), "json")[0][:6] == ROW_TERMS[:6]
+
+
+def test_json_ask() -> None:
+    assert json.loads(to_json(ASK_TRUE)) == {"head": {}, "boolean": True}
+
+
+# -- XML ------------------------------------------------------------------------------------------
+
+def test_xml_results_format() -> None:
+    text = to_xml(SELECT)
+    root = ET.fromstring(text)
+    ns = {"r": SPARQL_RESULTS_NS}
+    assert [v.get("name") for v in root.findall("r:head/r:variable", ns)] == list(VARIABLES)
+    first = root.findall("r:results/r:result", ns)[0]
+    bindings = {b.get("name"): b[0] for b in first.findall("r:binding", ns)}
+    assert "unbound" not in bindings
+    assert bindings["text"].text == str(AWKWARD)
+    assert bindings["lang"].get("{http://www.w3.org/XML/1998/namespace}lang") == "fr"
+    assert bindings["decimal"].get("datatype") == str(XSD.decimal)
+    assert parsed(text, "xml")[0][:6] == ROW_TERMS[:6]
+
+
+def test_xml_ask_and_a_character_xml_cannot_carry() -> None:
+    root = ET.fromstring(to_xml(ASK_TRUE))
+    assert root.find(f"{{{SPARQL_RESULTS_NS}}}boolean").text == "true"  # type: ignore[union-attr]
+    with pytest.raises(FormatError, match="XML 1.0"):
+        to_xml(QueryResult("SELECT", ("x",), ((Literal("bell\x07"),),)))
+
+
+# -- graphs, and formats that do not fit ------------------------------------------------------------
+
+def test_construct_results_as_rdf_read_back_to_the_same_graph() -> None:
+    graph = Graph()
+    graph.add((URIRef("https://x/a"), URIRef(f"{BENCH}score"), Literal("5.0", datatype=XSD.decimal)))
+    graph.add((URIRef("https://x/a"), URIRef(f"{BENCH}note"), AWKWARD))
+    result = QueryResult("CONSTRUCT", graph=graph)
+    for name, rdflib_format in (("ttl", "turtle"), ("nt", "nt"), ("jsonld", "json-ld")):
+        assert isomorphic(Graph().parse(data=render(result, name), format=rdflib_format), graph)
+    assert b"@prefix bench:" in render(result, "ttl")
+
+
+@pytest.mark.parametrize("name", FORMAT_NAMES)
+def test_a_format_refuses_the_other_kind_of_result(name: str) -> None:
+    graph_result = QueryResult("CONSTRUCT", graph=Graph())
+    wrong = SELECT if name in ("ttl", "jsonld", "nt") else graph_result
+    with pytest.raises(FormatError, match="is for"):
+        render(wrong, name)
+
+
+def test_unknown_format() -> None:
+    with pytest.raises(FormatError, match="unknown format"):
+        render(SELECT, "yaml")
+
+
+# -- the table ------------------------------------------------------------------------------------
+
+def test_table_is_aligned_shortens_iris_and_escapes_line_breaks() -> None:
+    result = QueryResult("SELECT", ("level", "text", "n"), (
+        (URIRef(f"{BENCH}Gated"), Literal("two\nlines"), Literal("5.0", datatype=XSD.decimal)),
+        (URIRef("https://example.org/x"), Literal("中文名字"), None),
+    ))
+    lines = to_table(result).splitlines()
+    assert lines[0].split() == ["level", "text", "n"]
+    assert lines[2].split() == ["bench:Gated", "two\\nlines", "5.0"]
+    assert lines[3].split() == ["https://example.org/x", "中文名字"]
+    assert lines[-1] == "(2 rows)"
+    start = lines[0].index("text")
+    assert lines[2].index("two") == start  # columns line up
+    assert lines[3].index("中文") == start
+
+
+def test_table_cuts_long_values_and_counts_one_row() -> None:
+    result = QueryResult("SELECT", ("body",), ((Literal("x" * 500),),))
+    lines = to_table(result).splitlines()
+    assert lines[2].endswith("…") and len(lines[2]) <= 60
+    assert lines[-1] == "(1 row)"
+
+
+def test_table_of_an_ask_result_and_of_no_rows() -> None:
+    assert to_table(ASK_TRUE) == "true\n"
+    assert to_table(QueryResult("SELECT", ("id",), ())).splitlines() == ["id", "--", "(0 rows)"]
