@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rdflib import URIRef
-from rdflib.namespace import RDF, RDFS
 
 from graph.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping import MappingContext, map_record
@@ -19,7 +18,7 @@ from graph.mapping.emitter import FALSE, TRUE
 from graph.mapping.iris import Iris
 from graph.mapping.references import index_benchmarks
 from graph.mapping.terms import plain
-from graph.namespace import BENCH
+from graph.namespace import BENCH, RDF, RDFS
 from graph.ontology import ontology_quads
 from graph.quads import Quad
 from graph.records import CatalogPage

@@ -16,8 +16,17 @@ from rdflib.namespace import DefinedNamespace, DefinedNamespaceMeta
 
 BENCH_IRI = "https://w3id.org/benchgraph/ontology#"
 ONTOLOGY_IRI = URIRef("https://w3id.org/benchgraph/ontology")
-SCHEMA = Namespace("https://schema.org/")
-BIBO = Namespace("http://purl.org/ontology/bibo/")
+BIBO_IRI = "http://purl.org/ontology/bibo/"
+
+
+class _SCHEMA(DefinedNamespace):
+    """The schema.org terms benchgraph uses."""
+
+    _NS = Namespace("https://schema.org/")
+    _fail = True
+
+    codeRepository: URIRef
+    url: URIRef
 
 
 class _BENCH(DefinedNamespace):
@@ -165,6 +174,7 @@ def _materialised(namespace: Closed) -> Closed:
 BENCH = _materialised(_BENCH)
 BENCH_TERMS = frozenset(_BENCH.__annotations__)
 """The local names of the ontology's classes and properties."""
+SCHEMA = _materialised(_SCHEMA)
 DCAT = _materialised(_DCAT)
 DCTERMS = _materialised(_DCTERMS)
 FOAF = _materialised(_FOAF)
@@ -178,7 +188,7 @@ XSD = _materialised(_XSD)
 
 PREFIXES: dict[str, str] = {
     "bench": BENCH_IRI,
-    "bibo": str(BIBO),
+    "bibo": BIBO_IRI,
     "dcat": str(DCAT),
     "dcterms": str(DCTERMS),
     "foaf": str(FOAF),
@@ -186,7 +196,7 @@ PREFIXES: dict[str, str] = {
     "prov": str(PROV),
     "rdf": str(RDF),
     "rdfs": str(RDFS),
-    "schema": str(SCHEMA),
+    "schema": str(SCHEMA._NS),
     "skos": str(SKOS),
     "xsd": str(XSD),
 }

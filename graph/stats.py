@@ -5,9 +5,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rdflib import URIRef
-from rdflib.namespace import RDF
 
-from graph.namespace import BENCH, ONTOLOGY_IRI
+from graph.namespace import BENCH, ONTOLOGY_IRI, RDF
 from graph.quads import Quad
 
 

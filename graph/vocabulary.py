@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from rdflib import Graph, URIRef
-from rdflib.namespace import RDF, SKOS
 
-from graph.namespace import BENCH
+from graph.namespace import BENCH, RDF, SKOS
 from graph.ontology import ontology_graph
 from graph.slug import slugify
 

@@ -63,13 +63,15 @@ def test_a_file_given_directly_is_relative_to_its_own_folder(tmp_path: Path) -> 
     assert find_record_files([path]) == [(path, PurePosixPath("x.json"))]
 
 
-def test_hidden_names_are_skipped_below_a_folder(tmp_path: Path) -> None:
+def test_hidden_names_and_readmes_are_skipped_below_a_folder(tmp_path: Path) -> None:
     write(tmp_path / ".git/config.json", "{}")
     write(tmp_path / "sub/.hidden.json", "{}")
     write(tmp_path / ".DS_Store", "x")
+    write(tmp_path / "README.md", "# notes")
+    write(tmp_path / "sub/readme.txt", "notes")
     kept = write(tmp_path / "sub/kept.json", "{}")
-    readme = write(tmp_path / "README.md", "# notes")
-    assert [path for path, _ in find_record_files([tmp_path])] == [readme, kept]
+    readme_record = write(tmp_path / "readmes.json", "{}")
+    assert [path for path, _ in find_record_files([tmp_path])] == [readme_record, kept]
 
 
 def test_a_hidden_file_given_directly_is_read(tmp_path: Path) -> None:

@@ -4,14 +4,13 @@ import json
 from typing import Any
 
 from rdflib import URIRef
-from rdflib.namespace import DCTERMS, PROV, RDFS, SKOS, XSD
 
 from graph.mapping.context import MappingContext, add_result
 from graph.mapping.emitter import Statements
 from graph.mapping.iris import arxiv_key
 from graph.mapping.makers import add_authors, add_makers
 from graph.mapping.references import markdown_links
-from graph.namespace import BENCH, SCHEMA
+from graph.namespace import BENCH, DCTERMS, PROV, RDFS, SCHEMA, SKOS, XSD
 from graph.records.catalog_page import CatalogPage, Dataset, Metric, Page, Paper
 from graph.slug import node_key
 

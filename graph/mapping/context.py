@@ -4,13 +4,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from rdflib import URIRef
-from rdflib.namespace import DCTERMS, RDFS, SKOS
 
 from graph.mapping.emitter import Statements
 from graph.mapping.iris import Iris
 from graph.mapping.references import BenchmarkIndex
 from graph.mapping.terms import plain
-from graph.namespace import BENCH
+from graph.namespace import BENCH, DCTERMS, RDFS, SKOS
 from graph.quads import Object
 from graph.slug import node_key
 from graph.vocabulary import Vocabulary

@@ -8,13 +8,12 @@ on that benchmark's node).
 from collections.abc import Callable
 
 from rdflib import URIRef
-from rdflib.namespace import DCTERMS, RDFS
 
 from graph.mapping.context import MappingContext, add_result
 from graph.mapping.dates import partial_date
 from graph.mapping.emitter import Statements
 from graph.mapping.makers import add_makers
-from graph.namespace import BENCH
+from graph.namespace import BENCH, DCTERMS, RDFS
 from graph.records.directory_page import DirectoryPage, ModelCardSection, RelatedEntry
 from graph.slug import slugify
 

@@ -8,9 +8,9 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from rdflib import Literal, URIRef
-from rdflib.namespace import RDF, XSD
 
 from graph.mapping.terms import plain, typed
+from graph.namespace import RDF, XSD
 from graph.quads import Object, Quad
 
 _TYPE = RDF.type

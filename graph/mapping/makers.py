@@ -1,12 +1,11 @@
 """Who made a benchmark: publishing organisations and authors, each an ordered credit."""
 
 from rdflib import URIRef
-from rdflib.namespace import DCTERMS
 
 from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
 from graph.mapping.organizations import split_makers
-from graph.namespace import BENCH
+from graph.namespace import BENCH, DCTERMS
 
 
 def add_makers(text: str | None, benchmark: URIRef, out: Statements, ctx: MappingContext) -> None:
