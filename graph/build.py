@@ -12,6 +12,7 @@ from pathlib import Path
 
 from rdflib import URIRef
 
+from graph.gc_pause import gc_paused
 from graph.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping import MappingContext, map_record
 from graph.mapping.emitter import FALSE, TRUE
@@ -47,8 +48,9 @@ def build(
     vocabulary: Vocabulary | None = None,
 ) -> BuildResult:
     """Load the record files under ``paths`` (default: the bundled catalog) and map them."""
-    report = load_records(default_paths(paths), settings, progress)
-    quads = map_records(report.records, Iris(settings.base), vocabulary or bundled_vocabulary())
+    with gc_paused():
+        report = load_records(default_paths(paths), settings, progress)
+        quads = map_records(report.records, Iris(settings.base), vocabulary or bundled_vocabulary())
     return BuildResult(report, quads)
 
 

@@ -13,12 +13,11 @@ TriG declare the prefixes of ``graph.namespace.PREFIXES`` and, when ``base`` is 
 prefix ``base:`` for the data's base IRI.
 """
 
-import gc
 import os
 import secrets
 import stat
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, cast
@@ -37,6 +36,7 @@ from graph.formats import (
     format_for,
     format_for_media_type,
 )
+from graph.gc_pause import gc_paused
 from graph.namespace import PREFIXES
 from graph.oxigraph_terms import sorted_statements, to_oxigraph_quads
 from graph.quads import Quad
@@ -81,27 +81,13 @@ def prefixes_for(base: str | None = None) -> dict[str, str]:
     return prefixes
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a million terms are looked up and sorted: that
-    makes no cycles, but its allocations would set off collections that walk the caller's
-    whole heap (its million quads) again and again. Measured: a fifth of the time."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def serialize(quads: Iterable[Quad], fmt: RdfFormat, *, base: str | None = None) -> Serialized:
     """The quads in ``fmt``, as bytes; ``base`` (the data's base IRI) adds the ``base:`` prefix.
     The same quads, in any order and with any repeats, always give the same bytes.
 
     ValueError for a term pyoxigraph cannot write (an invalid IRI or language tag), TypeError
     for a blank node or a row that is not a quad."""
-    with _gc_paused():
+    with gc_paused():
         lines, count = sorted_statements(quads, keep_graphs=fmt.keeps_graphs)
         if fmt in (NTRIPLES, NQUADS):
             return Serialized(fmt, lines, count)
@@ -190,7 +176,7 @@ def to_dataset(quads: Iterable[Quad]) -> Dataset:
     named graph with the collector paused is the fastest way measured."""
     dataset = Dataset(default_union=True)
     graphs: dict[URIRef, Graph] = {}
-    with _gc_paused():
+    with gc_paused():
         for subject, predicate, obj, name in quads:
             graph = graphs.get(name)
             if graph is None:
@@ -202,7 +188,7 @@ def to_dataset(quads: Iterable[Quad]) -> Dataset:
 def to_oxigraph_store(quads: Iterable[Quad]) -> ox.Store:
     """An in-memory pyoxigraph Store holding the quads (duplicates once)."""
     store = ox.Store()
-    with _gc_paused():
+    with gc_paused():
         store.bulk_extend(to_oxigraph_quads(quads))
     return store
 

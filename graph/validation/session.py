@@ -8,14 +8,13 @@ whose build facts changed, and the cross-record results of the nodes they touch:
 the cost of one record.
 """
 
-import gc
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 from rdflib import URIRef
 from rdflib.term import Node
 
+from graph.gc_pause import gc_paused
 from graph.mapping.iris import Iris
 from graph.namespace import BENCH, ONTOLOGY_IRI
 from graph.ontology import ontology_graph
@@ -55,7 +54,7 @@ class ValidationSession:
         it, is what records are checked against and is checked once itself; without it,
         the bundled ontology and vocabularies are.
         """
-        with _gc_spared():
+        with gc_paused():
             return self._validate(quads)
 
     def update(self, quads: Iterable[Quad], removed: Iterable[URIRef] = ()
@@ -69,7 +68,7 @@ class ValidationSession:
         depends on it: validate everything again). Returns the results of what was checked
         again; ``report()`` gives the whole catalog's.
         """
-        with _gc_spared():
+        with gc_paused():
             return self._update(quads, removed)
 
     def _validate(self, quads: Iterable[Quad]) -> ValidationReport:
@@ -93,7 +92,6 @@ class ValidationSession:
         for graph, graph_quads in graphs.items():
             self._store(graph, graph_quads)
             touched |= self._across.set_source((graph, None), graph_quads)
-        gc.freeze()  # the session's indexes live as long as the catalog: set them aside too
         self._check(list(graphs))
         self._across.recheck(touched)
         return self.report()
@@ -159,25 +157,6 @@ class ValidationSession:
 
     def _validator_for(self, ontology: Sequence[Triple]) -> BatchValidator:
         return BatchValidator(self.shapes, Context.of(ontology, self._build_facts))
-
-
-@contextmanager
-def _gc_spared() -> Iterator[None]:
-    """Spare the catalog from the cyclic garbage collector while validating.
-
-    A built catalog is millions of long-lived objects, and each full collection walks them
-    all: without this, collections triggered by a batch's short-lived objects take most of
-    the time, and more the larger the catalog. ``gc.freeze`` sets the existing objects
-    aside for the duration; they return to the collector afterwards (unless the caller had
-    frozen objects already, in which case that is left to the caller).
-    """
-    already = gc.get_freeze_count() > 0
-    gc.freeze()
-    try:
-        yield
-    finally:
-        if not already:
-            gc.unfreeze()
 
 
 def _split(quads: Iterable[Quad], build_graph: URIRef
