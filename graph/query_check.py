@@ -89,32 +89,32 @@ class _Walker:
         if name == "Project":
             self._project(node, top, hidden)
         elif name == "BGP":
-            for triple in node.get("triples") or ():
+            for triple in dict.get(node, "triples") or ():
                 self._found(self.use.matched, _variables(triple), hidden)
         elif name == "Extend":
             self._found(self.use.assigned, [node["var"]], hidden)
             self.expression(node["expr"], top, hidden)
             self.pattern(node["p"], top, hidden)
         elif name in ("Filter", "Group", "OrderBy"):
-            self.expression(node.get("expr"), top, hidden)
+            self.expression(dict.get(node, "expr"), top, hidden)
             self.pattern(node["p"], top, hidden)
         elif name == "AggregateJoin":
             for aggregate in node["A"]:
                 self._found(self.use.assigned, [aggregate["res"]], hidden)
-                self.expression(aggregate.get("vars"), top, hidden)
+                self.expression(dict.get(aggregate, "vars"), top, hidden)
             self.pattern(node["p"], top, hidden)
         elif name in ("Join", "LeftJoin"):
             self.pattern(node["p1"], top, hidden)
             self.pattern(node["p2"], False, hidden)
-            self.expression(node.get("expr"), top, hidden)
+            self.expression(dict.get(node, "expr"), top, hidden)
         elif name == "values":
-            for row in node.get("res") or ():
+            for row in dict.get(node, "res") or ():
                 self._found(self.use.assigned, list(row), hidden)
         elif name == "Graph":
             self._found(self.use.matched, _variables([node["term"]]), hidden)
             self.pattern(node["p"], False, hidden)
         elif name in _MODIFIERS:
-            self.pattern(node.get("p"), top, hidden)
+            self.pattern(dict.get(node, "p"), top, hidden)
         else:  # Union, Minus and anything else: nested groups
             for key, value in node.items():
                 if not key.startswith("_") and key != "template":
@@ -126,7 +126,7 @@ class _Walker:
             self.pattern(node["p"], top, hidden)
             return
         # A sub-SELECT: its projection is what the enclosing scope sees of it.
-        self._found(self.use.matched, node.get("PV") or (), hidden)
+        self._found(self.use.matched, dict.get(node, "PV") or (), hidden)
         self.pattern(node["p"], False, True)
 
     def expression(self, node: object, top: bool, hidden: bool) -> None:
@@ -139,7 +139,7 @@ class _Walker:
                 self.expression(item, top, hidden)
         elif isinstance(node, CompValue):
             if node.name in _EXISTS:
-                self.pattern(node.get("graph"), False, hidden)
+                self.pattern(dict.get(node, "graph"), False, hidden)
                 return
             for key, value in node.items():
                 if not key.startswith("_"):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from rdflib import BNode, Literal, URIRef
+from rdflib import BNode, URIRef
 from rdflib.namespace import XSD
 
 from graph.namespace import PREFIXES
@@ -77,9 +77,9 @@ def render(result: QueryResult, name: str, prefixes: Mapping[str, str] | None = 
     fmt = result_format(name)
     if fmt.for_graphs != (result.graph is not None):
         kinds = ("CONSTRUCT and DESCRIBE", "SELECT and ASK")
+        others = ", ".join(f.name for f in FORMATS if f.for_graphs != fmt.for_graphs)
         raise FormatError(f"format {name!r} is for {kinds[0] if fmt.for_graphs else kinds[1]} "
-                          f"results, and this is a {result.form} query (use "
-                          f"{', '.join(f.name for f in FORMATS if f.for_graphs != fmt.for_graphs)})")
+                          f"results, and this is a {result.form} query (use {others})")
     if fmt.for_graphs:
         return to_rdf(result, name, prefixes or PREFIXES)
     writers: dict[str, Callable[[QueryResult], str]] = {

@@ -5,13 +5,16 @@ pyoxigraph's stricter parser, so a query both engines accept is the only kind th
 It must be a query (SELECT, ASK, CONSTRUCT, DESCRIBE): SPARQL Update is refused, and so
 are ``SERVICE`` and ``FROM``/``FROM NAMED``, which would make the engine fetch from the web.
 
-Parameters (``bind_parameters``) are validated by type and become RDF terms that the engine
-substitutes for the variables (rdflib ``initBindings``, pyoxigraph ``substitutions``); no
-value is ever pasted into the query's text, so quotes, braces or ``#`` in a value are data.
-An ``id`` becomes the benchmark's IRI, ``{base}benchmark/{id}``.
+Parameters (``bind_parameters``) are validated by type and become RDF terms, bound to the
+query's variables by the engine (rdflib ``initBindings``; pyoxigraph a ``VALUES`` block of
+serialised terms): the user's text is never pasted into the query, so quotes, braces or
+``#`` in a value are data. An ``id`` becomes the benchmark's IRI, ``{base}benchmark/{id}``
+(the base of the data, so ``--param benchmark=mimic_rrs`` names the node itself).
 
 Both engines run over the union of the named graphs (rdflib ``Dataset(default_union=True)``,
 pyoxigraph ``use_default_graph_as_union=True``) and answer with one ``QueryResult``.
+
+Running on pyoxigraph (the floor now, the served engine later) is in ``graph.sparql_oxigraph``.
 """
 
 import re
@@ -23,8 +26,8 @@ from typing import Literal as TypingLiteral
 from typing import cast
 
 import pyoxigraph as ox
-from pyparsing import ParseBaseException
-from rdflib import BNode, Dataset, Graph, Literal, URIRef, Variable
+from pyparsing import ParseBaseException, ParseResults
+from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.namespace import XSD
 from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
@@ -32,7 +35,6 @@ from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.plugins.sparql.sparql import Query
 
 from graph.namespace import PREFIXES
-from graph.oxigraph_terms import to_oxigraph
 from graph.queries import NamedQuery, Parameter, parse_named_query
 
 QueryForm = TypingLiteral["SELECT", "ASK", "CONSTRUCT", "DESCRIBE"]
@@ -125,9 +127,9 @@ def _compile(text: str, source: str, base: str | None) -> tuple[Query, QueryForm
         found = getattr(error, "found", "") or ""
         reason = f"unexpected {found}" if found else _lower_first(error.msg)
         raise QuerySyntaxError(source, error.lineno, error.col, reason) from None
+    _refuse_remote(parsed[1], source)  # first: pyoxigraph would call a SERVICE while checking
     _check_with_oxigraph(text, source, base)  # before rdflib resolves prefixes: it raises bare
     prepared = translateQuery(parsed, base, PREFIXES)  # Exceptions, pyoxigraph a SyntaxError
-    _refuse_remote(prepared, source)
     return prepared, _FORMS[prepared.algebra.name]
 
 
@@ -169,19 +171,20 @@ def _oxigraph_reason(detail: str) -> str:
     return "not valid SPARQL here (a variable bound twice, say, or a misplaced keyword)"
 
 
-def _refuse_remote(prepared: Query, source: str) -> None:
-    if prepared.algebra.get("datasetClause"):
+def _refuse_remote(query: CompValue, source: str) -> None:
+    """Refuse what would fetch from the web, on the parse tree, before anything evaluates."""
+    if dict.get(query, "datasetClause"):  # CompValue.get answers a missing key with its name
         raise ReadOnlyError(f"{source}: FROM and FROM NAMED are not allowed: queries run on "
                             "the loaded graph and nothing is fetched")
-    if _contains(prepared.algebra, "ServiceGraphPattern"):
+    if _contains(query, "ServiceGraphPattern"):
         raise ReadOnlyError(f"{source}: SERVICE is not allowed: queries run on the loaded "
                             "graph and nothing is fetched")
 
 
 def _contains(node: object, name: str) -> bool:
     if isinstance(node, CompValue):
-        return node.name == name or any(_contains(value, name) for value in node.values())
-    if isinstance(node, (list, tuple)):
+        return node.name == name or any(_contains(value, name) for value in dict.values(node))
+    if isinstance(node, (list, tuple, ParseResults)):
         return any(_contains(item, name) for item in node)
     return False
 
@@ -206,7 +209,8 @@ def bind_parameters(query: NamedQuery, values: Mapping[str, str], base: str) -> 
         if value is None:
             raise ParameterError(
                 f"missing parameter {parameter.name!r} for {query.name}: {parameter.description} "
-                f"(give --param {parameter.name}=VALUE, {_article(parameter.type)} {parameter.type})"
+                f"(give --param {parameter.name}=VALUE, "
+                f"{_article(parameter.type)} {parameter.type})"
             )
         bindings[parameter.name] = coerce(parameter, value, base)
     return bindings
@@ -282,9 +286,23 @@ def _shown(value: str) -> str:
 
 # -- running ------------------------------------------------------------------------------------
 
+ENGINE_ERRORS = (TypeError, ValueError, ArithmeticError, LookupError, AttributeError,
+                 NotImplementedError, RecursionError)
+"""What rdflib's evaluator raises on some valid queries it cannot run (a MIN over a mix of
+values and errors, say): the user gets one line naming it, not a traceback."""
+
+
 def run_query(compiled: CompiledQuery, dataset: Dataset, bindings: Bindings) -> QueryResult:
     """Run on rdflib, over the union of the dataset's named graphs."""
-    result = dataset.query(compiled.prepared, initBindings=bindings)  # type: ignore[arg-type]
+    try:
+        return _run_rdflib(compiled, dataset, bindings)
+    except ENGINE_ERRORS as error:
+        raise QueryError(f"{compiled.query.source}: rdflib cannot evaluate this query "
+                         f"({type(error).__name__}: {error})") from error
+
+
+def _run_rdflib(compiled: CompiledQuery, dataset: Dataset, bindings: Bindings) -> QueryResult:
+    result = dataset.query(compiled.prepared, initBindings=bindings)
     form = compiled.form
     if form == "ASK":
         return QueryResult(form, boolean=bool(result.askAnswer))
@@ -294,106 +312,9 @@ def run_query(compiled: CompiledQuery, dataset: Dataset, bindings: Bindings) -> 
             graph.add(triple)
         return QueryResult(form, graph=graph)
     variables = tuple(str(v) for v in result.vars or ())
-    rows = tuple(tuple(cast("Term | None", row[i]) for i in range(len(variables)))
-                 for row in result)  # type: ignore[index, arg-type]
+    rows = tuple(tuple(cast("Term | None", row[i]) for i in range(len(variables)))  # type: ignore[index]
+                 for row in result)
     return QueryResult(form, variables, rows)
-
-
-def run_query_oxigraph(compiled: CompiledQuery, store: ox.Store, bindings: Bindings) -> QueryResult:
-    """Run on pyoxigraph, over the union of the store's named graphs.
-
-    pyoxigraph substitutes only variables a query projects, so parameters go in as a
-    ``VALUES`` block at the head of the WHERE clause instead: each term written by
-    pyoxigraph's own N-Triples serialiser, never the user's text."""
-    answer = store.query(
-        with_values(compiled, bindings), prefixes=PREFIXES, base_iri=compiled.base,
-        use_default_graph_as_union=True,
-    )
-    form = compiled.form
-    if isinstance(answer, ox.QueryBoolean):
-        return QueryResult(form, boolean=bool(answer))
-    if isinstance(answer, ox.QueryTriples):
-        graph = Graph()
-        for triple in answer:
-            graph.add((from_oxigraph(triple.subject), from_oxigraph(triple.predicate),
-                       from_oxigraph(triple.object)))
-        return QueryResult(form, graph=graph)
-    variables = tuple(variable.value for variable in answer.variables)
-    rows = tuple(tuple(None if solution[name] is None else from_oxigraph(solution[name])
-                       for name in variables) for solution in answer)
-    return QueryResult(form, variables, rows)
-
-
-def with_values(compiled: CompiledQuery, bindings: Bindings) -> str:
-    """The query's text with ``VALUES (?a ?b) { (A B) }`` opening its WHERE clause."""
-    if not bindings:
-        return compiled.query.text
-    text = compiled.query.text
-    at = _where_clause_start(text, skip_template=compiled.form == "CONSTRUCT")
-    if at is None:
-        raise QueryError(f"{compiled.query.source}: parameters need a WHERE clause to bind in")
-    names = " ".join(f"?{name}" for name in bindings)
-    terms = " ".join(str(to_oxigraph(term)) for term in bindings.values())
-    return f"{text[:at]} VALUES ({names}) {{ ({terms}) }} {text[at:]}"
-
-
-_IRI_AT = re.compile(r"<[^<>\"{}|^`\\\x00-\x20]*>")
-_STRING_AT = re.compile(
-    "|".join((
-        r"'{3}(?:[^'\\]|\\.|'(?!''))*'{3}",
-        r'"{3}(?:[^"\\]|\\.|"(?!""))*"{3}',
-        r"'(?:[^'\\\n\r]|\\.)*'",
-        r'"(?:[^"\\\n\r]|\\.)*"',
-    )),
-    re.DOTALL,
-)
-
-
-def _where_clause_start(text: str, skip_template: bool) -> int | None:
-    """The index just after the ``{`` that opens the query's WHERE group: the first ``{`` outside
-    comments, strings and IRIs, or the second top-level one when a CONSTRUCT template comes
-    first (``CONSTRUCT WHERE { ... }`` has none)."""
-    if skip_template:
-        head = re.match(r"(?is)(?:\s|#[^\n]*\n|PREFIX\s+\S*\s*<[^>]*>|BASE\s*<[^>]*>)*"
-                        r"CONSTRUCT\s*(?:#[^\n]*\n\s*)*", text)
-        skip_template = head is not None and text[head.end():head.end() + 1] == "{"
-    index, depth, opened = 0, 0, 0
-    while index < len(text):
-        char = text[index]
-        if char == "#":
-            newline = text.find("\n", index)
-            index = len(text) if newline < 0 else newline + 1
-            continue
-        match = (_STRING_AT if char in "'\"" else _IRI_AT if char == "<" else None)
-        found = match.match(text, index) if match is not None else None
-        if found is not None:
-            index = found.end()
-            continue
-        if char == "{":
-            if depth == 0:
-                opened += 1
-                if opened == (2 if skip_template else 1):
-                    return index + 1
-            depth += 1
-        elif char == "}":
-            depth = max(depth - 1, 0)
-        index += 1
-    return None
-
-
-def from_oxigraph(term: object) -> Term:
-    """A pyoxigraph term as the rdflib term that is the same RDF term."""
-    if isinstance(term, ox.NamedNode):
-        return URIRef(term.value)
-    if isinstance(term, ox.BlankNode):
-        return BNode(term.value)
-    if isinstance(term, ox.Literal):
-        if term.language:
-            return Literal(term.value, lang=term.language)
-        datatype = term.datatype.value
-        return Literal(term.value) if datatype == str(XSD.string) else \
-            Literal(term.value, datatype=URIRef(datatype))
-    raise TypeError(f"no rdflib term for {term!r}")
 
 
 __all__ = [
@@ -409,7 +330,5 @@ __all__ = [
     "bind_parameters",
     "coerce",
     "compile_query",
-    "from_oxigraph",
     "run_query",
-    "run_query_oxigraph",
 ]

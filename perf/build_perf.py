@@ -115,7 +115,8 @@ def _report(measured: dict[str, Measurement], records: int, triples: int) -> Sec
         over = "> " if m.timed_out else ""  # stopped at the timeout: a lower bound
         rows.append([m.label, f"{over}{m.seconds:.2f}", "" if cpu is None else f"{cpu:.2f}",
                      rate(records, m.seconds) if m.name.startswith("ours") else "",
-                     "" if over else rate(triples, m.seconds), f"{m.peak_mb:,.0f}",
+                     "" if over or m.name == "ours-load" else rate(triples, m.seconds),
+                     f"{m.peak_mb:,.0f}",
                      f"{over}{ratio_to_floor(m, floor):.2f}x"])
     headers = ["phase (median of rounds)", "wall s", "cpu s", "records", "triples", "peak MB",
                "vs floor"]

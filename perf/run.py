@@ -20,11 +20,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from perf import build_perf, validate_perf
+from perf import build_perf, query_perf, validate_perf
 from perf.common import PerfError, SectionReport, cached_catalog, machine, progress, work_root
 from perf.generate_catalog import DEFAULT_PROFILE, PROFILES
 
-SECTIONS: tuple[ModuleType, ...] = (build_perf, validate_perf)
+SECTIONS: tuple[ModuleType, ...] = (build_perf, validate_perf, query_perf)
 
 
 def _common_arguments(parser: argparse.ArgumentParser) -> None:

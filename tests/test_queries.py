@@ -26,6 +26,7 @@ from graph.resources import data_dir
 from graph.settings import Settings
 from graph.sparql import (
     ParameterError,
+    QueryError,
     QueryResult,
     QuerySyntaxError,
     ReadOnlyError,
@@ -35,9 +36,8 @@ from graph.sparql import (
     coerce,
     compile_query,
     run_query,
-    run_query_oxigraph,
-    with_values,
 )
+from graph.sparql_oxigraph import from_oxigraph, run_query_oxigraph, with_values
 
 FIXTURES = Path(__file__).parent / "data" / "query_catalog"
 BASE = Settings().base
@@ -71,7 +71,7 @@ def shown(term: Term | None) -> str | None:
     return str(term)
 
 
-def canonical(term: Term | None) -> tuple[str, ...] | None:
+def canonical(term: object) -> tuple[str, ...] | None:
     """Equality of RDF terms up to the lexical form of numbers: pyoxigraph stores a number's
     value and writes its canonical form back (``12`` for ``"12.0"^^xsd:decimal``)."""
     if term is None:
@@ -124,10 +124,10 @@ EXPECTED: dict[str, list[tuple[dict[str, str], list[Row]]]] = {
         ({"level": f"<{BENCH_IRI}Public>"}, [
             ("helm_qa", "HELM QA", None), ("quote_bench", 'Quote "Bench" {#1}', None)])],
     "harness-crosswalk": [({}, [
-        ("helm_qa", "HELM QA", "helm_qa", "hqa", None, None, None),
-        ("helm_qa_v2", "HELM QA v2", "helm_qa_v2", None, "inspect_helm_qa", None, None),
-        ("latency_bench", "Latency Bench", None, None, None, "latency", "latency_task"),
-        ("mimic_rrs", "MIMIC-RRS (MedHELM)", "mimic_rrs", None, None, None, None),
+        ("helm_qa", "HELM QA", "helm_qa", "hqa", "", "", ""),
+        ("helm_qa_v2", "HELM QA v2", "helm_qa_v2", "", "inspect_helm_qa", "", ""),
+        ("latency_bench", "Latency Bench", "", "", "", "latency", "latency_task"),
+        ("mimic_rrs", "MIMIC-RRS (MedHELM)", "mimic_rrs", "", "", "", ""),
     ])],
     "in-harness": [({}, [
         ("helm_qa", "HELM QA", "helm_qa"),
@@ -267,7 +267,9 @@ def test_expected_rows_on_both_engines(
     assert rows(run_both(engines, name, **params)) == expected
 
 
-def test_gated_medhelm_on_the_seeds_is_mimic_rrs_only(seeds_only: tuple[Dataset, ox.Store]) -> None:
+def test_gated_medhelm_on_the_seeds_is_mimic_rrs_only(
+    seeds_only: tuple[Dataset, ox.Store]
+) -> None:
     assert rows(run_both(seeds_only, "gated-medhelm")) == [("mimic_rrs", "MIMIC-RRS (MedHELM)")]
 
 
@@ -380,7 +382,7 @@ def test_a_query_without_a_header_takes_its_name_as_title() -> None:
     ("#+title\n", "a header line must read"),
 ])
 def test_bad_headers_name_the_file_and_line(header: str, message: str) -> None:
-    with pytest.raises(QueryFileError, match="q.rq") as caught:
+    with pytest.raises(QueryFileError, match=r"q\.rq") as caught:
         parse_named_query(header + "SELECT * WHERE { ?s ?p ?o }", "q", "q.rq")
     assert message in str(caught.value)
 
@@ -410,8 +412,6 @@ def test_bundled_queries_declare_their_prefixes() -> None:
 
 
 def test_blank_nodes_come_back_from_oxigraph_as_blank_nodes() -> None:
-    from graph.sparql import from_oxigraph
-
     assert isinstance(from_oxigraph(ox.BlankNode("b1")), BNode)
     assert from_oxigraph(ox.Literal("x", language="en")) == Literal("x", lang="en")
     assert from_oxigraph(ox.Literal("x")) == Literal("x")
@@ -503,7 +503,7 @@ def test_defaults_apply_and_a_value_overrides_them() -> None:
         {"level": URIRef(f"{BENCH_IRI}Public")}
 
 
-# -- injection: a value is data, never query text ---------------------------------------------------
+# -- injection: a value is data, never query text -------------------------------------------------
 
 INJECTIONS = ['"} ; DROP ALL ; #', "x\" ) } UNION { ?agent ?p ?o } #", "'}}}", "x # }", "\\", "\n}"]
 
@@ -517,13 +517,15 @@ def test_an_injection_through_a_string_returns_no_rows_and_changes_nothing(
     assert (len(engines[0]), len(engines[1])) == before
 
 
-def test_quotes_braces_and_hash_in_a_string_match_as_data(engines: tuple[Dataset, ox.Store]) -> None:
+def test_quotes_braces_and_hash_in_a_string_match_as_data(
+    engines: tuple[Dataset, ox.Store]
+) -> None:
     result = run_both(engines, "made-by", maker='O\'Reilly "Labs" {#}')
     assert rows(result) == [('O\'Reilly "Labs" {#}', "publisher", "quote_bench",
                              'Quote "Bench" {#1}')]
 
 
-# -- compiling --------------------------------------------------------------------------------------
+# -- compiling ------------------------------------------------------------------------------------
 
 def adhoc(text: str) -> NamedQuery:
     return ad_hoc_query(text)
@@ -577,7 +579,7 @@ def test_forms_and_relative_iris() -> None:
     assert compiled.form == "SELECT"
 
 
-# -- the VALUES block pyoxigraph gets ----------------------------------------------------------------
+# -- the VALUES block pyoxigraph gets -------------------------------------------------------------
 
 HEADER = "#+ title: t\n#+ param: v string — a value\n"
 
@@ -599,3 +601,29 @@ def test_the_values_block_opens_the_where_clause(text: str, before_values: str) 
     bound = with_values(compiled, {"v": Literal('a "quoted" } value')})
     head, tail = HEADER + before_values, text[len(before_values):]
     assert bound == head + ' VALUES (?v) { ("a \\"quoted\\" } value") } ' + tail
+
+
+def test_a_query_rdflib_cannot_evaluate_is_a_query_error(
+    engines: tuple[Dataset, ox.Store]
+) -> None:
+    query = adhoc('SELECT (MIN(IF(?p = rdfs:label, ?o, xsd:integer("x"))) AS ?m) '
+                  "WHERE { ?s ?p ?o }")
+    with pytest.raises(QueryError, match="rdflib cannot evaluate this query"):
+        run_query(compile_query(query), engines[0], {})
+
+
+def test_service_is_refused_before_any_engine_sees_the_query(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pyoxigraph evaluates an ASK at once, SERVICE call included: the refusal comes first."""
+    import graph.sparql
+
+    def no_engine(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an engine saw a query with SERVICE")
+
+    monkeypatch.setattr(graph.sparql, "_check_with_oxigraph", no_engine)
+    with pytest.raises(ReadOnlyError, match="SERVICE"):
+        compile_query(adhoc("ASK { SERVICE <http://192.0.2.1/sparql> { ?s ?p ?o } }"))
+    with pytest.raises(ReadOnlyError, match="SERVICE"):
+        compile_query(adhoc("ASK { FILTER EXISTS { SERVICE SILENT <http://192.0.2.1/> "
+                            "{ ?s ?p ?o } } }"))

@@ -122,7 +122,7 @@ def test_a_rejected_record_is_reported_and_the_rest_still_answers(
     assert "rejected" in err and "bad.json" in err
 
 
-# -- errors: one line, exit 2, before the graph is built --------------------------------------------
+# -- errors: one line, exit 2, before the graph is built ------------------------------------------
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["query"], "give a query"),

@@ -27,8 +27,8 @@ from graph.queries import (
     load_named_queries,
     load_query_file,
 )
-from graph.settings import Settings
 from graph.result_formats import FORMAT_NAMES, FormatError, render, result_format
+from graph.settings import Settings
 from graph.sparql import (
     Bindings,
     CompiledQuery,
@@ -139,10 +139,10 @@ def _run(compiled: CompiledQuery, bindings: Bindings, paths: list[Path], fmt: st
     report = built.report
     if report.rejected or report.warnings:
         print_load_report(report)
-    result = run_query(compiled, to_dataset(built.quads), bindings)
     try:
+        result = run_query(compiled, to_dataset(built.quads), bindings)
         output = render(result, fmt)
-    except FormatError as error:
+    except (QueryError, FormatError) as error:
         raise CliError(str(error)) from None
     sys.stdout.buffer.write(output)
     sys.stdout.flush()
