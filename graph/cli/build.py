@@ -4,19 +4,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from graph.build import build
 from graph.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     CliError,
     add_base_argument,
     add_paths_argument,
+    build_from,
     settings_from,
 )
-from graph.cli.progress import progress_bar
 from graph.cli.report import print_load_report
 from graph.export import FORMATS, format_for, write_file, write_stream
-from graph.importers.reading import InputPathError
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -51,10 +49,7 @@ def run(args: argparse.Namespace) -> int:
         fmt = format_for(args.format, args.output)
     except ValueError as error:
         raise CliError(str(error)) from None
-    try:
-        result = build(args.paths, settings, progress=progress_bar("reading"))
-    except InputPathError as error:
-        raise CliError(str(error)) from None
+    result = build_from(args, settings)
     if args.output is None:
         written = write_stream(sys.stdout.buffer, result.quads, fmt, base=settings.base)
     else:

@@ -3,6 +3,9 @@
 import argparse
 from pathlib import Path
 
+from graph.build import BuildResult, build
+from graph.cli.progress import progress_bar
+from graph.importers.reading import InputPathError
 from graph.settings import Settings
 
 EXIT_OK = 0
@@ -46,3 +49,14 @@ def settings_from(args: argparse.Namespace) -> Settings:
     except ValidationError as error:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
         raise CliError(f"bad setting: {problems}") from None
+
+
+def build_from(
+    args: argparse.Namespace, settings: Settings, *, progress: bool = True
+) -> BuildResult:
+    """The graph of the PATHs given on the command line (default: the bundled catalog); a PATH
+    that does not exist is a usage error. ``progress`` draws a bar on a terminal."""
+    try:
+        return build(args.paths, settings, progress=progress_bar("reading") if progress else None)
+    except InputPathError as error:
+        raise CliError(str(error)) from None

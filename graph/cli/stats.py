@@ -5,17 +5,15 @@ import json
 
 from rdflib import URIRef
 
-from graph.build import build
 from graph.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
-    CliError,
     add_base_argument,
     add_paths_argument,
+    build_from,
     settings_from,
 )
 from graph.cli.report import print_load_report
-from graph.importers.reading import InputPathError
 from graph.namespace import curie
 from graph.stats import GraphStats, graph_stats
 
@@ -36,10 +34,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        result = build(args.paths, settings_from(args))
-    except InputPathError as error:
-        raise CliError(str(error)) from None
+    result = build_from(args, settings_from(args))
     stats = graph_stats(result.quads)
     sections = _sections(stats)
     if args.format == "json":

@@ -13,7 +13,6 @@ from typing import TextIO
 from rdflib import Literal, URIRef
 from rdflib.term import Node
 
-from graph.build import build
 from graph.cli.common import (
     EXIT_DATA_FAILS,
     EXIT_OK,
@@ -21,11 +20,10 @@ from graph.cli.common import (
     CliError,
     add_base_argument,
     add_paths_argument,
+    build_from,
     settings_from,
 )
-from graph.cli.progress import progress_bar
 from graph.cli.report import print_load_report
-from graph.importers.reading import InputPathError
 from graph.validate import Severity, ShapesError, ValidationReport, ValidationResult, validate
 
 FORMATS = ("text", "json", "ttl")
@@ -54,10 +52,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
-    try:
-        built = build(args.paths, settings, progress=progress_bar("reading"))
-    except InputPathError as error:
-        raise CliError(str(error)) from None
+    built = build_from(args, settings)
     try:
         report = validate(built.quads, settings)
     except ShapesError as error:
