@@ -28,14 +28,15 @@ from operator import add, attrgetter, floordiv, mod, mul, not_
 from typing import TypeVar
 
 import pyoxigraph as ox
-from rdflib import Literal, URIRef
-from rdflib.namespace import RDF
+from rdflib import BNode, Literal, URIRef
+from rdflib.namespace import RDF, XSD
 
 from graph.quads import Object, Quad
 
 OxTerm = ox.NamedNode | ox.Literal
 
 _LANG_STRING = str(RDF.langString)
+_XSD_STRING = str(XSD.string)
 _NONE = "None"  # str(None): what a missing datatype is in a literal key (no IRI is "None")
 _Key = TypeVar("_Key")
 
@@ -93,6 +94,20 @@ def to_oxigraph(term: Object) -> OxTerm:
         return literal(str(term), None if datatype is None else str(datatype), term.language)
     raise TypeError(f"only IRIs and literals can be converted, not {type(term).__name__} {term!r}")
 
+
+
+def to_rdflib(term: object) -> URIRef | BNode | Literal:
+    """A pyoxigraph term (a query answer) as the rdflib term that is the same RDF term."""
+    if isinstance(term, ox.NamedNode):
+        return URIRef(term.value)
+    if isinstance(term, ox.BlankNode):
+        return BNode(term.value)
+    if isinstance(term, ox.Literal):
+        if term.language:
+            return Literal(term.value, lang=term.language)
+        datatype = term.datatype.value
+        return Literal(term.value, datatype=None if datatype == _XSD_STRING else URIRef(datatype))
+    raise TypeError(f"no rdflib term for {term!r}")
 
 class _TextIds(dict[str, int]):
     """Ids by N-Triples form, handed out in order of first sight."""

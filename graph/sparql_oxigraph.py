@@ -11,18 +11,19 @@ text.
 import re
 
 import pyoxigraph as ox
-from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.namespace import XSD
+from rdflib import Graph
 
 from graph.namespace import PREFIXES
-from graph.oxigraph_terms import to_oxigraph
-from graph.sparql import Bindings, CompiledQuery, QueryError, QueryResult, Term
+from graph.oxigraph_terms import to_oxigraph, to_rdflib
+from graph.sparql import Bindings, CompiledQuery, QueryError, QueryResult
 
 
 def run_query_oxigraph(compiled: CompiledQuery, store: ox.Store, bindings: Bindings) -> QueryResult:
     """Run on pyoxigraph, over the union of the store's named graphs."""
     answer = store.query(
-        with_values(compiled, bindings), prefixes=PREFIXES, base_iri=compiled.base,
+        with_values(compiled, bindings),
+        prefixes=PREFIXES,
+        base_iri=compiled.base,
         use_default_graph_as_union=True,
     )
     form = compiled.form
@@ -31,12 +32,15 @@ def run_query_oxigraph(compiled: CompiledQuery, store: ox.Store, bindings: Bindi
     if isinstance(answer, ox.QueryTriples):
         graph = Graph()
         for triple in answer:
-            graph.add((from_oxigraph(triple.subject), from_oxigraph(triple.predicate),
-                       from_oxigraph(triple.object)))
+            graph.add(
+                (to_rdflib(triple.subject), to_rdflib(triple.predicate), to_rdflib(triple.object))
+            )
         return QueryResult(form, graph=graph)
     variables = tuple(variable.value for variable in answer.variables)
-    rows = tuple(tuple(None if solution[name] is None else from_oxigraph(solution[name])
-                       for name in variables) for solution in answer)
+    rows = tuple(
+        tuple(None if solution[name] is None else to_rdflib(solution[name]) for name in variables)
+        for solution in answer
+    )
     return QueryResult(form, variables, rows)
 
 
@@ -66,9 +70,12 @@ def _where_clause_start(text: str, skip_template: bool) -> int | None:
     comments, strings and IRIs, or the second top-level one when a CONSTRUCT template comes
     first (``CONSTRUCT WHERE { ... }`` has none)."""
     if skip_template:
-        head = re.match(r"(?is)(?:\s|#[^\n]*\n|PREFIX\s+\S*\s*<[^>]*>|BASE\s*<[^>]*>)*"
-                        r"CONSTRUCT\s*(?:#[^\n]*\n\s*)*", text)
-        skip_template = head is not None and text[head.end():head.end() + 1] == "{"
+        head = re.match(
+            r"(?is)(?:\s|#[^\n]*\n|PREFIX\s+\S*\s*<[^>]*>|BASE\s*<[^>]*>)*"
+            r"CONSTRUCT\s*(?:#[^\n]*\n\s*)*",
+            text,
+        )
+        skip_template = head is not None and text[head.end() : head.end() + 1] == "{"
     index, depth, opened = 0, 0, 0
     while index < len(text):
         char = text[index]
@@ -76,7 +83,7 @@ def _where_clause_start(text: str, skip_template: bool) -> int | None:
             newline = text.find("\n", index)
             index = len(text) if newline < 0 else newline + 1
             continue
-        match = (_STRING_AT if char in "'\"" else _IRI_AT if char == "<" else None)
+        match = _STRING_AT if char in "'\"" else _IRI_AT if char == "<" else None
         found = match.match(text, index) if match is not None else None
         if found is not None:
             index = found.end()
@@ -93,19 +100,4 @@ def _where_clause_start(text: str, skip_template: bool) -> int | None:
     return None
 
 
-def from_oxigraph(term: object) -> Term:
-    """A pyoxigraph term as the rdflib term that is the same RDF term."""
-    if isinstance(term, ox.NamedNode):
-        return URIRef(term.value)
-    if isinstance(term, ox.BlankNode):
-        return BNode(term.value)
-    if isinstance(term, ox.Literal):
-        if term.language:
-            return Literal(term.value, lang=term.language)
-        datatype = term.datatype.value
-        return Literal(term.value) if datatype == str(XSD.string) else \
-            Literal(term.value, datatype=URIRef(datatype))
-    raise TypeError(f"no rdflib term for {term!r}")
-
-
-__all__ = ["from_oxigraph", "run_query_oxigraph", "with_values"]
+__all__ = ["run_query_oxigraph", "with_values"]

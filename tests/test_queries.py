@@ -13,6 +13,7 @@ from rdflib.namespace import XSD
 from graph.build import build
 from graph.export import to_dataset, to_oxigraph_store
 from graph.namespace import BENCH_IRI
+from graph.oxigraph_terms import to_rdflib
 from graph.queries import (
     NamedQuery,
     Parameter,
@@ -37,7 +38,7 @@ from graph.sparql import (
     compile_query,
     run_query,
 )
-from graph.sparql_oxigraph import from_oxigraph, run_query_oxigraph, with_values
+from graph.sparql_oxigraph import run_query_oxigraph, with_values
 
 FIXTURES = Path(__file__).parent / "data" / "query_catalog"
 BASE = Settings().base
@@ -412,9 +413,9 @@ def test_bundled_queries_declare_their_prefixes() -> None:
 
 
 def test_blank_nodes_come_back_from_oxigraph_as_blank_nodes() -> None:
-    assert isinstance(from_oxigraph(ox.BlankNode("b1")), BNode)
-    assert from_oxigraph(ox.Literal("x", language="en")) == Literal("x", lang="en")
-    assert from_oxigraph(ox.Literal("x")) == Literal("x")
+    assert isinstance(to_rdflib(ox.BlankNode("b1")), BNode)
+    assert to_rdflib(ox.Literal("x", language="en")) == Literal("x", lang="en")
+    assert to_rdflib(ox.Literal("x")) == Literal("x")
 
 
 # -- parameters -----------------------------------------------------------------------------------

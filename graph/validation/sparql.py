@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 import pyoxigraph as ox
 from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.namespace import SH, XSD
+from rdflib.namespace import SH
 from rdflib.paths import NegatedPath, Path
 from rdflib.plugins.sparql import prepareQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.term import Node, Variable
 
+from graph.oxigraph_terms import to_rdflib
 from graph.validation.paths import bracketed, render_path
 
 _VARIABLE = re.compile(r"[?$]([A-Za-z_][A-Za-z0-9_]*)")
@@ -117,19 +118,6 @@ def format_message(template: str, bindings: Mapping[str, Node],
         return match.group(0) if value is None else render(value)
 
     return _MESSAGE_VARIABLE.sub(replace, template)
-
-
-def to_rdflib(term: object) -> Node:
-    if isinstance(term, ox.NamedNode):
-        return URIRef(term.value)
-    if isinstance(term, ox.BlankNode):
-        return BNode(term.value)
-    if isinstance(term, ox.Literal):
-        if term.language:
-            return Literal(term.value, lang=term.language)
-        datatype = term.datatype.value
-        return Literal(term.value, datatype=None if datatype == str(XSD.string) else datatype)
-    raise TypeError(f"unexpected term {term!r}")
 
 
 def _term(node: Node, cache: dict[Node, ox.NamedNode | ox.BlankNode | ox.Literal]
