@@ -137,7 +137,8 @@ def test_unknown_keys_are_warnings_naming_file_and_key() -> None:
         ("page.sources[1].note", "unknown key, kept as data"),
     ]
     assert all(w.path == Path("catalog/record.txt") for w in imported.warnings)
-    assert str(imported.warnings[1]) == "catalog/record.txt: page.paper.doi: unknown key, kept as data"
+    expected = "catalog/record.txt: page.paper.doi: unknown key, kept as data"
+    assert str(imported.warnings[1]) == expected
     record = page_of(imported)
     assert record.page.paper.model_extra == {"doi": "10.18653/v1/2023.acl-short.41"}
 

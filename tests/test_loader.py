@@ -264,5 +264,5 @@ def test_a_file_over_the_limit_is_never_opened(
         raise AssertionError("the file was opened")
 
     monkeypatch.setattr(Path, "open", no_open)
-    with pytest.raises(RecordRejected, match="102 bytes, more than max_file_bytes = 10$"):
+    with pytest.raises(RecordRejected, match=r"102 bytes, more than max_file_bytes = 10$"):
         read_source(path, PurePosixPath("big.json"), Settings(max_file_bytes=10))

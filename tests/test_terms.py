@@ -1,6 +1,6 @@
 """The build-speed term constructors make exactly the terms rdflib's constructors make."""
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -18,7 +18,7 @@ CASES: list[tuple[str, URIRef, Any]] = [
     (
         "2026-09-09T16:56:50+00:00",
         XSD.dateTime,
-        datetime(2026, 9, 9, 16, 56, 50, tzinfo=timezone.utc),
+        datetime(2026, 9, 9, 16, 56, 50, tzinfo=UTC),
     ),
     ("5.0", XSD.decimal, Decimal("5.0")),
     ("-0.125", XSD.decimal, Decimal("-0.125")),

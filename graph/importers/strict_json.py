@@ -42,7 +42,9 @@ _INNERMOST_PAIR = re.compile(r"\[\]|\{\}")
 _TOKEN = re.compile(rf'{_STRING}|[\[\]{{}}:,]|[^\s\[\]{{}}:,"]+', re.DOTALL)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
-_NUMBER_OUT_OF_RANGE = re.compile(rf"[0-9.]{{{MAX_NUMBER_DIGITS + 1},}}|[eE][+-]?0*[1-9][0-9]{{2,}}")
+_NUMBER_OUT_OF_RANGE = re.compile(
+    rf"[0-9.]{{{MAX_NUMBER_DIGITS + 1},}}|[eE][+-]?0*[1-9][0-9]{{2,}}"
+)
 _NON_FINITE = ("NaN", "Infinity", "-Infinity")
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _MAX_PATH_PARTS = 8
