@@ -1,4 +1,4 @@
-"""The code stays as STYLE.md asks: ruff clean everywhere, mypy --strict clean on graph/ and web/."""
+"""The code stays as STYLE.md asks: ruff clean, and mypy --strict clean on graph/ and web/."""
 
 import subprocess
 import sys
