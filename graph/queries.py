@@ -11,15 +11,19 @@ The header is the file's leading ``#+ KEY: VALUE`` lines (see DESIGN.md, "Named 
 spaces); each ``param`` line declares one parameter as ``NAME TYPE [= DEFAULT] — what it is``
 (``--`` may stand for the dash). A parameter without a default is required.
 
-The binding rule, which ``tests/test_queries.py`` holds every bundled query to:
+The binding rule (``graph.query_check``; ``tests/test_queries.py`` holds every bundled query
+to it): a parameter ``NAME`` binds the variable ``?NAME`` to an RDF term before the query
+runs (rdflib ``initBindings``; pyoxigraph a ``VALUES`` block opening the WHERE clause), so
 
-- a parameter ``NAME`` binds the query variable ``?NAME``, as an RDF term, before the query
-  runs (rdflib ``initBindings``, pyoxigraph ``substitutions``); the text is never edited;
-- that variable occurs in the query's outermost scope (not only inside a sub-SELECT that does
-  not project it) and the query never assigns it itself (no ``BIND``, ``VALUES`` or
-  ``(... AS ?NAME)`` for it);
-- conversely, a variable the query reads in an expression (FILTER, BIND, HAVING, ORDER BY)
-  but never binds from the data is an input, and must be declared as a parameter.
+- ``?NAME`` occurs in the query's outermost scope (not only inside a sub-SELECT that does not
+  project it), and the query never assigns it itself (``BIND``, ``VALUES``, ``AS``);
+- an expression reads ``?NAME`` only at the top level of the WHERE clause (its FILTERs and
+  BINDs, an OPTIONAL's FILTER, SELECT and HAVING), never inside a nested group, UNION branch
+  or sub-SELECT, where a joined value is not yet visible;
+- conversely, a variable some expression reads that nothing in the query binds is an input,
+  and must be declared as a parameter.
+
+A parameter of type ``id`` is bound as the benchmark's IRI, ``{base}benchmark/{id}``.
 
 What the text of a query says is checked by ``graph.sparql`` (it parses the query); this
 module only reads files and headers, so listing the queries stays cheap.

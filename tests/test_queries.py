@@ -42,6 +42,7 @@ from graph.sparql_oxigraph import run_query_oxigraph, with_values
 
 FIXTURES = Path(__file__).parent / "data" / "query_catalog"
 BASE = Settings().base
+RECORD = f"{BASE}record/"
 QUERIES = load_named_queries()
 Row = tuple[str | None, ...]
 
@@ -173,29 +174,31 @@ EXPECTED: dict[str, list[tuple[dict[str, str], list[Row]]]] = {
         ("mimic_rrs", "MIMIC-RRS (MedHELM)", "bench:SaturationUnknown", None, None),
     ])],
     "top-results": [({}, [
-        ("agent_arena", "Agent Arena", "Model Beta", "64.2", "percent", None, "agent_arena.txt"),
+        ("agent_arena", "Agent Arena", "Model Beta", "64.2", "percent", None,
+         RECORD + "agent_arena"),
         ("finsearchcomp", "FinSearchComp", "Ling-3.1-flash", "81.7", "percent", None,
-         "002_e36a0be437d5fce5.txt"),
-        ("fresh_bench", "Fresh Bench", "Model Delta", "12", "percent", None, "agent_arena.txt"),
+         RECORD + "002_e36a0be437d5fce5"),
+        ("fresh_bench", "Fresh Bench", "Model Delta", "12", "percent", None,
+         RECORD + "agent_arena"),
         ("healthbench", "HealthBench", "GPT-5", "67.2", "percent", None,
-         "002_e36a0be437d5fce5.txt"),
+         RECORD + "002_e36a0be437d5fce5"),
         ("healthbench_professional", "HealthBench Professional", "Claude Sonnet 5.5", "69.2",
-         "percent", None, "002_e36a0be437d5fce5.txt"),
+         "percent", None, RECORD + "002_e36a0be437d5fce5"),
         # 90.1 from its own record beats 88 from the directory page that lists it.
         ("helm_qa", "HELM QA", "Model Beta", "90.1", "percent",
-         "https://example.org/helm_qa/beta", "helm_qa.json"),
-        ("helm_qa_v2", "HELM QA v2", "Model Alpha", "70", "percent", None, "helm_qa_v2.json"),
-        ("helm_qa_v2", "HELM QA v2", "Model Gamma", "70", "percent", None, "helm_qa_v2.json"),
-        ("kbl", "KBL", "Solar Pro 4", "77.5", "percent", None, "002_e36a0be437d5fce5.txt"),
+         "https://example.org/helm_qa/beta", RECORD + "helm_qa"),
+        ("helm_qa_v2", "HELM QA v2", "Model Alpha", "70", "percent", None, RECORD + "helm_qa_v2"),
+        ("helm_qa_v2", "HELM QA v2", "Model Gamma", "70", "percent", None, RECORD + "helm_qa_v2"),
+        ("kbl", "KBL", "Solar Pro 4", "77.5", "percent", None, RECORD + "002_e36a0be437d5fce5"),
         ("kormedmcqa", "KorMedMCQA", "Solar Pro 4", "93.2", "percent", None,
-         "002_e36a0be437d5fce5.txt"),
+         RECORD + "002_e36a0be437d5fce5"),
         # Lower is better here: 95 ms beats 120 ms.
         ("latency_bench", "Latency Bench", "Model Gamma", "95", "ms",
-         "https://example.org/latency/gamma", "latency_bench.json"),
+         "https://example.org/latency/gamma", RECORD + "latency_bench"),
         ("medxpertqa_mm", "MedXpertQA-MM", "Qwen 3.8 Max", "80.4", "percent", None,
-         "002_e36a0be437d5fce5.txt"),
+         RECORD + "002_e36a0be437d5fce5"),
         ("quote_bench", 'Quote "Bench" {#1}', "Model Beta", "55.5", "percent", None,
-         "quote_bench.json"),
+         RECORD + "quote_bench"),
     ])],
     "models-most-results": [({}, [
         ("Model Beta", "4", "3"),

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from graph.build import build
 from graph.cli.common import EXIT_OK, EXIT_USAGE, CliError, add_base_argument, settings_from
+from graph.cli.progress import progress_bar
 from graph.cli.report import print_load_report
 from graph.export import to_dataset
 from graph.importers.reading import InputPathError
@@ -133,7 +134,7 @@ def run_query_command(args: argparse.Namespace) -> int:
 def _run(compiled: CompiledQuery, bindings: Bindings, paths: list[Path], fmt: str,
          settings: Settings) -> int:
     try:
-        built = build(paths, settings)
+        built = build(paths, settings, progress=progress_bar("reading"))
     except InputPathError as error:
         raise CliError(str(error)) from None
     report = built.report
@@ -158,7 +159,7 @@ def _query_and_paths(args: argparse.Namespace) -> tuple[NamedQuery, list[Path]]:
             raise CliError("give a query: a NAME (see `benchgraph queries`), a FILE.rq, "
                            "or -e 'SPARQL'")
         target, rest = words[0], [Path(word) for word in words[1:]]
-        if target.endswith(".rq") or "/" in target or Path(target).is_file():
+        if target.endswith(".rq") or "/" in target:
             return load_query_file(Path(target)), rest
         return _named(target), rest
     except QueryFileError as error:
