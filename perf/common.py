@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -72,9 +72,12 @@ class Measurement:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "name": self.name, "label": self.label, "items": self.items,
+            "name": self.name,
+            "label": self.label,
+            "items": self.items,
             "seconds": [round(run.seconds, 4) for run in self.runs],
-            "median_seconds": round(self.seconds, 4), "timed_out": self.timed_out,
+            "median_seconds": round(self.seconds, 4),
+            "timed_out": self.timed_out,
             "median_cpu_seconds": None if self.cpu_seconds is None else round(self.cpu_seconds, 4),
             "peak_rss_mb": [round(run.peak_rss_bytes / 2**20, 1) for run in self.runs],
             "max_peak_rss_mb": round(self.peak_mb, 1),
@@ -103,8 +106,9 @@ def work_root() -> Path:
     return Path(tempfile.gettempdir()) / "benchgraph-perf"
 
 
-def cached_catalog(records: int, seed: int, directory_pages: int,
-                   profile: str) -> tuple[Path, float | None]:
+def cached_catalog(
+    records: int, seed: int, directory_pages: int, profile: str
+) -> tuple[Path, float | None]:
     """The synthetic catalog folder for these settings, generated unless already cached.
 
     Returns the folder and the seconds generation took (None when it was reused).
@@ -116,9 +120,19 @@ def cached_catalog(records: int, seed: int, directory_pages: int,
     partial = folder.with_name(folder.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     started = time.perf_counter()
-    command = [sys.executable, "-m", "perf.generate_catalog", str(records), str(partial),
-               "--seed", str(seed), "--directory-pages", str(directory_pages),
-               "--profile", profile]
+    command = [
+        sys.executable,
+        "-m",
+        "perf.generate_catalog",
+        str(records),
+        str(partial),
+        "--seed",
+        str(seed),
+        "--directory-pages",
+        str(directory_pages),
+        "--profile",
+        profile,
+    ]
     completed = subprocess.run(command, capture_output=True, text=True, check=False)
     if completed.returncode != 0:
         raise PerfError(f"{' '.join(command)} failed:\n{completed.stderr[-2000:]}")
@@ -164,8 +178,13 @@ def run_process(command: Sequence[str], log: Path, timeout: float | None = None)
     return Finished(code, seconds, usage.ru_utime + usage.ru_stime, peak, timed_out)
 
 
-def run_phase(phase: str, arguments: Sequence[str], workdir: Path,
-              module: str = "perf.phases", timeout: float | None = None) -> Run:
+def run_phase(
+    phase: str,
+    arguments: Sequence[str],
+    workdir: Path,
+    module: str = "perf.phases",
+    timeout: float | None = None,
+) -> Run:
     """Runs one phase in a fresh interpreter (``python -m MODULE PHASE ARG...``) and returns
     what it measured: the module prints ``{"seconds": ..., ...}`` as its last line.
 
@@ -196,8 +215,10 @@ def machine() -> dict[str, Any]:
     return {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "load_average": [round(load, 2) for load in os.getloadavg()],
-        "cpus": os.cpu_count(), "platform": platform.platform(),
-        "python": platform.python_version(), "pyoxigraph": pyoxigraph.__version__,
+        "cpus": os.cpu_count(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "pyoxigraph": pyoxigraph.__version__,
         "rdflib": rdflib.__version__,
     }
 
@@ -213,8 +234,10 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows, strict=True)]
 
     def line(cells: Sequence[str]) -> str:
-        out = [str(c).ljust(w) if i == 0 else str(c).rjust(w)
-               for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
+        out = [
+            str(c).ljust(w) if i == 0 else str(c).rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
         return "  ".join(out).rstrip()
 
     rule = "  ".join("-" * w for w in widths)
@@ -224,3 +247,20 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 def progress(message: str) -> None:
     """A line about what the suite is doing, on stderr (the figures go to stdout)."""
     print(message, file=sys.stderr, flush=True)
+
+
+Phase = Callable[[Sequence[str]], dict[str, Any]]
+
+
+def run_phase_command(module: str, phases: dict[str, Phase], argv: Sequence[str]) -> int:
+    """``python -m MODULE PHASE ARG...``: run one phase in this (fresh) process and print its
+    figures as JSON for the suite to read; 2 for an unknown phase, 1 when it fails."""
+    if not argv or argv[0] not in phases:
+        print(f"usage: python -m {module} {{{','.join(phases)}}} ARG...", file=sys.stderr)
+        return 2
+    try:
+        print(json.dumps(phases[argv[0]](argv[1:])))
+    except PerfError as error:
+        print(f"{module}: {error}", file=sys.stderr)
+        return 1
+    return 0

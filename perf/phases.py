@@ -7,12 +7,13 @@ A phase does its setup untimed, times only the work it names, and prints one JSO
 phase, so a phase pays only for its own.
 """
 
-import json
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from perf.common import run_phase_command
 
 Phase = Callable[[Sequence[str]], dict[str, Any]]
 
@@ -58,8 +59,11 @@ def oxi_turtle(args: Sequence[str]) -> dict[str, Any]:
     store = Store()
     store.bulk_load(path=args[0], format=RdfFormat.N_TRIPLES)
     prefixes = _prefixes()
-    clock, _ = _timed(lambda: store.dump(output=args[1], format=RdfFormat.TURTLE,
-                                           from_graph=DefaultGraph(), prefixes=prefixes))
+    clock, _ = _timed(
+        lambda: store.dump(
+            output=args[1], format=RdfFormat.TURTLE, from_graph=DefaultGraph(), prefixes=prefixes
+        )
+    )
     return {**clock, "bytes": Path(args[1]).stat().st_size}
 
 
@@ -103,12 +107,16 @@ def ours_build(args: Sequence[str]) -> dict[str, Any]:
     finished = time.perf_counter()
     report = result.report
     return {
-        "seconds": finished - started, "cpu_seconds": time.process_time() - cpu,
+        "seconds": finished - started,
+        "cpu_seconds": time.process_time() - cpu,
         "build_seconds": built - started,
-        "write_seconds": finished - built, "quads": len(result.quads),
+        "write_seconds": finished - built,
+        "quads": len(result.quads),
         "statements": written.statements,
-        "records": len(report.records), "warnings": len(report.warnings),
-        "rejected": len(report.rejected), "bytes": out.stat().st_size,
+        "records": len(report.records),
+        "warnings": len(report.warnings),
+        "rejected": len(report.rejected),
+        "bytes": out.stat().st_size,
     }
 
 
@@ -134,11 +142,7 @@ PHASES: dict[str, Phase] = {
 
 
 def main(argv: Sequence[str]) -> int:
-    if not argv or argv[0] not in PHASES:
-        print(f"usage: python -m perf.phases {{{','.join(PHASES)}}} ARG...", file=sys.stderr)
-        return 2
-    print(json.dumps(PHASES[argv[0]](argv[1:])))
-    return 0
+    return run_phase_command("perf.phases", PHASES, argv)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from perf.common import PerfError, SectionReport, run_phase, table
+from perf.common import PerfError, SectionReport, run_phase, run_phase_command, table
 from perf.common import progress as say
 
 NAME = "query"
@@ -283,12 +283,7 @@ PHASES: dict[str, Callable[[Sequence[str]], dict[str, Any]]] = {"measure": phase
 
 def main(argv: Sequence[str]) -> int:
     if argv and argv[0] in PHASES:
-        try:
-            print(json.dumps(PHASES[argv[0]](argv[1:])))
-        except PerfError as error:
-            print(f"{MODULE}: {error}", file=sys.stderr)
-            return 1
-        return 0
+        return run_phase_command(MODULE, PHASES, argv)
     from perf.run import main as suite  # the section alone, with the suite's options
 
     return suite([NAME, *argv])

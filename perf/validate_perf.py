@@ -24,7 +24,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from perf.common import Measurement, PerfError, SectionReport, cached_catalog, run_phase, table
+from perf.common import (
+    Measurement,
+    PerfError,
+    SectionReport,
+    cached_catalog,
+    run_phase,
+    run_phase_command,
+    table,
+)
 from perf.common import progress as say
 
 NAME = "validate"
@@ -225,17 +233,7 @@ PHASES: dict[str, Callable[[Sequence[str]], dict[str, Any]]] = {
 
 
 def main(argv: Sequence[str]) -> int:
-    import json
-
-    if not argv or argv[0] not in PHASES:
-        print(f"usage: python -m {MODULE} {{{','.join(PHASES)}}} ARG...", file=sys.stderr)
-        return 2
-    try:
-        print(json.dumps(PHASES[argv[0]](argv[1:])))
-    except PerfError as error:
-        print(f"{MODULE}: {error}", file=sys.stderr)
-        return 1
-    return 0
+    return run_phase_command(MODULE, PHASES, argv)
 
 
 if __name__ == "__main__":
