@@ -22,7 +22,6 @@ from graph.mapping.terms import plain
 from graph.namespace import BENCH, RDF, RDFS
 from graph.ontology import ontology_quads
 from graph.quads import Quad
-from graph.records import CatalogPage
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.vocabulary import Vocabulary, bundled_vocabulary
@@ -62,8 +61,7 @@ def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabul
     catalogued: set[URIRef] = set()
     for loaded in records:
         record = loaded.record
-        own_id = record.page.id if isinstance(record, CatalogPage) else index.resolve(record.title)
-        catalogued.add(iris.benchmark(own_id))
+        catalogued.add(iris.benchmark(index.described_by(record)))
         quads.extend(map_record(record, loaded.key, str(loaded.source.relative), ctx))
     quads.extend(_build_graph(quads, catalogued, iris))
     quads.extend(ontology_quads())

@@ -25,17 +25,7 @@ from typing import BinaryIO, cast
 import pyoxigraph as ox
 from rdflib import Dataset, Graph, URIRef
 
-from graph.formats import (
-    FORMATS,
-    JSONLD,
-    NQUADS,
-    NTRIPLES,
-    TRIG,
-    TURTLE,
-    RdfFormat,
-    format_for,
-    format_for_media_type,
-)
+from graph.formats import JSONLD, NQUADS, NTRIPLES, TRIG, TURTLE, RdfFormat, format_for
 from graph.gc_pause import gc_paused
 from graph.namespace import PREFIXES
 from graph.oxigraph_terms import sorted_statements, to_oxigraph_quads
@@ -195,12 +185,8 @@ def to_oxigraph_store(quads: Iterable[Quad]) -> ox.Store:
 
 __all__ = [
     "BASE_PREFIX",
-    "FORMATS",
-    "RdfFormat",
     "Serialized",
     "Written",
-    "format_for",
-    "format_for_media_type",
     "prefixes_for",
     "serialize",
     "sorted_statements",

@@ -94,7 +94,8 @@ def ours_build(args: Sequence[str]) -> dict[str, Any]:
     Arguments: the folder, the output file, the format name.
     """
     from graph.build import build
-    from graph.export import format_for, write_file
+    from graph.export import write_file
+    from graph.formats import format_for
     from graph.settings import default_settings
 
     folder, out, fmt_name = Path(args[0]), Path(args[1]), args[2]

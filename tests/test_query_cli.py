@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from rdflib import Graph, URIRef
 
-import graph.cli.query as query_cli
 from graph.cli import main
 from graph.queries import load_named_queries
 
@@ -32,7 +31,9 @@ def no_build(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the graph was built, so the query would have run")
 
-    monkeypatch.setattr(query_cli, "build", refuse)
+    import graph.cli.common
+
+    monkeypatch.setattr(graph.cli.common, "build", refuse)  # every command builds through it
 
 
 # -- benchgraph queries ---------------------------------------------------------------------------

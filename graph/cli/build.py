@@ -14,7 +14,8 @@ from graph.cli.common import (
     settings_from,
 )
 from graph.cli.report import print_load_report
-from graph.export import FORMATS, format_for, write_file, write_stream
+from graph.export import write_file, write_stream
+from graph.formats import FORMATS, format_for
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         fmt = format_for(args.format, args.output)
     except ValueError as error:
         raise CliError(str(error)) from None
-    result = build_from(args, settings)
+    result = build_from(args.paths, settings)
     if args.output is None:
         written = write_stream(sys.stdout.buffer, result.quads, fmt, base=settings.base)
     else:

@@ -1,6 +1,7 @@
 """What the subcommands share: exit codes, the one error type, and the common arguments."""
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
 from graph.build import BuildResult, build
@@ -51,12 +52,10 @@ def settings_from(args: argparse.Namespace) -> Settings:
         raise CliError(f"bad setting: {problems}") from None
 
 
-def build_from(
-    args: argparse.Namespace, settings: Settings, *, progress: bool = True
-) -> BuildResult:
-    """The graph of the PATHs given on the command line (default: the bundled catalog); a PATH
-    that does not exist is a usage error. ``progress`` draws a bar on a terminal."""
+def build_from(paths: Sequence[Path], settings: Settings) -> BuildResult:
+    """The graph of the PATHs given on the command line (default: the bundled catalog), with a
+    progress bar on a terminal; a PATH that does not exist is a usage error."""
     try:
-        return build(args.paths, settings, progress=progress_bar("reading") if progress else None)
+        return build(paths, settings, progress=progress_bar("reading"))
     except InputPathError as error:
         raise CliError(str(error)) from None

@@ -14,12 +14,16 @@ import difflib
 import sys
 from pathlib import Path
 
-from graph.build import build
-from graph.cli.common import EXIT_OK, EXIT_USAGE, CliError, add_base_argument, settings_from
-from graph.cli.progress import progress_bar
+from graph.cli.common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    CliError,
+    add_base_argument,
+    build_from,
+    settings_from,
+)
 from graph.cli.report import print_load_report
 from graph.export import to_dataset
-from graph.importers.reading import InputPathError
 from graph.queries import (
     NamedQuery,
     Parameter,
@@ -62,20 +66,34 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "query on it. SELECT and ASK results print as a table by default; CONSTRUCT and "
         "DESCRIBE results as Turtle. The graph is read-only: SPARQL Update is refused.",
     )
-    parser.add_argument("words", nargs="*", metavar="NAME|FILE.rq PATH",
-                        help="the named query or .rq file (not with -e), then record files or "
-                        "folders")
+    parser.add_argument(
+        "words",
+        nargs="*",
+        metavar="NAME|FILE.rq PATH",
+        help="the named query or .rq file (not with -e), then record files or folders",
+    )
     parser.add_argument("-e", "--expression", metavar="SPARQL", help="run this query text")
-    parser.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
-                        help="a parameter of the query (repeat for several)")
-    parser.add_argument("--format", choices=FORMAT_NAMES, metavar="F",
-                        help=f"one of {', '.join(FORMAT_NAMES)} (default: table, or ttl for "
-                        "CONSTRUCT and DESCRIBE)")
+    parser.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a parameter of the query (repeat for several)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMAT_NAMES,
+        metavar="F",
+        help=f"one of {', '.join(FORMAT_NAMES)} (default: table, or ttl for "
+        "CONSTRUCT and DESCRIBE)",
+    )
     add_base_argument(parser)
     parser.set_defaults(run=run_query_command)
 
 
 # -- benchgraph queries ------------------------------------------------------------------------
+
 
 def run_queries(args: argparse.Namespace) -> int:
     try:
@@ -113,6 +131,7 @@ def _parameter_line(parameter: Parameter) -> str:
 
 # -- benchgraph query --------------------------------------------------------------------------
 
+
 def run_query_command(args: argparse.Namespace) -> int:
     query, paths = _query_and_paths(args)
     values = _parameter_values(args.param)
@@ -124,19 +143,21 @@ def run_query_command(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     fmt = args.format or ("ttl" if compiled.form in _GRAPH_FORMS else "table")
     if result_format(fmt).for_graphs != (compiled.form in _GRAPH_FORMS):
-        suited = [f for f in FORMAT_NAMES if result_format(f).for_graphs
-                  == (compiled.form in _GRAPH_FORMS)]
-        raise CliError(f"--format {fmt} does not fit a {compiled.form} query "
-                       f"(use {', '.join(suited)})")
+        suited = [
+            f
+            for f in FORMAT_NAMES
+            if result_format(f).for_graphs == (compiled.form in _GRAPH_FORMS)
+        ]
+        raise CliError(
+            f"--format {fmt} does not fit a {compiled.form} query (use {', '.join(suited)})"
+        )
     return _run(compiled, bindings, paths, fmt, settings)
 
 
-def _run(compiled: CompiledQuery, bindings: Bindings, paths: list[Path], fmt: str,
-         settings: Settings) -> int:
-    try:
-        built = build(paths, settings, progress=progress_bar("reading"))
-    except InputPathError as error:
-        raise CliError(str(error)) from None
+def _run(
+    compiled: CompiledQuery, bindings: Bindings, paths: list[Path], fmt: str, settings: Settings
+) -> int:
+    built = build_from(paths, settings)
     report = built.report
     if report.rejected or report.warnings:
         print_load_report(report)
@@ -156,8 +177,9 @@ def _query_and_paths(args: argparse.Namespace) -> tuple[NamedQuery, list[Path]]:
         if args.expression is not None:
             return ad_hoc_query(args.expression), [Path(word) for word in words]
         if not words:
-            raise CliError("give a query: a NAME (see `benchgraph queries`), a FILE.rq, "
-                           "or -e 'SPARQL'")
+            raise CliError(
+                "give a query: a NAME (see `benchgraph queries`), a FILE.rq, or -e 'SPARQL'"
+            )
         target, rest = words[0], [Path(word) for word in words[1:]]
         if target.endswith(".rq") or "/" in target:
             return load_query_file(Path(target)), rest

@@ -34,7 +34,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run(args: argparse.Namespace) -> int:
-    result = build_from(args, settings_from(args))
+    result = build_from(args.paths, settings_from(args))
     stats = graph_stats(result.quads)
     sections = _sections(stats)
     if args.format == "json":

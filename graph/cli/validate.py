@@ -52,7 +52,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
-    built = build_from(args, settings)
+    built = build_from(args.paths, settings)
     try:
         report = validate(built.quads, settings)
     except ShapesError as error:

@@ -58,7 +58,8 @@ as ``bench:otherFact "Key: value"``."""
 
 def map_directory_page(record: DirectoryPage, out: Statements, ctx: MappingContext) -> None:
     """Statements about the page's benchmark, its scores, and the benchmarks listed beside it."""
-    benchmark = _titled_benchmark(record.title, out, ctx)
+    benchmark = ctx.benchmark_reference(out, ctx.index.described_by(record))
+    out.add_text(benchmark, RDFS.label, record.title)
     out.add(out.graph, BENCH.describes, benchmark)
     out.add_text(benchmark, DCTERMS.abstract, record.summary)
     out.add_text(benchmark, BENCH.accessStatement, record.access)

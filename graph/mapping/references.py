@@ -44,6 +44,11 @@ class BenchmarkIndex:
         slug = slugify(title)
         return self.by_slug.get(slug) or node_key(title)
 
+    def described_by(self, record: Record) -> str:
+        """The id of the benchmark ``record`` is about: a catalog page's own id, a directory
+        page's title resolved like any other title."""
+        return record.page.id if isinstance(record, CatalogPage) else self.resolve(record.title)
+
 
 def index_benchmarks(records: Iterable[Record]) -> BenchmarkIndex:
     claims: dict[str, tuple[int, str]] = {}
