@@ -6,8 +6,10 @@ it), and a label for a benchmark known only by id. The ontology and its vocabula
 come along in their own named graph (``graph.ontology``).
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import itemgetter
 from pathlib import Path
 
 from rdflib import URIRef
@@ -69,14 +71,19 @@ def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabul
 
 
 def _build_graph(quads: list[Quad], catalogued: set[URIRef], iris: Iris) -> list[Quad]:
-    # str.__eq__: the terms' own __eq__ is Python code, and this runs over every quad.
-    same, rdf_type, label, benchmark_class = str.__eq__, RDF.type, RDFS.label, BENCH.Benchmark
-    benchmarks = {s for s, p, o, _ in quads if same(p, rdf_type) and same(o, benchmark_class)}
-    labelled = {s for s, p, _, _ in quads if same(p, label) and s in benchmarks}
+    benchmark_class = BENCH.Benchmark
+    benchmarks = {s for s, _, o, _ in _with_predicate(quads, RDF.type) if o == benchmark_class}
+    labelled = {s for s, _, _, _ in _with_predicate(quads, RDFS.label)}
     graph = iris.build()
     derived: list[Quad] = []
-    for node in sorted(benchmarks):
+    for node in sorted(benchmarks, key=str):  # str: Identifier.__lt__ is Python code
         derived.append((node, BENCH.catalogued, TRUE if node in catalogued else FALSE, graph))
         if node not in labelled:
-            derived.append((node, label, plain(node.rsplit("/", 1)[1]), graph))
+            derived.append((node, RDFS.label, plain(node.rsplit("/", 1)[1]), graph))
     return derived
+
+
+def _with_predicate(quads: list[Quad], predicate: URIRef) -> Iterator[Quad]:
+    """The quads whose predicate is ``predicate``, found with C-level calls (this runs over
+    every quad; ``URIRef.__eq__`` is Python code, ``str.__eq__`` is not)."""
+    return compress(quads, map(str.__eq__, map(itemgetter(1), quads), repeat(predicate)))

@@ -1,7 +1,7 @@
 """What every record model shares: strict types, and unknown keys kept for reporting."""
 
-from collections.abc import Iterator
-from typing import Any
+from functools import cache
+from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict
 
@@ -11,13 +11,34 @@ class RecordModel(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="allow", frozen=True)
 
-    def unknown_keys(self, prefix: str = "") -> Iterator[tuple[str, Any]]:
-        """Every key, at any depth, that no model declares: (dotted path, value)."""
-        for key, value in (self.__pydantic_extra__ or {}).items():
-            yield f"{prefix}{key}", value
-        for name, value in self.__dict__.items():  # the declared fields, without copying
+    def unknown_keys(self, prefix: str = "") -> list[tuple[str, Any]]:
+        """Every key, at any depth, that no model declares: (dotted path, value), in the
+        order of the fields."""
+        extra = self.__pydantic_extra__ or {}
+        found = [(f"{prefix}{key}", value) for key, value in extra.items()]
+        values = self.__dict__  # the declared fields, without copying
+        for name in _nested_fields(type(self)):
+            value = values[name]
             if isinstance(value, RecordModel):
-                yield from value.unknown_keys(f"{prefix}{name}.")
-            elif isinstance(value, list) and value and isinstance(value[0], RecordModel):
+                found += value.unknown_keys(f"{prefix}{name}.")
+            elif isinstance(value, list):
                 for index, item in enumerate(value):
-                    yield from item.unknown_keys(f"{prefix}{name}[{index}].")
+                    if isinstance(item, RecordModel):
+                        found += item.unknown_keys(f"{prefix}{name}[{index}].")
+        return found
+
+
+@cache
+def _nested_fields(model: type[RecordModel]) -> tuple[str, ...]:
+    """The fields of ``model`` that can hold a record model (alone, optional or in a list):
+    the only ones ``unknown_keys`` looks into."""
+    fields = model.model_fields.items()
+    return tuple(name for name, info in fields if _mentions_model(info.annotation))
+
+
+def _mentions_model(annotation: Any) -> bool:
+    """Whether a field's type is a record model or is built from one (``X | None``,
+    ``list[X]``, ``Annotated[X, ...]``)."""
+    if isinstance(annotation, type) and issubclass(annotation, RecordModel):
+        return True
+    return any(_mentions_model(argument) for argument in get_args(annotation))

@@ -8,13 +8,14 @@ import re
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BeforeValidator
 
 BENCHMARK_ID = re.compile(r"[a-z0-9_]+")
 # New-style arXiv ids (0704.0001, 2211.08584v2) and old-style (hep-th/9901001, math.GT/0309136).
 ARXIV_ID = re.compile(r"(\d{4}\.\d{4,5}|[a-z][a-z-]*(\.[A-Z]{2})?/\d{7})(v\d+)?")
+# http:// or https:// (any case), a host part, then anything but white space.
+HTTP_URL = re.compile(r"(?i:https?)://[^\s/?#]+[^\s]*")
 PARTIAL_DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
 
 
@@ -31,8 +32,7 @@ def _check_benchmark_id(value: str) -> str:
 
 
 def _check_url(value: str) -> str:
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc or re.search(r"\s", value):
+    if not HTTP_URL.fullmatch(value):
         raise ValueError(f"{value!r} is not an http(s) URL")
     return value
 
