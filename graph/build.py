@@ -6,10 +6,11 @@ it), and a label for a benchmark known only by id. The ontology and its vocabula
 come along in their own named graph (``graph.ontology``).
 """
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import compress, repeat
-from operator import itemgetter
+from operator import and_, eq
 from pathlib import Path
 
 from rdflib import URIRef
@@ -17,12 +18,12 @@ from rdflib import URIRef
 from graph.gc_pause import gc_paused
 from graph.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping import MappingContext, map_record
-from graph.mapping.emitter import FALSE, TRUE
+from graph.mapping.emitter import Statements
 from graph.mapping.iris import Iris
 from graph.mapping.references import index_benchmarks
-from graph.mapping.terms import plain
 from graph.namespace import BENCH, RDF, RDFS
 from graph.ontology import ontology_quads
+from graph.quad_table import OBJECT, PREDICATE, SUBJECT, QuadTable
 from graph.quads import Quad
 from graph.resources import data_dir
 from graph.settings import Settings
@@ -31,10 +32,15 @@ from graph.vocabulary import Vocabulary, bundled_vocabulary
 
 @dataclass(frozen=True)
 class BuildResult:
-    """The built quads and the load report of the files they came from."""
+    """The built dataset and the load report of the files it came from."""
 
     report: LoadReport
-    quads: list[Quad]
+    table: QuadTable
+
+    @cached_property
+    def quads(self) -> list[Quad]:
+        """The built quads as rdflib terms, made on first use."""
+        return self.table.quads()
 
 
 def default_paths(paths: Sequence[Path]) -> list[Path]:
@@ -51,39 +57,37 @@ def build(
     """Load the record files under ``paths`` (default: the bundled catalog) and map them."""
     with gc_paused():
         report = load_records(default_paths(paths), settings, progress)
-        quads = map_records(report.records, Iris(settings.base), vocabulary or bundled_vocabulary())
-    return BuildResult(report, quads)
+        table = map_records(report.records, Iris(settings.base), vocabulary or bundled_vocabulary())
+    return BuildResult(report, table)
 
 
-def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabulary) -> list[Quad]:
+def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabulary) -> QuadTable:
     """Every record's named graph, the build graph derived from them all, and the ontology."""
     index = index_benchmarks(loaded.record for loaded in records)
     ctx = MappingContext(iris, vocabulary, index)
-    quads: list[Quad] = []
+    table = QuadTable()
     catalogued: set[URIRef] = set()
     for loaded in records:
         record = loaded.record
         catalogued.add(iris.benchmark(index.described_by(record)))
-        quads.extend(map_record(record, loaded.key, str(loaded.source.relative), ctx))
-    quads.extend(_build_graph(quads, catalogued, iris))
-    quads.extend(ontology_quads())
-    return quads
+        map_record(record, loaded.key, str(loaded.source.relative), ctx, table)
+    _build_graph(table, catalogued, iris)
+    table.extend(ontology_quads())
+    return table
 
 
-def _build_graph(quads: list[Quad], catalogued: set[URIRef], iris: Iris) -> list[Quad]:
-    benchmark_class = BENCH.Benchmark
-    benchmarks = {s for s, _, o, _ in _with_predicate(quads, RDF.type) if o == benchmark_class}
-    labelled = {s for s, _, _, _ in _with_predicate(quads, RDFS.label)}
-    graph = iris.build()
-    derived: list[Quad] = []
-    for node in sorted(benchmarks, key=str):  # str: Identifier.__lt__ is Python code
-        derived.append((node, BENCH.catalogued, TRUE if node in catalogued else FALSE, graph))
-        if node not in labelled:
-            derived.append((node, RDFS.label, plain(node.rsplit("/", 1)[1]), graph))
-    return derived
-
-
-def _with_predicate(quads: list[Quad], predicate: URIRef) -> Iterator[Quad]:
-    """The quads whose predicate is ``predicate``, found with C-level calls (this runs over
-    every quad; ``URIRef.__eq__`` is Python code, ``str.__eq__`` is not)."""
-    return compress(quads, map(str.__eq__, map(itemgetter(1), quads), repeat(predicate)))
+def _build_graph(table: QuadTable, catalogued: set[URIRef], iris: Iris) -> None:
+    """States ``bench:catalogued`` of every benchmark node, and a label for one without."""
+    terms = table.terms
+    subjects, predicates = table.column(SUBJECT), table.column(PREDICATE)
+    is_type = map(eq, predicates, repeat(terms.iri(RDF.type)))
+    is_benchmark = map(eq, table.column(OBJECT), repeat(terms.iri(BENCH.Benchmark)))
+    benchmarks = set(compress(subjects, map(and_, is_type, is_benchmark)))
+    labelled = set(compress(subjects, map(eq, predicates, repeat(terms.iri(RDFS.label)))))
+    out = Statements(table, iris.build())
+    for term_id in sorted(benchmarks, key=terms.ntriples.__getitem__):
+        node = terms.terms[term_id]
+        assert isinstance(node, URIRef)  # a subject
+        out.add_boolean(node, BENCH.catalogued, node in catalogued)
+        if term_id not in labelled:
+            out.add_text(node, RDFS.label, node.rsplit("/", 1)[1])

@@ -1,10 +1,11 @@
 """Writing the graph out: every format of ``graph.formats``, fast, deterministic, atomic on disk.
 
-rdflib's serialisers need tens of seconds for a build of 10,000 records, so the quads go through
-pyoxigraph instead. ``sorted_statements`` turns them into canonical N-Triples or N-Quads text,
-deduplicated and sorted by the N-Triples form of (graph,) subject, predicate and object; that
-text is the N-Triples / N-Quads output itself, and pyoxigraph re-reads it to write Turtle, TriG
-and JSON-LD. The same quads in any order therefore give the same bytes.
+rdflib's serialisers need tens of seconds for a build of 10,000 records, so the writers work on
+the build's ``QuadTable`` (rdflib quads are put in one first). ``graph.canonical`` puts its
+statements in canonical order, deduplicated and sorted by the N-Triples form of (graph,)
+subject, predicate and object. N-Triples and N-Quads are written from it directly, Turtle and
+TriG by ``graph.turtle``, and JSON-LD by pyoxigraph from the canonical N-Quads. The same
+quads in any order therefore give the same bytes.
 
 Turtle and N-Triples hold the union of the named graphs (a triple stated in two records appears
 once). TriG, N-Quads and JSON-LD keep each named graph: JSON-LD is written expanded, one
@@ -25,19 +26,17 @@ from typing import BinaryIO, cast
 import pyoxigraph as ox
 from rdflib import Dataset, Graph, URIRef
 
+from graph.canonical import canonical, ntriples
 from graph.formats import JSONLD, NQUADS, NTRIPLES, TRIG, TURTLE, RdfFormat, format_for
 from graph.gc_pause import gc_paused
 from graph.namespace import PREFIXES
-from graph.oxigraph_terms import sorted_statements, to_oxigraph_quads
+from graph.quad_table import QuadTable
 from graph.quads import Quad
+from graph.turtle import write_trig, write_turtle
 
-_OXIGRAPH_FORMATS: dict[RdfFormat, ox.RdfFormat] = {
-    TURTLE: ox.RdfFormat.TURTLE,
-    NTRIPLES: ox.RdfFormat.N_TRIPLES,
-    TRIG: ox.RdfFormat.TRIG,
-    NQUADS: ox.RdfFormat.N_QUADS,
-    JSONLD: ox.RdfFormat.JSON_LD,
-}
+Source = QuadTable | Iterable[Quad]
+"""What the writers take: a built table, or rdflib quads."""
+
 BASE_PREFIX = "base"
 """The prefix Turtle and TriG declare for the data's base IRI."""
 
@@ -71,25 +70,29 @@ def prefixes_for(base: str | None = None) -> dict[str, str]:
     return prefixes
 
 
-def serialize(quads: Iterable[Quad], fmt: RdfFormat, *, base: str | None = None) -> Serialized:
+def serialize(quads: Source, fmt: RdfFormat, *, base: str | None = None) -> Serialized:
     """The quads in ``fmt``, as bytes; ``base`` (the data's base IRI) adds the ``base:`` prefix.
     The same quads, in any order and with any repeats, always give the same bytes.
 
     ValueError for a term pyoxigraph cannot write (an invalid IRI or language tag), TypeError
     for a blank node or a row that is not a quad."""
     with gc_paused():
-        lines, count = sorted_statements(quads, keep_graphs=fmt.keeps_graphs)
+        table = as_table(quads)
+        if fmt in (TURTLE, TRIG):
+            statements = canonical(table, keep_graphs=fmt.keeps_graphs)
+            writer = write_trig if fmt.keeps_graphs else write_turtle
+            return Serialized(fmt, writer(statements, prefixes_for(base)), len(statements))
+        lines, count = ntriples(table, keep_graphs=fmt.keeps_graphs)
         if fmt in (NTRIPLES, NQUADS):
             return Serialized(fmt, lines, count)
-        source = NQUADS if fmt.keeps_graphs else NTRIPLES
-        parsed = ox.parse(lines, format=_OXIGRAPH_FORMATS[source], lenient=True)
-        prefixes = prefixes_for(base) if fmt in (TURTLE, TRIG) else None
-        data = cast(bytes, ox.serialize(parsed, format=_OXIGRAPH_FORMATS[fmt], prefixes=prefixes))
+        assert fmt is JSONLD, fmt
+        parsed = ox.parse(lines, format=ox.RdfFormat.N_QUADS, lenient=True)
+        data = cast(bytes, ox.serialize(parsed, format=ox.RdfFormat.JSON_LD))
     return Serialized(fmt, data, count)
 
 
 def write_stream(
-    stream: BinaryIO, quads: Iterable[Quad], fmt: RdfFormat, *, base: str | None = None
+    stream: BinaryIO, quads: Source, fmt: RdfFormat, *, base: str | None = None
 ) -> Written:
     """Write the quads to a binary stream (``sys.stdout.buffer``), then flush it. Nothing is
     written unless the whole serialisation succeeded."""
@@ -100,7 +103,7 @@ def write_stream(
 
 
 def write_file(
-    path: Path, quads: Iterable[Quad], fmt: RdfFormat | None = None, *, base: str | None = None
+    path: Path, quads: Source, fmt: RdfFormat | None = None, *, base: str | None = None
 ) -> Written:
     """Write the quads to ``path`` atomically, in ``fmt`` or the format of its extension.
 
@@ -175,21 +178,29 @@ def to_dataset(quads: Iterable[Quad]) -> Dataset:
     return dataset
 
 
-def to_oxigraph_store(quads: Iterable[Quad]) -> ox.Store:
-    """An in-memory pyoxigraph Store holding the quads (duplicates once)."""
+def to_oxigraph_store(quads: Source) -> ox.Store:
+    """An in-memory pyoxigraph Store holding the quads (duplicates once), bulk-loaded from
+    their canonical N-Quads."""
     store = ox.Store()
     with gc_paused():
-        store.bulk_extend(to_oxigraph_quads(quads))
+        lines, _count = ntriples(as_table(quads), keep_graphs=True)
+        store.bulk_load(lines, format=ox.RdfFormat.N_QUADS)
     return store
+
+
+def as_table(quads: Source) -> QuadTable:
+    """The quads as a ``QuadTable``: a table as it is, rdflib quads put in a new one."""
+    return quads if isinstance(quads, QuadTable) else QuadTable.of(quads)
 
 
 __all__ = [
     "BASE_PREFIX",
     "Serialized",
+    "Source",
     "Written",
+    "as_table",
     "prefixes_for",
     "serialize",
-    "sorted_statements",
     "to_dataset",
     "to_oxigraph_store",
     "write_file",

@@ -104,7 +104,7 @@ def ours_build(args: Sequence[str]) -> dict[str, Any]:
     started, cpu = time.perf_counter(), time.process_time()
     result = build([folder], settings)
     built = time.perf_counter()
-    written = write_file(out, result.quads, fmt, base=settings.base)
+    written = write_file(out, result.table, fmt, base=settings.base)
     finished = time.perf_counter()
     report = result.report
     return {
@@ -112,7 +112,7 @@ def ours_build(args: Sequence[str]) -> dict[str, Any]:
         "cpu_seconds": time.process_time() - cpu,
         "build_seconds": built - started,
         "write_seconds": finished - built,
-        "quads": len(result.quads),
+        "quads": len(result.table),
         "statements": written.statements,
         "records": len(report.records),
         "warnings": len(report.warnings),

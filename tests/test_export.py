@@ -5,6 +5,7 @@ import io
 import json
 import os
 import random
+import re
 import shutil
 import stat
 import subprocess
@@ -278,10 +279,58 @@ def test_turtle_and_trig_use_the_prefixes(written: dict[str, Serialized]) -> Non
         text = written[name].data.decode()
         assert "@prefix bench: <https://w3id.org/benchgraph/ontology#> ." in text
         assert f"@prefix base: <{BASE}> ." in text
-        assert "bench:note" in text and "base:benchmark" in text
+        assert "bench:note" in text and "base:record" not in text  # a local name with "/"
+        assert f"<{MIMIC}> " in text and f"<{OTHER}> " in text
     without_base = serialize(QUADS, TURTLE).data.decode()
     assert "@prefix base:" not in without_base
     assert f"<{MIMIC}>" in without_base
+
+
+UNUSUAL_LEXICAL_FORMS = [
+    ("+007", XSD.integer, "+007"),
+    (".5", XSD.decimal, '".5"^^xsd:decimal'),  # bare, some parsers would not read it
+    ("1e5", XSD.decimal, '"1e5"^^xsd:decimal'),  # not a decimal's lexical form
+    ("True", XSD.boolean, '"True"^^xsd:boolean'),  # ditto
+    ("7.", XSD.decimal, '"7."^^xsd:decimal'),
+]
+
+
+def test_turtle_writes_the_short_forms_that_read_back_the_same(
+    written: dict[str, Serialized],
+) -> None:
+    text = written["turtle"].data.decode()
+
+    def written_as(form: str, text: str = text) -> bool:
+        return re.search(rf"\s{re.escape(form)} [,;.]\n", text) is not None
+
+    for form in (
+        "42", "-0.5", "1.50", "true", "false",
+        '"2023-05-17"^^xsd:date', '"{\\"a\\": [1, 2.5, \\"x\\"]}"^^rdf:JSON',
+        '"5 points"^^bench:points', '"Hallo Welt"@de', "bench:Thing",
+    ):
+        assert written_as(form), form
+    assert f"<{ODD_IRIS[0]}> a bench:Thing .\n" in text
+    # Lexical forms rdflib would normalise: pyoxigraph reads them back exactly as stated.
+    quads = [
+        (MIMIC, VALUE, Literal(lexical, datatype=datatype, normalize=False), G1)
+        for lexical, datatype, _form in UNUSUAL_LEXICAL_FORMS
+    ]
+    unusual = serialize(quads, TURTLE).data
+    for _lexical, _datatype, form in UNUSUAL_LEXICAL_FORMS:
+        assert written_as(form, unusual.decode()), form
+    back = {t.object.value for t in ox.parse(unusual, format=ox.RdfFormat.TURTLE)}
+    assert back == {lexical for lexical, _datatype, _form in UNUSUAL_LEXICAL_FORMS}
+
+
+def test_turtle_groups_each_subject_and_trig_each_graph(written: dict[str, Serialized]) -> None:
+    turtle = written["turtle"].data.decode()
+    assert turtle.count(f"\n<{MIMIC}> ") == 1
+    assert f'<{MIMIC}> rdfs:label "MIMIC-RRS" ;\n    rdfs:seeAlso <' in turtle
+    assert '\n    bench:note "  leading and trailing spaces  " ,\n        "" ,\n' in turtle
+    trig = written["trig"].data.decode()
+    assert "base:record" not in trig
+    assert trig.count(f"<{G1}> {{\n    ") == 1 and trig.count(f"<{G2}> {{\n    ") == 1
+    assert trig.endswith(" .\n}\n")
 
 
 def test_prefixes_for() -> None:

@@ -41,7 +41,7 @@ def triples_after(quads: list[Quad], fmt: RdfFormat) -> set[tuple[Node, Node, No
 
 def assert_round_trips(record: CatalogPage | DirectoryPage) -> None:
     loaded = LoadedRecord(SourceFile(Path("r.json"), PurePosixPath("r.json"), ""), record)
-    quads = map_records([loaded], Iris(DEFAULT_BASE), bundled_vocabulary())
+    quads = map_records([loaded], Iris(DEFAULT_BASE), bundled_vocabulary()).quads()
     expected = {(s, p, o) for s, p, o, _ in quads}
     for fmt in (TURTLE, NTRIPLES):
         assert triples_after(quads, fmt) == expected

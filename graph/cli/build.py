@@ -52,10 +52,10 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     result = build_from(args.paths, settings)
     if args.output is None:
-        written = write_stream(sys.stdout.buffer, result.quads, fmt, base=settings.base)
+        written = write_stream(sys.stdout.buffer, result.table, fmt, base=settings.base)
     else:
         try:
-            written = write_file(args.output, result.quads, fmt, base=settings.base)
+            written = write_file(args.output, result.table, fmt, base=settings.base)
         except OSError as error:
             raise CliError(f"cannot write {args.output}: {error.strerror or error}") from None
     print_load_report(result.report, triples=written.statements)

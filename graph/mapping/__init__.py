@@ -6,15 +6,15 @@ from graph.mapping.context import MappingContext
 from graph.mapping.directory_page import map_directory_page
 from graph.mapping.emitter import Statements
 from graph.namespace import BENCH
-from graph.quads import Quad
+from graph.quad_table import QuadTable
 from graph.records import CatalogPage, DirectoryPage, Record
 
 
 def map_record(
-    record: Record, record_key: str, source_file: str, ctx: MappingContext
-) -> list[Quad]:
-    """The statements of one record's named graph, ``{base}record/{record_key}``."""
-    out = Statements(ctx.iris.record(record_key))
+    record: Record, record_key: str, source_file: str, ctx: MappingContext, table: QuadTable
+) -> None:
+    """States one record's named graph, ``{base}record/{record_key}``, into ``table``."""
+    out = Statements(table, ctx.iris.record(record_key))
     out.add_type(out.graph, BENCH.Record)
     out.add_text(out.graph, BENCH.sourceFile, source_file)
     match record:
@@ -24,7 +24,6 @@ def map_record(
         case DirectoryPage():
             out.add_text(out.graph, BENCH.importer, "directory-page")
             map_directory_page(record, out, ctx)
-    return out.quads
 
 
 __all__ = ["MappingContext", "map_record"]

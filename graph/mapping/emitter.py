@@ -6,12 +6,14 @@ and adds no triple.
 
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Any
 
 from rdflib import Literal, URIRef
 
-from graph.mapping.terms import plain, typed
 from graph.namespace import RDF, XSD
-from graph.quads import Object, Quad
+from graph.quad_table import QuadTable
+from graph.quads import Object
+from graph.terms import typed
 
 _TYPE = RDF.type
 _STRING_TYPES = {4: XSD.gYear, 7: XSD.gYearMonth}
@@ -22,44 +24,70 @@ FALSE = typed("false", _BOOLEAN, False)
 
 
 class Statements:
-    """Collects the statements of one named graph."""
+    """States the quads of one named graph into a ``QuadTable``, each term interned as it is
+    stated (no rdflib term is made for a value the table already holds).
 
-    def __init__(self, graph: URIRef) -> None:
+    This runs for every quad of a build: each method is one Python frame, and the lookups
+    it calls are C-level (bound ``dict.__getitem__`` and ``array.extend``)."""
+
+    def __init__(self, table: QuadTable, graph: URIRef) -> None:
         self.graph = graph
-        self.quads: list[Quad] = []
+        self._table = table
+        terms = table.terms
+        self._iri, self._plain, self._typed, self._object = (
+            terms.iri, terms.plain, terms.typed, terms.object
+        )
+        self._graph = terms.iri(graph)
+        self._type = terms.iri(_TYPE)
+        self._add = table.add
+
+    def __len__(self) -> int:
+        """How many quads the table holds: compare before and after some statements to see
+        whether any was made."""
+        return len(self._table)
 
     def add(self, subject: URIRef, predicate: URIRef, obj: Object | None) -> None:
         if obj is not None:
-            self.quads.append((subject, predicate, obj, self.graph))
+            iri = self._iri
+            self._add((iri(subject), iri(predicate), self._object(obj), self._graph))
 
     def add_type(self, subject: URIRef, rdf_class: URIRef) -> None:
-        self.quads.append((subject, _TYPE, rdf_class, self.graph))
+        iri = self._iri
+        self._add((iri(subject), self._type, iri(rdf_class), self._graph))
 
     def add_text(self, subject: URIRef, predicate: URIRef, value: str | None) -> None:
         """A plain string (``xsd:string``), verbatim."""
         if value is not None:
-            self.quads.append((subject, predicate, plain(value), self.graph))
+            iri = self._iri
+            self._add((iri(subject), iri(predicate), self._plain(value), self._graph))
 
     def add_texts(self, subject: URIRef, predicate: URIRef, values: list[str]) -> None:
         for value in values:
-            self.quads.append((subject, predicate, plain(value), self.graph))
+            self.add_text(subject, predicate, value)
+
+    def _add_typed(
+        self, subject: URIRef, predicate: URIRef, lexical: str, datatype: URIRef, value: Any
+    ) -> None:
+        iri = self._iri
+        obj = self._typed(lexical, datatype, value)
+        self._add((iri(subject), iri(predicate), obj, self._graph))
 
     def add_url(self, subject: URIRef, predicate: URIRef, url: str | None) -> None:
         """A web address, as an ``xsd:anyURI`` literal (kept verbatim, never dereferenced)."""
         if url is not None:
-            self.add(subject, predicate, typed(url, _ANY_URI, url))
+            self._add_typed(subject, predicate, url, _ANY_URI, url)
 
     def add_decimal(self, subject: URIRef, predicate: URIRef, value: Decimal | None) -> None:
         if value is not None:
             lexical = _decimal_lexical(value)
-            self.add(subject, predicate, typed(lexical, _DECIMAL, Decimal(lexical)))
+            self._add_typed(subject, predicate, lexical, _DECIMAL, Decimal(lexical))
 
     def add_integer(
         self, subject: URIRef, predicate: URIRef, value: int | None, datatype: URIRef = _INTEGER
     ) -> None:
         """An integer, as ``xsd:integer`` unless ``datatype`` names a narrower type."""
         if value is not None:
-            self.add(subject, predicate, typed(str(value), datatype, value))
+            self._add_typed(subject, predicate, str(value), datatype, value)
 
     def add_boolean(self, subject: URIRef, predicate: URIRef, value: bool | None) -> None:
         if value is not None:
@@ -67,11 +95,11 @@ class Statements:
 
     def add_date(self, subject: URIRef, predicate: URIRef, value: date | None) -> None:
         if value is not None:
-            self.add(subject, predicate, typed(value.isoformat(), _DATE, value))
+            self._add_typed(subject, predicate, value.isoformat(), _DATE, value)
 
     def add_datetime(self, subject: URIRef, predicate: URIRef, value: datetime | None) -> None:
         if value is not None:
-            self.add(subject, predicate, typed(value.isoformat(), _DATE_TIME, value))
+            self._add_typed(subject, predicate, value.isoformat(), _DATE_TIME, value)
 
     def add_partial_date(self, subject: URIRef, predicate: URIRef, value: str | None) -> None:
         """``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD`` as ``xsd:gYear``, ``gYearMonth`` or ``date``."""
@@ -80,15 +108,15 @@ class Statements:
         if len(value) == 10:
             self.add_date(subject, predicate, date.fromisoformat(value))
         else:
-            self.add(subject, predicate, typed(value, _STRING_TYPES[len(value)], None))
+            self._add_typed(subject, predicate, value, _STRING_TYPES[len(value)], None)
 
     def add_year(self, subject: URIRef, predicate: URIRef, year: int | None) -> None:
         if year is not None:
-            self.add(subject, predicate, typed(f"{year:04d}", XSD.gYear, None))
+            self._add_typed(subject, predicate, f"{year:04d}", XSD.gYear, None)
 
     def add_json(self, subject: URIRef, predicate: URIRef, text: str) -> None:
         """A JSON text as an ``rdf:JSON`` literal."""
-        self.add(subject, predicate, typed(text, RDF.JSON, None))
+        self._add_typed(subject, predicate, text, RDF.JSON, None)
 
 
 def _decimal_lexical(value: Decimal) -> str:

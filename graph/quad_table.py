@@ -1,0 +1,225 @@
+"""The built dataset as a table: each distinct RDF term once, each quad four integers.
+
+A build of 10,000 records states about a million quads over a few hundred thousand distinct
+terms (predicates, classes, the named graph of a record, shared organisations, people and
+labels repeat). The mapping therefore interns every term as it states it: ``TermTable``
+gives each distinct term a small integer id, its N-Triples form (what the writers sort and
+write) and one rdflib term (what the rdflib API hands out). ``QuadTable`` keeps the quads as
+rows of ids, so that writing a million quads never converts a million rdflib terms, and
+makes the rdflib quads only when a caller asks for them (``QuadTable.quads``).
+
+Ids are handed out by N-Triples form: two rdflib terms that are the same RDF term
+(``"a"@en-US`` and ``"a"@en-us``, a plain literal and one typed ``xsd:string``) share one
+id, and the first one stated is the one ``terms`` keeps. Literals keep their lexical form
+exactly as stated. Every IRI, datatype and language tag is checked by pyoxigraph, once per
+distinct value: ValueError names the bad one. A blank node is refused (TypeError): the
+graph never holds one.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable, Iterable
+from itertools import compress, repeat
+from json.encoder import encode_basestring as quoted
+from operator import add, attrgetter, not_
+from typing import Any, TypeVar
+
+from rdflib import Literal, URIRef
+
+from graph.oxigraph_terms import literal, named_node
+from graph.quads import Object, Quad
+from graph.terms import plain, typed
+
+SUBJECT, PREDICATE, OBJECT, GRAPH = range(4)
+"""The positions of a quad, as ``QuadTable.column`` takes them."""
+
+_NONE = "None"  # str(None): what a missing datatype is in a literal key (no IRI is "None")
+_Key = TypeVar("_Key")
+
+
+class _Ids(dict[_Key, int]):
+    """A dictionary that makes the id of a key it has not seen yet with ``make``."""
+
+    def __init__(self, make: Callable[[_Key], int]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: _Key) -> int:
+        found = self[key] = self._make(key)
+        return found
+
+
+class _Suffixes(dict[tuple[str, str | None], str]):
+    """What follows the quoted lexical form in N-Triples, per (datatype, language)."""
+
+    def __missing__(self, key: tuple[str, str | None]) -> str:
+        datatype, language = key
+        empty = literal("", None if datatype == _NONE else datatype, language)
+        found = self[key] = str(empty)[2:]  # pyoxigraph's own form after '""': '@en-us', '^^<…>'
+        return found
+
+
+class TermTable:
+    """Distinct RDF terms, each with an integer id (0, 1, 2, …), its N-Triples form and an
+    rdflib term."""
+
+    def __init__(self) -> None:
+        self.ntriples: list[str] = []
+        """The N-Triples form of each id."""
+        self.terms: list[Object] = []
+        """The rdflib term of each id (the first one stated)."""
+        self._by_text: dict[str, int] = {}
+        self._suffixes = _Suffixes()
+        self._typed: dict[tuple[str, URIRef], int] = {}
+        # The two lookups made for nearly every quad stated: C-level calls when the term is
+        # known (``dict.__getitem__``), ``__missing__`` interns a new one.
+        self.iri: Callable[[URIRef], int] = _Ids(self._new_iri).__getitem__
+        """The id of an IRI; TypeError for anything else (a blank node, a literal)."""
+        self.plain: Callable[[str], int] = _Ids(self._new_plain).__getitem__
+        """The id of the plain string literal ``text``."""
+
+    def __len__(self) -> int:
+        return len(self.ntriples)
+
+    def _intern(self, text: str, term: Object) -> int:
+        found = self._by_text.get(text)
+        if found is None:
+            found = self._by_text[text] = len(self.ntriples)
+            self.ntriples.append(text)
+            self.terms.append(term)
+        return found
+
+    def _new_iri(self, iri: URIRef) -> int:
+        if not isinstance(iri, URIRef):
+            raise TypeError(f"expected an IRI, got {type(iri).__name__} {iri!r}")
+        return self._intern(str(named_node(str(iri))), iri)
+
+    def _new_plain(self, text: str) -> int:
+        return self._intern(quoted(text), plain(text))
+
+    def typed(self, lexical: str, datatype: URIRef, value: Any) -> int:
+        """The id of a typed literal, from its canonical lexical form and its Python value
+        (as ``graph.terms.typed`` takes them)."""
+        key = (lexical, datatype)
+        found = self._typed.get(key)
+        if found is None:
+            text = quoted(lexical) + self._suffixes[str(datatype), None]
+            found = self._typed[key] = self._intern(text, typed(lexical, datatype, value))
+        return found
+
+    def object(self, term: Object) -> int:
+        """The id of an object: an IRI or a literal; TypeError for anything else."""
+        if isinstance(term, Literal):
+            return self._intern(self._literal_text(term), term)
+        return self.iri(term)
+
+    def _literal_text(self, term: Literal) -> str:
+        kind = (str(term._datatype), term._language)
+        return quoted(term) + self._suffixes[kind]
+
+    def iri_ids(self, iris: Iterable[URIRef]) -> list[int]:
+        """The id of each IRI (a subject, predicate or graph column); TypeError on anything else."""
+        return list(map(self.iri, iris))
+
+    def object_ids(self, objects: Iterable[Object]) -> list[int]:
+        """The id of each object (IRI or literal) of a column, with C-level calls: a
+        Python-level step per object would cost more than the work itself."""
+        column = objects if isinstance(objects, (list, tuple)) else list(objects)
+        is_literal = list(map(isinstance, column, repeat(Literal)))
+        literals = list(compress(column, is_literal))
+        # A literal's N-Triples form: its lexical form quoted and escaped, then the '@lang' or
+        # '^^<datatype>' pyoxigraph writes for that language or datatype.
+        datatypes = map(str, map(attrgetter("_datatype"), literals))
+        kinds = zip(datatypes, map(attrgetter("_language"), literals), strict=True)
+        texts = map(add, map(quoted, literals), map(self._suffixes.__getitem__, kinds))
+        literal_ids = map(self._intern, texts, literals)
+        iri_ids = map(self.iri, compress(column, map(not_, is_literal)))
+        # Back in column order: each flag picks the iterator to draw the next id from.
+        return list(map(next, map((iri_ids, literal_ids).__getitem__, is_literal)))
+
+    def order(self) -> list[int]:
+        """Every id, sorted by the N-Triples form of its term."""
+        return sorted(range(len(self.ntriples)), key=self.ntriples.__getitem__)
+
+    def encoded(self, ids: Iterable[int]) -> list[bytes]:
+        """The UTF-8 N-Triples form of each id; ValueError for a string that is not valid
+        Unicode (a lone surrogate)."""
+        texts = self.ntriples
+        try:
+            return [texts[index].encode() for index in ids]
+        except UnicodeEncodeError as error:
+            bad = next(text for text in texts if not _encodes(text))
+            raise ValueError(f"not valid Unicode ({error.reason}): {bad}") from None
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class QuadTable:
+    """Quads as rows of term ids: (subject, predicate, object, graph), in the order stated,
+    repeats included."""
+
+    def __init__(self) -> None:
+        self.terms = TermTable()
+        self._rows = array("q")  # four ids a quad, one after another
+        self.add: Callable[[tuple[int, int, int, int]], None] = self._rows.extend
+        """Adds a quad, as the ids ``terms`` gave its (subject, predicate, object, graph);
+        a C-level call, as it is made for every quad of a build."""
+
+    def __len__(self) -> int:
+        return len(self._rows) // 4
+
+    def extend(self, quads: Iterable[Quad]) -> None:
+        """rdflib quads (the ontology's, a test's); TypeError for a row that is not a quad of
+        IRIs and literals, ValueError for a term pyoxigraph refuses."""
+        rows = quads if isinstance(quads, (list, tuple)) else list(quads)
+        if not rows:
+            return
+        subjects, predicates, objects, graphs = _split(rows)
+        terms = self.terms
+        columns = (
+            terms.iri_ids(subjects),
+            terms.iri_ids(predicates),
+            terms.object_ids(objects),
+            terms.iri_ids(graphs),
+        )
+        flat = array("q", bytes(8 * 4 * len(rows)))
+        for position, column in enumerate(columns):
+            flat[position::4] = array("q", column)
+        self._rows.extend(flat)
+
+    def column(self, position: int) -> array[int]:
+        """The ids at one position (``SUBJECT``, ``PREDICATE``, ``OBJECT``, ``GRAPH``) of
+        every quad."""
+        return self._rows[position::4]
+
+    def quads(self) -> list[Quad]:
+        """Every quad as rdflib terms, in the order stated."""
+        term = self.terms.terms.__getitem__
+        columns = [map(term, self.column(position)) for position in range(4)]
+        return list(zip(*columns, strict=True))
+
+    @classmethod
+    def of(cls, quads: Iterable[Quad]) -> QuadTable:
+        """A table of rdflib quads."""
+        table = cls()
+        table.extend(quads)
+        return table
+
+
+def _split(rows: list[Quad] | tuple[Quad, ...]) -> tuple[tuple[Any, ...], ...]:
+    """Subjects, predicates, objects and graphs as four columns; TypeError unless each row has 4."""
+    try:
+        split = tuple(zip(*rows, strict=True))
+    except ValueError:
+        split = ()
+    if len(split) != 4:
+        odd = next((row for row in rows if len(row) != 4), rows[0])
+        raise TypeError(f"a quad has four terms (subject, predicate, object, graph), not {odd!r}")
+    return split

@@ -1,0 +1,96 @@
+"""The build's table of terms and quads, and the canonical order every writer starts from."""
+
+import random
+
+import pytest
+from rdflib import BNode, Literal, URIRef
+from rdflib.namespace import RDF, RDFS, XSD
+
+from graph import canonical as canonical_module
+from graph.canonical import canonical, ntriples
+from graph.quad_table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable, TermTable
+
+EX = "https://example.org/"
+A, B, C = URIRef(EX + "a"), URIRef(EX + "b"), URIRef(EX + "c")
+G1, G2 = URIRef(EX + "g1"), URIRef(EX + "g2")
+
+
+def test_a_term_stated_any_way_has_one_id() -> None:
+    terms = TermTable()
+    assert terms.plain("x") == terms.object(Literal("x")) == terms.object(
+        Literal("x", datatype=XSD.string)
+    )
+    assert terms.typed("2", XSD.integer, 2) == terms.object(Literal("2", datatype=XSD.integer))
+    assert terms.object(Literal("a", lang="en-US")) == terms.object(Literal("a", lang="en-us"))
+    assert terms.iri(A) == terms.object(URIRef(str(A))) != terms.plain(str(A))
+    assert len(terms) == 5
+    assert terms.ntriples[terms.plain("x")] == '"x"'
+    assert terms.terms[terms.plain("x")] == Literal("x")  # the first one stated
+
+
+def test_only_iris_and_literals_get_ids() -> None:
+    terms = TermTable()
+    for bad in (BNode("b"), Literal("x"), "plain str"):
+        with pytest.raises(TypeError):
+            terms.iri(bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        terms.object(BNode("b"))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a valid IRI"):
+        terms.iri(URIRef("no scheme"))
+
+
+def test_quads_come_back_in_the_order_stated_repeats_included() -> None:
+    quads = [(A, RDF.type, B, G1), (A, RDFS.label, Literal("a"), G1), (A, RDF.type, B, G1)]
+    table = QuadTable.of(quads)
+    assert len(table) == 3
+    assert table.quads() == quads
+    terms = table.terms
+    assert list(table.column(SUBJECT)) == [terms.iri(A)] * 3
+    assert list(table.column(GRAPH)) == [terms.iri(G1)] * 3
+    assert list(table.column(PREDICATE))[1] == terms.iri(RDFS.label)
+    assert list(table.column(OBJECT))[1] == terms.plain("a")
+
+
+def random_quads(seed: int, count: int) -> list[tuple[URIRef, URIRef, URIRef | Literal, URIRef]]:
+    rng = random.Random(seed)
+    nodes = [URIRef(f"{EX}n{rng.randrange(40)}") for _ in range(60)]
+    objects: list[URIRef | Literal] = [*nodes, *(Literal(f"v{i % 17}") for i in range(30))]
+    return [
+        (rng.choice(nodes), rng.choice(nodes[:5]), rng.choice(objects), rng.choice((G1, G2)))
+        for _ in range(count)
+    ]
+
+
+@pytest.mark.parametrize("keep_graphs", [False, True])
+@pytest.mark.parametrize("seed", range(5))
+def test_canonical_lines_are_the_sorted_distinct_ntriples_lines(
+    seed: int, keep_graphs: bool
+) -> None:
+    quads = random_quads(seed, 400)
+    table = QuadTable.of(quads)
+    text, count = ntriples(table, keep_graphs=keep_graphs)
+    lines = set()
+    for s, p, o, g in quads:
+        parts = [s.n3(), p.n3(), o.n3()] + ([g.n3()] if keep_graphs else [])
+        lines.add(" ".join(parts) + " .\n")
+    expected = sorted(lines, key=lambda line: line.split(" ")[3:4] + line.split(" ")[:3]
+                      if keep_graphs else line)
+    assert count == len(lines)
+    assert text.decode().splitlines(keepends=True) == expected
+
+
+@pytest.mark.parametrize("keep_graphs", [False, True])
+def test_both_sorts_agree(monkeypatch: pytest.MonkeyPatch, keep_graphs: bool) -> None:
+    """One packed key per statement, or two keys when a build has too many terms for one."""
+    table = QuadTable.of(random_quads(7, 1000))
+    packed = canonical(table, keep_graphs=keep_graphs)
+    monkeypatch.setattr(canonical_module, "_PACKED_LIMIT", 0)
+    two_keys = canonical(table, keep_graphs=keep_graphs)
+    assert packed.columns.keys() == two_keys.columns.keys()
+    for position, column in packed.columns.items():
+        assert column.tolist() == two_keys.columns[position].tolist()
+
+
+def test_an_empty_table_has_no_statements() -> None:
+    assert ntriples(QuadTable(), keep_graphs=True) == (b"", 0)
+    assert len(canonical(QuadTable(), keep_graphs=False)) == 0
