@@ -20,12 +20,11 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable
-from itertools import compress, repeat
 from json.encoder import encode_basestring as quoted
-from operator import add, attrgetter, not_
 from typing import Any, TypeVar
 
 from rdflib import Literal, URIRef
+from rdflib.namespace import XSD
 
 from graph.oxigraph_terms import literal, named_node
 from graph.quads import Object, Quad
@@ -35,6 +34,7 @@ SUBJECT, PREDICATE, OBJECT, GRAPH = range(4)
 """The positions of a quad, as ``QuadTable.column`` takes them."""
 
 _NONE = "None"  # str(None): what a missing datatype is in a literal key (no IRI is "None")
+_XSD_STRING = str(XSD.string)
 _Key = TypeVar("_Key")
 
 
@@ -62,16 +62,21 @@ class _Suffixes(dict[tuple[str, str | None], str]):
 
 class TermTable:
     """Distinct RDF terms, each with an integer id (0, 1, 2, …), its N-Triples form and an
-    rdflib term."""
+    rdflib term.
+
+    Each kind of term is looked up by its own key, which is the term's identity: an IRI by
+    its text, a plain literal by its string, a typed literal by (lexical form, datatype), a
+    language-tagged one by (lexical form, lower-case tag). A literal typed ``xsd:string`` is
+    the plain literal. So one RDF term gets one id however it is stated."""
 
     def __init__(self) -> None:
         self.ntriples: list[str] = []
         """The N-Triples form of each id."""
         self.terms: list[Object] = []
         """The rdflib term of each id (the first one stated)."""
-        self._by_text: dict[str, int] = {}
         self._suffixes = _Suffixes()
         self._typed: dict[tuple[str, URIRef], int] = {}
+        self._tagged: dict[tuple[str, str], int] = {}
         # The two lookups made for nearly every quad stated: C-level calls when the term is
         # known (``dict.__getitem__``), ``__missing__`` interns a new one.
         self.iri: Callable[[URIRef], int] = _Ids(self._new_iri).__getitem__
@@ -83,12 +88,9 @@ class TermTable:
         return len(self.ntriples)
 
     def _intern(self, text: str, term: Object) -> int:
-        found = self._by_text.get(text)
-        if found is None:
-            found = self._by_text[text] = len(self.ntriples)
-            self.ntriples.append(text)
-            self.terms.append(term)
-        return found
+        self.ntriples.append(text)
+        self.terms.append(term)
+        return len(self.ntriples) - 1
 
     def _new_iri(self, iri: URIRef) -> int:
         if not isinstance(iri, URIRef):
@@ -99,44 +101,42 @@ class TermTable:
         return self._intern(quoted(text), plain(text))
 
     def typed(self, lexical: str, datatype: URIRef, value: Any) -> int:
-        """The id of a typed literal, from its canonical lexical form and its Python value
-        (as ``graph.terms.typed`` takes them)."""
+        """The id of a typed literal, from its lexical form and its Python value (as
+        ``graph.terms.typed`` takes them)."""
         key = (lexical, datatype)
         found = self._typed.get(key)
         if found is None:
+            if str(datatype) == _XSD_STRING:  # the plain literal (URIRef.__eq__ is not str)
+                return self.plain(str(lexical))
             text = quoted(lexical) + self._suffixes[str(datatype), None]
             found = self._typed[key] = self._intern(text, typed(lexical, datatype, value))
         return found
 
     def object(self, term: Object) -> int:
         """The id of an object: an IRI or a literal; TypeError for anything else."""
-        if isinstance(term, Literal):
-            return self._intern(self._literal_text(term), term)
-        return self.iri(term)
-
-    def _literal_text(self, term: Literal) -> str:
-        kind = (str(term._datatype), term._language)
-        return quoted(term) + self._suffixes[kind]
+        if not isinstance(term, Literal):
+            return self.iri(term)
+        lexical = str(term)
+        language = term.language
+        if language:
+            key = (lexical, language.lower())
+            found = self._tagged.get(key)
+            if found is None:
+                text = quoted(lexical) + self._suffixes[_NONE, language]
+                found = self._tagged[key] = self._intern(text, term)
+            return found
+        datatype = term.datatype
+        if datatype is None:
+            return self.plain(lexical)
+        return self.typed(lexical, datatype, term.value)
 
     def iri_ids(self, iris: Iterable[URIRef]) -> list[int]:
         """The id of each IRI (a subject, predicate or graph column); TypeError on anything else."""
         return list(map(self.iri, iris))
 
     def object_ids(self, objects: Iterable[Object]) -> list[int]:
-        """The id of each object (IRI or literal) of a column, with C-level calls: a
-        Python-level step per object would cost more than the work itself."""
-        column = objects if isinstance(objects, (list, tuple)) else list(objects)
-        is_literal = list(map(isinstance, column, repeat(Literal)))
-        literals = list(compress(column, is_literal))
-        # A literal's N-Triples form: its lexical form quoted and escaped, then the '@lang' or
-        # '^^<datatype>' pyoxigraph writes for that language or datatype.
-        datatypes = map(str, map(attrgetter("_datatype"), literals))
-        kinds = zip(datatypes, map(attrgetter("_language"), literals), strict=True)
-        texts = map(add, map(quoted, literals), map(self._suffixes.__getitem__, kinds))
-        literal_ids = map(self._intern, texts, literals)
-        iri_ids = map(self.iri, compress(column, map(not_, is_literal)))
-        # Back in column order: each flag picks the iterator to draw the next id from.
-        return list(map(next, map((iri_ids, literal_ids).__getitem__, is_literal)))
+        """The id of each object (IRI or literal)."""
+        return list(map(self.object, objects))
 
     def order(self) -> list[int]:
         """Every id, sorted by the N-Triples form of its term."""
@@ -147,7 +147,7 @@ class TermTable:
         Unicode (a lone surrogate)."""
         texts = self.ntriples
         try:
-            return [texts[index].encode() for index in ids]
+            return list(map(str.encode, map(texts.__getitem__, ids)))
         except UnicodeEncodeError as error:
             bad = next(text for text in texts if not _encodes(text))
             raise ValueError(f"not valid Unicode ({error.reason}): {bad}") from None

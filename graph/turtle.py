@@ -22,7 +22,7 @@ than pyoxigraph's own writer.
 from __future__ import annotations
 
 import re
-from itertools import chain
+from itertools import chain, repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -31,11 +31,12 @@ from graph.canonical import Canonical, first_of_runs
 from graph.namespace import RDF, XSD
 from graph.quad_table import GRAPH, OBJECT, PREDICATE, SUBJECT
 
-_LOCAL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_LOCAL_NAME = rb"[A-Za-z_][A-Za-z0-9_-]*"
 _BARE = {
-    f"<{XSD.boolean}>": re.compile(r"true|false"),
-    f"<{XSD.integer}>": re.compile(r"[+-]?[0-9]+"),
-    f"<{XSD.decimal}>": re.compile(r"[+-]?[0-9]+\.[0-9]+"),  # not ".5": some readers balk
+    f"<{XSD.boolean}>".encode(): re.compile(rb'"(true|false)"'),
+    f"<{XSD.integer}>".encode(): re.compile(rb'"([+-]?[0-9]+)"'),
+    # not ".5" or "5.": Turtle 1.1 reads them, but not every reader does
+    f"<{XSD.decimal}>".encode(): re.compile(rb'"([+-]?[0-9]+\.[0-9]+)"'),
 }
 """Datatypes whose literals Turtle can write bare, and the lexical forms it reads back alike."""
 _INDENT = b"    "
@@ -118,33 +119,33 @@ def _verbs(statements: Canonical, forms: list[bytes]) -> list[bytes]:
 
 
 def _forms(statements: Canonical, prefixes: dict[str, str]) -> list[bytes]:
-    """Each term's Turtle form, by rank."""
-    prefix_of = {namespace: name for name, namespace in prefixes.items()}
-    forms = []
-    for word in statements.words:
-        if word.endswith(b">"):  # an IRI, or a literal with a datatype
-            forms.append(_shortened(word.decode(), prefix_of).encode())
-        else:
-            forms.append(word)
+    """Each term's Turtle form, by rank. Found with C-level passes over all the terms; the
+    Python-level work is done only for the few a prefix or a bare form shortens."""
+    words = statements.words
+    forms = list(words)
+    names = sorted(prefixes.items(), key=lambda item: -len(item[1]))  # the longest first
+    namespaces = b"|".join(re.escape(namespace.encode()) for _name, namespace in names)
+    prefixed = re.compile(rb"<(" + namespaces + rb")(" + _LOCAL_NAME + rb")>")
+    prefix_of = {namespace.encode(): name.encode() for name, namespace in names}
+
+    def short_iri(match: re.Match[bytes]) -> bytes:
+        return prefix_of[match[1]] + b":" + match[2]
+
+    for rank, match in enumerate(map(prefixed.fullmatch, words)):
+        if match is not None:
+            forms[rank] = short_iri(match)
+    # Typed literals: '"lexical"^^<datatype>', the datatype shortened once per datatype.
+    datatypes: dict[bytes, bytes] = {}
+    for rank, (lexical, caret, datatype) in enumerate(map(bytes.rpartition, words, repeat(b"^^"))):
+        if caret and datatype.endswith(b">"):
+            bare = _BARE.get(datatype)
+            match = None if bare is None else bare.fullmatch(lexical)
+            if match is not None:
+                forms[rank] = match[1]
+                continue
+            short = datatypes.get(datatype)
+            if short is None:
+                found = prefixed.fullmatch(datatype)
+                short = datatypes[datatype] = datatype if found is None else short_iri(found)
+            forms[rank] = lexical + caret + short
     return forms
-
-
-def _shortened(text: str, prefix_of: dict[str, str]) -> str:
-    if text.startswith("<"):
-        return _prefixed(text, prefix_of)
-    lexical, datatype = text.rsplit("^^", 1)
-    bare = _BARE.get(datatype)
-    if bare is not None and bare.fullmatch(lexical, 1, len(lexical) - 1):
-        return lexical[1:-1]
-    return f"{lexical}^^{_prefixed(datatype, prefix_of)}"
-
-
-def _prefixed(iri: str, prefix_of: dict[str, str]) -> str:
-    """``<iri>`` as ``prefix:local`` when it is a namespace ending in ``/`` or ``#`` plus a
-    plain local name; as it is otherwise."""
-    cut = max(iri.rfind("/"), iri.rfind("#")) + 1
-    name = prefix_of.get(iri[1:cut])
-    local = iri[cut:-1]
-    if name is not None and _LOCAL_NAME.fullmatch(local):
-        return f"{name}:{local}"
-    return iri

@@ -26,9 +26,19 @@ class Vocabulary:
     harness_of: dict[URIRef, URIRef] = field(default_factory=dict)
     """The harness each suite belongs to."""
 
+    _found: dict[tuple[URIRef, str], URIRef | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Answers of ``find`` so far: a build asks the same few questions many times."""
+
     def find(self, vocabulary_class: URIRef, value: str) -> URIRef | None:
         """The member of ``vocabulary_class`` whose notation matches ``value``, if any."""
-        return self.members.get(vocabulary_class, {}).get(slugify(value))
+        key = (vocabulary_class, value)
+        try:
+            return self._found[key]
+        except KeyError:
+            found = self._found[key] = self.members.get(vocabulary_class, {}).get(slugify(value))
+            return found
 
     def notations(self, vocabulary_class: URIRef) -> dict[str, URIRef]:
         """Every notation (slugged) of the class's members."""

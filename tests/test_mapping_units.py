@@ -38,11 +38,11 @@ def test_makers_split_on_semicolons_with_their_notes() -> None:
         "Stanford University (AIMI / CRFM MedHELM packaging); "
         "The Chinese University of Hong Kong, Shenzhen (Chen, Wan)"
     )
-    assert makers.organizations == [
+    assert list(makers.organizations) == [
         Org("Stanford University", "AIMI / CRFM MedHELM packaging"),
         Org("The Chinese University of Hong Kong, Shenzhen", "Chen, Wan"),
     ]
-    assert makers.group_notes == []
+    assert makers.group_notes == ()
 
 
 def test_makers_joined_by_and_share_a_trailing_note() -> None:
@@ -50,11 +50,11 @@ def test_makers_joined_by_and_share_a_trailing_note() -> None:
         "MIT Laboratory for Computational Physiology and Beth Israel Deaconess Medical Center "
         "(Johnson et al.)"
     )
-    assert makers.organizations == [
+    assert list(makers.organizations) == [
         Org("MIT Laboratory for Computational Physiology"),
         Org("Beth Israel Deaconess Medical Center"),
     ]
-    assert makers.group_notes == ["Johnson et al."]
+    assert makers.group_notes == ("Johnson et al.",)
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,7 @@ def test_makers_joined_by_and_share_a_trailing_note() -> None:
 )
 def test_makers_edge_cases(text: str, organizations: list[Org], group_notes: list[str]) -> None:
     makers = split_makers(text)
-    assert (makers.organizations, makers.group_notes) == (organizations, group_notes)
+    assert (list(makers.organizations), list(makers.group_notes)) == (organizations, group_notes)
 
 
 @pytest.mark.parametrize(

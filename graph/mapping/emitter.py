@@ -4,6 +4,7 @@ Every ``add_*`` method skips ``None``: a JSON ``null`` or empty string means "un
 and adds no triple.
 """
 
+from collections.abc import Iterable
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -61,7 +62,7 @@ class Statements:
             iri = self._iri
             self._add((iri(subject), iri(predicate), self._plain(value), self._graph))
 
-    def add_texts(self, subject: URIRef, predicate: URIRef, values: list[str]) -> None:
+    def add_texts(self, subject: URIRef, predicate: URIRef, values: Iterable[str]) -> None:
         for value in values:
             self.add_text(subject, predicate, value)
 

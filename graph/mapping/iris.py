@@ -21,10 +21,20 @@ class Iris:
     """Each IRI made once: a node named again is the very same object, which every dictionary
     and set downstream then finds by identity (rdflib's term ``__eq__`` is Python code)."""
 
+    _named: dict[tuple[str, str], URIRef] = field(default_factory=dict, compare=False, repr=False)
+    """The node of each (kind, name) met so far: a name met again costs one lookup, no slug."""
+
     def _iri(self, text: str) -> URIRef:
         node = self._minted.get(text)
         if node is None:
             node = self._minted[text] = iri(text)
+        return node
+
+    def _node(self, kind: str, name: str) -> URIRef:
+        """``{base}{kind}/{node_key(name)}``."""
+        node = self._named.get((kind, name))
+        if node is None:
+            node = self._named[kind, name] = self._iri(f"{self.base}{kind}/{node_key(name)}")
         return node
 
     def benchmark(self, benchmark_id: str) -> URIRef:
@@ -35,22 +45,22 @@ class Iris:
         return self._iri("/".join((owner, *path)))
 
     def org(self, name: str) -> URIRef:
-        return self._iri(f"{self.base}org/{node_key(name)}")
+        return self._node("org", name)
 
     def person(self, name: str) -> URIRef:
-        return self._iri(f"{self.base}person/{node_key(name)}")
+        return self._node("person", name)
 
     def paper(self, key: str) -> URIRef:
         return self._iri(f"{self.base}paper/{key}")
 
     def model(self, name: str) -> URIRef:
-        return self._iri(f"{self.base}model/{node_key(name)}")
+        return self._node("model", name)
 
     def tag(self, name: str) -> URIRef:
-        return self._iri(f"{self.base}tag/{node_key(name)}")
+        return self._node("tag", name)
 
     def category(self, name: str) -> URIRef:
-        return self._iri(f"{self.base}category/{node_key(name)}")
+        return self._node("category", name)
 
     def record(self, key: str) -> URIRef:
         return self._iri(f"{self.base}record/{key}")

@@ -8,6 +8,7 @@ by "and", when none of the others has one, belongs to the group as a whole.
 """
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -18,11 +19,12 @@ class OrganizationMention:
 
 @dataclass(frozen=True)
 class Makers:
-    organizations: list[OrganizationMention]
-    group_notes: list[str]
+    organizations: tuple[OrganizationMention, ...]
+    group_notes: tuple[str, ...]
     """Notes about the makers as a group, such as "Johnson et al."."""
 
 
+@lru_cache(maxsize=4096)  # records that share a paper share its publisher text
 def split_makers(text: str) -> Makers:
     organizations: list[OrganizationMention] = []
     group_notes: list[str] = []
@@ -33,7 +35,7 @@ def split_makers(text: str) -> Makers:
             group_notes.append(last.note)
             mentions[-1] = OrganizationMention(last.name)
         organizations.extend(m for m in mentions if m.name)
-    return Makers(organizations, group_notes)
+    return Makers(tuple(organizations), tuple(group_notes))
 
 
 def _with_note(piece: str) -> OrganizationMention:

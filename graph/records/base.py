@@ -20,12 +20,19 @@ class RecordModel(BaseModel):
         for name in _nested_fields(type(self)):
             value = values[name]
             if isinstance(value, RecordModel):
-                found += value.unknown_keys(f"{prefix}{name}.")
+                if _may_hold_unknown_keys(value):
+                    found += value.unknown_keys(f"{prefix}{name}.")
             elif isinstance(value, list):
                 for index, item in enumerate(value):
-                    if isinstance(item, RecordModel):
+                    if isinstance(item, RecordModel) and _may_hold_unknown_keys(item):
                         found += item.unknown_keys(f"{prefix}{name}[{index}].")
         return found
+
+
+def _may_hold_unknown_keys(model: RecordModel) -> bool:
+    """False for a model with no unknown key of its own and no field that holds a model:
+    most of them, and they need no call."""
+    return bool(model.__pydantic_extra__) or bool(_nested_fields(type(model)))
 
 
 @cache
