@@ -9,10 +9,9 @@ come along in their own named graph (``graph.ontology``).
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import compress, repeat
-from operator import and_, eq
 from pathlib import Path
 
+import numpy as np
 from rdflib import URIRef
 
 from graph.gc_pause import gc_paused
@@ -79,11 +78,13 @@ def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabul
 def _build_graph(table: QuadTable, catalogued: set[URIRef], iris: Iris) -> None:
     """States ``bench:catalogued`` of every benchmark node, and a label for one without."""
     terms = table.terms
-    subjects, predicates = table.column(SUBJECT), table.column(PREDICATE)
-    is_type = map(eq, predicates, repeat(terms.iri(RDF.type)))
-    is_benchmark = map(eq, table.column(OBJECT), repeat(terms.iri(BENCH.Benchmark)))
-    benchmarks = set(compress(subjects, map(and_, is_type, is_benchmark)))
-    labelled = set(compress(subjects, map(eq, predicates, repeat(terms.iri(RDFS.label)))))
+    subjects, predicates, objects = (
+        np.frombuffer(table.column(position), dtype=np.int64)
+        for position in (SUBJECT, PREDICATE, OBJECT)
+    )
+    typed_benchmark = (predicates == terms.iri(RDF.type)) & (objects == terms.iri(BENCH.Benchmark))
+    benchmarks = np.unique(subjects[typed_benchmark]).tolist()
+    labelled = set(subjects[predicates == terms.iri(RDFS.label)].tolist())
     out = Statements(table, iris.build())
     for term_id in sorted(benchmarks, key=terms.ntriples.__getitem__):
         node = terms.terms[term_id]

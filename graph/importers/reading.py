@@ -49,13 +49,24 @@ def find_record_files(paths: Sequence[Path]) -> list[tuple[Path, PurePosixPath]]
             raise InputPathError(given, "no such file or folder")
     found.sort(key=lambda item: (item[1].parts, str(item[0])))
     unique: list[tuple[Path, PurePosixPath]] = []
-    seen: set[Path] = set()
+    seen: set[object] = set()
     for path, relative in found:
-        real = path.resolve()
-        if real not in seen:
-            seen.add(real)
+        identity = _identity(path)
+        if identity not in seen:
+            seen.add(identity)
             unique.append((path, relative))
     return unique
+
+
+def _identity(path: Path) -> object:
+    """What makes two paths the same file: its device and inode (one ``stat``, where
+    resolving the path would look at every folder on the way); the path itself for a file
+    that cannot be looked at (``read_source`` then says why)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return path.absolute()
+    return (info.st_dev, info.st_ino)
 
 
 def _files_below(folder: Path) -> list[tuple[Path, PurePosixPath]]:
