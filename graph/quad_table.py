@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable
+from functools import partial
 from json.encoder import encode_basestring as quoted
 from typing import Any, TypeVar
 
@@ -60,6 +61,32 @@ class _Suffixes(dict[tuple[str, str | None], str]):
         return found
 
 
+class _Stored:
+    """The terms themselves, by id. Kept apart from the lookups that call into it, so that
+    a table holds no reference cycle: dropped, it is freed at once, not by the collector."""
+
+    __slots__ = ("ntriples", "terms")
+
+    def __init__(self) -> None:
+        self.ntriples: list[str] = []
+        self.terms: list[Object] = []
+
+    def add(self, text: str, term: Object) -> int:
+        self.ntriples.append(text)
+        self.terms.append(term)
+        return len(self.ntriples) - 1
+
+
+def _new_iri(stored: _Stored, iri: URIRef) -> int:
+    if not isinstance(iri, URIRef):
+        raise TypeError(f"expected an IRI, got {type(iri).__name__} {iri!r}")
+    return stored.add(str(named_node(str(iri))), iri)
+
+
+def _new_plain(stored: _Stored, text: str) -> int:
+    return stored.add(quoted(text), plain(text))
+
+
 class TermTable:
     """Distinct RDF terms, each with an integer id (0, 1, 2, …), its N-Triples form and an
     rdflib term.
@@ -70,35 +97,23 @@ class TermTable:
     the plain literal. So one RDF term gets one id however it is stated."""
 
     def __init__(self) -> None:
-        self.ntriples: list[str] = []
+        stored = self._stored = _Stored()
+        self.ntriples: list[str] = stored.ntriples
         """The N-Triples form of each id."""
-        self.terms: list[Object] = []
+        self.terms: list[Object] = stored.terms
         """The rdflib term of each id (the first one stated)."""
         self._suffixes = _Suffixes()
         self._typed: dict[tuple[str, URIRef], int] = {}
         self._tagged: dict[tuple[str, str], int] = {}
         # The two lookups made for nearly every quad stated: C-level calls when the term is
         # known (``dict.__getitem__``), ``__missing__`` interns a new one.
-        self.iri: Callable[[URIRef], int] = _Ids(self._new_iri).__getitem__
+        self.iri: Callable[[URIRef], int] = _Ids(partial(_new_iri, stored)).__getitem__
         """The id of an IRI; TypeError for anything else (a blank node, a literal)."""
-        self.plain: Callable[[str], int] = _Ids(self._new_plain).__getitem__
+        self.plain: Callable[[str], int] = _Ids(partial(_new_plain, stored)).__getitem__
         """The id of the plain string literal ``text``."""
 
     def __len__(self) -> int:
         return len(self.ntriples)
-
-    def _intern(self, text: str, term: Object) -> int:
-        self.ntriples.append(text)
-        self.terms.append(term)
-        return len(self.ntriples) - 1
-
-    def _new_iri(self, iri: URIRef) -> int:
-        if not isinstance(iri, URIRef):
-            raise TypeError(f"expected an IRI, got {type(iri).__name__} {iri!r}")
-        return self._intern(str(named_node(str(iri))), iri)
-
-    def _new_plain(self, text: str) -> int:
-        return self._intern(quoted(text), plain(text))
 
     def typed(self, lexical: str, datatype: URIRef, value: Any) -> int:
         """The id of a typed literal, from its lexical form and its Python value (as
@@ -109,7 +124,7 @@ class TermTable:
             if str(datatype) == _XSD_STRING:  # the plain literal (URIRef.__eq__ is not str)
                 return self.plain(str(lexical))
             text = quoted(lexical) + self._suffixes[str(datatype), None]
-            found = self._typed[key] = self._intern(text, typed(lexical, datatype, value))
+            found = self._typed[key] = self._stored.add(text, typed(lexical, datatype, value))
         return found
 
     def object(self, term: Object) -> int:
@@ -123,7 +138,7 @@ class TermTable:
             found = self._tagged.get(key)
             if found is None:
                 text = quoted(lexical) + self._suffixes[_NONE, language]
-                found = self._tagged[key] = self._intern(text, term)
+                found = self._tagged[key] = self._stored.add(text, term)
             return found
         datatype = term.datatype
         if datatype is None:
