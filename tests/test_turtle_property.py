@@ -1,0 +1,78 @@
+"""Property: Turtle and TriG say exactly what N-Triples and N-Quads say, for any terms.
+
+pyoxigraph reads both back: it keeps every lexical form as written (rdflib would normalise
+``+007`` to ``7``), so this holds the short forms of ``graph.turtle`` (prefixed names, bare
+numbers and booleans, ``a``) to the very same terms.
+"""
+
+import pyoxigraph as ox
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rdflib import Literal, URIRef
+from rdflib.namespace import RDF, XSD
+
+from graph.export import prefixes_for, serialize
+from graph.formats import NQUADS, NTRIPLES, TRIG, TURTLE
+from graph.quads import Quad
+from graph.settings import DEFAULT_BASE
+
+NAMESPACES = [*prefixes_for(DEFAULT_BASE).values(), "https://example.org/", "urn:x:"]
+LOCAL_NAMES = st.text(
+    st.sampled_from("abcXYZ019_-.~%/#:é"), min_size=0, max_size=8
+).filter(lambda local: "%" not in local or local.endswith("%20"))
+
+
+@st.composite
+def iris(draw: st.DrawFn) -> URIRef:
+    iri = draw(st.sampled_from(NAMESPACES)) + draw(LOCAL_NAMES)
+    try:
+        ox.NamedNode(iri)
+    except ValueError:
+        iri = NAMESPACES[0] + "fallback"
+    return URIRef(iri)
+
+
+LEXICAL = st.one_of(
+    st.sampled_from(["0", "+007", "-3", "1.50", ".5", "5.", "1e5", "true", "false", "True", ""]),
+    st.text(st.characters(exclude_categories=("Cs",)), max_size=12),
+)
+DATATYPES = st.sampled_from(
+    [XSD.integer, XSD.decimal, XSD.boolean, XSD.date, XSD.string, RDF.JSON,
+     URIRef("https://example.org/unit"), URIRef("urn:x:t")]
+)
+
+
+@st.composite
+def literals(draw: st.DrawFn) -> Literal:
+    lexical = draw(LEXICAL)
+    kind = draw(st.sampled_from(["plain", "typed", "tagged"]))
+    if kind == "plain":
+        return Literal(lexical)
+    if kind == "tagged":
+        return Literal(lexical, lang=draw(st.sampled_from(["en", "en-GB", "de-CH-1996"])))
+    return Literal(lexical, datatype=draw(DATATYPES), normalize=False)
+
+
+QUADS = st.lists(
+    st.tuples(
+        iris(),
+        st.one_of(iris(), st.just(URIRef(RDF.type))),
+        st.one_of(iris(), literals()),
+        st.sampled_from([URIRef(DEFAULT_BASE + "record/a"), URIRef("urn:x:g")]),
+    ),
+    max_size=25,
+)
+
+
+def read(data: bytes, fmt: ox.RdfFormat) -> set[str]:
+    return {str(statement) for statement in ox.parse(data, format=fmt)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(QUADS)
+def test_turtle_and_trig_read_back_as_ntriples_and_nquads(quads: list[Quad]) -> None:
+    base = DEFAULT_BASE
+    triples = read(serialize(quads, NTRIPLES, base=base).data, ox.RdfFormat.N_TRIPLES)
+    assert read(serialize(quads, TURTLE, base=base).data, ox.RdfFormat.TURTLE) == triples
+    in_graphs = read(serialize(quads, NQUADS, base=base).data, ox.RdfFormat.N_QUADS)
+    assert read(serialize(quads, TRIG, base=base).data, ox.RdfFormat.TRIG) == in_graphs
