@@ -85,8 +85,8 @@ def _write(statements: Canonical, prefixes: dict[str, str], *, graphs: bool) -> 
     pieces.append(_take(predicate_heads, which))
     pieces.append(_take(forms, columns[OBJECT]))
     pieces.append(_take(_ENDS, _ends(new_graph, new_subject, new_predicate, graphs)))
-    body = b"".join(chain.from_iterable(zip(*pieces, strict=True)))
-    return header.encode() + (b"" if graphs else b"\n") + body
+    head = header.encode() + (b"" if graphs else b"\n")
+    return b"".join(chain((head,), chain.from_iterable(zip(*pieces, strict=True))))
 
 
 def _take(values: list[bytes], indices: npt.NDArray[np.int64]) -> map[bytes]:
