@@ -29,13 +29,12 @@ class Canonical:
     """The distinct statements of a table, sorted: one column of term ranks per position.
 
     A term's rank is its place in the N-Triples order of every term: ``words[rank]`` is its
-    UTF-8 N-Triples form, ``ids[rank]`` its id in the table's ``TermTable``."""
+    UTF-8 N-Triples form."""
 
     columns: dict[int, Ranks]
     """Ranks by position (``SUBJECT``, ``PREDICATE``, ``OBJECT`` and, when graphs are kept,
     ``GRAPH``); the i-th statement is the i-th entry of each."""
     words: list[bytes]
-    ids: list[int]
 
     def __len__(self) -> int:
         return len(self.columns[SUBJECT])
@@ -52,7 +51,7 @@ def canonical(table: QuadTable, *, keep_graphs: bool) -> Canonical:
     rank[np.asarray(order, dtype=np.int64)] = np.arange(len(order), dtype=np.int64)
     ranks = [rank[np.frombuffer(table.column(position), dtype=np.int64)] for position in positions]
     sorted_ranks = _sort_unique(ranks, len(order))
-    return Canonical(dict(zip(positions, sorted_ranks, strict=True)), words, order)
+    return Canonical(dict(zip(positions, sorted_ranks, strict=True)), words)
 
 
 def ntriples(table: QuadTable, *, keep_graphs: bool) -> tuple[bytes, int]:

@@ -145,14 +145,6 @@ class TermTable:
             return self.plain(lexical)
         return self.typed(lexical, datatype, term.value)
 
-    def iri_ids(self, iris: Iterable[URIRef]) -> list[int]:
-        """The id of each IRI (a subject, predicate or graph column); TypeError on anything else."""
-        return list(map(self.iri, iris))
-
-    def object_ids(self, objects: Iterable[Object]) -> list[int]:
-        """The id of each object (IRI or literal)."""
-        return list(map(self.object, objects))
-
     def order(self) -> list[int]:
         """Every id, sorted by the N-Triples form of its term."""
         return sorted(range(len(self.ntriples)), key=self.ntriples.__getitem__)
@@ -199,10 +191,10 @@ class QuadTable:
         subjects, predicates, objects, graphs = _split(rows)
         terms = self.terms
         columns = (
-            terms.iri_ids(subjects),
-            terms.iri_ids(predicates),
-            terms.object_ids(objects),
-            terms.iri_ids(graphs),
+            map(terms.iri, subjects),
+            map(terms.iri, predicates),
+            map(terms.object, objects),
+            map(terms.iri, graphs),
         )
         flat = array("q", bytes(8 * 4 * len(rows)))
         for position, column in enumerate(columns):
