@@ -50,7 +50,7 @@ def canonical(table: QuadTable, *, keep_graphs: bool) -> Canonical:
     rank = np.empty(len(order), dtype=np.int64)
     rank[np.asarray(order, dtype=np.int64)] = np.arange(len(order), dtype=np.int64)
     ranks = [rank[np.frombuffer(table.column(position), dtype=np.int64)] for position in positions]
-    sorted_ranks = _sort_unique(ranks, len(order))
+    sorted_ranks = sorted_unique_rows(ranks, len(order))
     return Canonical(dict(zip(positions, sorted_ranks, strict=True)), words)
 
 
@@ -69,8 +69,9 @@ def ntriples(table: QuadTable, *, keep_graphs: bool) -> tuple[bytes, int]:
     return b"".join(chain.from_iterable(zip(*pieces, strict=True))), len(statements)
 
 
-def _sort_unique(columns: list[Ranks], n: int) -> list[Ranks]:
-    """The rows (one value of each column) sorted, each once. Ranks are below ``n``."""
+def sorted_unique_rows(columns: list[Ranks], n: int) -> list[Ranks]:
+    """The rows (one value of each column) sorted, each once, as columns again. Every value
+    is below ``n`` (term ranks or term ids)."""
     if not len(columns[0]):
         return columns
     if n ** len(columns) < _PACKED_LIMIT:

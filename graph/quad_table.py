@@ -107,13 +107,18 @@ class TermTable:
         self._tagged: dict[tuple[str, str], int] = {}
         # The two lookups made for nearly every quad stated: C-level calls when the term is
         # known (``dict.__getitem__``), ``__missing__`` interns a new one.
-        self.iri: Callable[[URIRef], int] = _Ids(partial(_new_iri, stored)).__getitem__
+        self._iri_ids = _Ids(partial(_new_iri, stored))
+        self.iri: Callable[[URIRef], int] = self._iri_ids.__getitem__
         """The id of an IRI; TypeError for anything else (a blank node, a literal)."""
         self.plain: Callable[[str], int] = _Ids(partial(_new_plain, stored)).__getitem__
         """The id of the plain string literal ``text``."""
 
     def __len__(self) -> int:
         return len(self.ntriples)
+
+    def find_iri(self, iri: URIRef) -> int | None:
+        """The id of an IRI the table holds; None (and nothing added) for one it does not."""
+        return self._iri_ids.get(iri)
 
     def typed(self, lexical: str, datatype: URIRef, value: Any) -> int:
         """The id of a typed literal, from its lexical form and its Python value (as

@@ -35,7 +35,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def run(args: argparse.Namespace) -> int:
     result = build_from(args.paths, settings_from(args))
-    stats = graph_stats(result.quads)
+    stats = graph_stats(result.table)
     sections = _sections(stats)
     if args.format == "json":
         print(json.dumps({"triples": stats.triples, **sections}, indent=2))
