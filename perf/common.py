@@ -113,10 +113,12 @@ def cached_catalog(
 
     Returns the folder and the seconds generation took (None when it was reused).
     """
-    name = f"catalog-{profile}-n{records}-s{seed}-d{directory_pages}-{generator_fingerprint()}"
+    fingerprint = generator_fingerprint()
+    name = f"catalog-{profile}-n{records}-s{seed}-d{directory_pages}-{fingerprint}"
     folder = work_root() / name
     if (folder / ".complete").exists():
         return folder, None
+    prune_stale_catalogs(fingerprint)
     partial = folder.with_name(folder.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     started = time.perf_counter()
@@ -140,6 +142,18 @@ def cached_catalog(
     shutil.rmtree(folder, ignore_errors=True)
     partial.rename(folder)
     return folder, time.perf_counter() - started
+
+
+def prune_stale_catalogs(fingerprint: str) -> list[Path]:
+    """Remove the cached catalogs (and half-made ones) of any other generator version: they
+    can never be reused. Returns the folders removed."""
+    removed = []
+    for folder in sorted(work_root().glob("catalog-*")):
+        made_by = folder.name.removesuffix(".partial").rsplit("-", 1)[-1]
+        if folder.is_dir() and made_by != fingerprint:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import pytest
 from graph.loader import load_records
 from graph.records.catalog_page import CatalogPage
 from graph.settings import default_settings
+from perf import common as perf_common
 from perf.generate_catalog import PROFILES, generate, main, write_catalog
 
 COUNT = 50
@@ -190,3 +191,21 @@ def test_command_line_writes_the_folder(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["5", str(tmp_path / "out"), "--seed", "1", "--directory-pages", "1"]) == 0
     assert len(list((tmp_path / "out").iterdir())) == 6
     assert "wrote 6 files" in capsys.readouterr().out
+
+
+def test_catalogs_of_other_generator_versions_are_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(perf_common, "work_root", lambda: tmp_path)
+    names = [
+        "catalog-lean-n10-s0-d0-aaaaaaaaaaaa",
+        "catalog-lean-n10-s0-d0-aaaaaaaaaaaa.partial",
+        "catalog-seed-n99-s1-d2-bbbbbbbbbbbb",
+        "catalog-lean-n10-s0-d0-bbbbbbbbbbbb.partial",
+        "run-xyz",
+    ]
+    for name in names:
+        (tmp_path / name).mkdir()
+    removed = perf_common.prune_stale_catalogs("bbbbbbbbbbbb")
+    assert [folder.name for folder in removed] == names[:2]
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(names[2:])
