@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 from rdflib import URIRef
 
+from graph.dataset.quads import Quad
+from graph.dataset.table import OBJECT, PREDICATE, SUBJECT, QuadTable
 from graph.gc_pause import gc_paused
 from graph.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping import MappingContext, map_record
@@ -22,8 +24,6 @@ from graph.mapping.iris import Iris
 from graph.mapping.references import index_benchmarks
 from graph.namespace import BENCH, RDF, RDFS
 from graph.ontology import ontology_quads
-from graph.quad_table import OBJECT, PREDICATE, SUBJECT, QuadTable
-from graph.quads import Quad
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.vocabulary import Vocabulary, bundled_vocabulary

@@ -9,8 +9,8 @@ from functools import cache
 
 from rdflib import Graph, Literal, URIRef
 
+from graph.dataset.quads import Quad
 from graph.namespace import ONTOLOGY_IRI
-from graph.quads import Quad
 from graph.resources import data_dir
 
 ONTOLOGY_FILES = ("bench.ttl", "vocabularies.ttl")

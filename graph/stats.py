@@ -6,9 +6,9 @@ import numpy as np
 import numpy.typing as npt
 from rdflib import URIRef
 
-from graph.canonical import sorted_unique_rows
+from graph.dataset.canonical import sorted_unique_rows
+from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
 from graph.namespace import BENCH, ONTOLOGY_IRI, RDF
-from graph.quad_table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
 
 Ids = npt.NDArray[np.int64]
 

@@ -12,7 +12,7 @@ one validation and re-checks only what an ``update`` changes. The implementation
 
 from collections.abc import Iterable
 
-from graph.quads import Quad
+from graph.dataset.quads import Quad
 from graph.settings import Settings
 from graph.validation.report import Severity, ValidationReport, ValidationResult
 from graph.validation.session import ValidationSession

@@ -95,7 +95,7 @@ def ours_build(args: Sequence[str]) -> dict[str, Any]:
     """
     from graph.build import build
     from graph.export import write_file
-    from graph.formats import format_for
+    from graph.export.formats import format_for
     from graph.settings import default_settings
 
     folder, out, fmt_name = Path(args[0]), Path(args[1]), args[2]

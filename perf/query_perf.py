@@ -7,10 +7,10 @@ One child process (``python -m perf.query_perf measure ...``) builds the synthet
 (untimed, ``graph.build.build``) and loads the same quads three ways (untimed):
 
 - ours: ``graph.export.to_dataset`` (rdflib, default graph = union of the named graphs), each
-  query run with ``graph.sparql.run_query``, as ``benchgraph query`` runs it;
+  query run with ``graph.sparql.engine.run_query``, as ``benchgraph query`` runs it;
 - floor: the distinct triples in the default graph of an in-memory pyoxigraph ``Store``, each
   query run directly with ``Store.query`` (parameters in the same VALUES block
-  ``graph.sparql.run_query_oxigraph`` writes), every solution read;
+  ``graph.sparql.oxigraph.run_query_oxigraph`` writes), every solution read;
 - oxigraph, named graphs: ``graph.export.to_oxigraph_store`` queried with
   ``use_default_graph_as_union=True``, the shape a served Oxigraph store would have. pyoxigraph
   0.5 yields a triple once per named graph that holds it there (oxigraph issue #1919), so the
@@ -166,12 +166,12 @@ def phase_measure(args: Sequence[str]) -> dict[str, Any]:
     import pyoxigraph as ox
 
     from graph.build import build
-    from graph.canonical import ntriples
+    from graph.dataset.canonical import ntriples
     from graph.export import to_dataset, to_oxigraph_store
-    from graph.queries import load_named_queries
     from graph.settings import Settings
-    from graph.sparql import QueryResult, bind_parameters, compile_query, run_query
-    from graph.sparql_oxigraph import with_values
+    from graph.sparql.engine import QueryResult, bind_parameters, compile_query, run_query
+    from graph.sparql.named import load_named_queries
+    from graph.sparql.oxigraph import with_values
 
     folder, rounds, wanted, timeout = Path(args[0]), int(args[1]), args[2], float(args[3])
     settings = Settings()

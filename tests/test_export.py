@@ -19,6 +19,7 @@ from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.compare import isomorphic
 from rdflib.namespace import RDF, RDFS, XSD
 
+from graph.dataset.quads import Quad
 from graph.export import (
     Serialized,
     prefixes_for,
@@ -28,7 +29,7 @@ from graph.export import (
     write_file,
     write_stream,
 )
-from graph.formats import (
+from graph.export.formats import (
     FORMATS,
     JSONLD,
     NQUADS,
@@ -40,7 +41,6 @@ from graph.formats import (
     format_for_media_type,
     media_types,
 )
-from graph.quads import Quad
 
 BASE = "https://w3id.org/benchgraph/"
 BENCH = "https://w3id.org/benchgraph/ontology#"

@@ -11,21 +11,13 @@ from rdflib import BNode, Dataset, Literal, URIRef
 from rdflib.namespace import XSD
 
 from graph.build import build
+from graph.dataset.oxigraph import to_rdflib
 from graph.export import to_dataset, to_oxigraph_store
 from graph.namespace import BENCH_IRI
-from graph.oxigraph_terms import to_rdflib
-from graph.queries import (
-    NamedQuery,
-    Parameter,
-    QueryFileError,
-    load_named_queries,
-    load_query_file,
-    parse_named_query,
-)
-from graph.query_check import binding_problems
 from graph.resources import data_dir
 from graph.settings import Settings
-from graph.sparql import (
+from graph.sparql.checks import binding_problems
+from graph.sparql.engine import (
     ParameterError,
     QueryError,
     QueryResult,
@@ -38,7 +30,15 @@ from graph.sparql import (
     compile_query,
     run_query,
 )
-from graph.sparql_oxigraph import run_query_oxigraph, with_values
+from graph.sparql.named import (
+    NamedQuery,
+    Parameter,
+    QueryFileError,
+    load_named_queries,
+    load_query_file,
+    parse_named_query,
+)
+from graph.sparql.oxigraph import run_query_oxigraph, with_values
 
 FIXTURES = Path(__file__).parent / "data" / "query_catalog"
 BASE = Settings().base
@@ -620,12 +620,12 @@ def test_service_is_refused_before_any_engine_sees_the_query(
     monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """pyoxigraph evaluates an ASK at once, SERVICE call included: the refusal comes first."""
-    import graph.sparql
+    import graph.sparql.engine
 
     def no_engine(*args: object, **kwargs: object) -> None:
         raise AssertionError("an engine saw a query with SERVICE")
 
-    monkeypatch.setattr(graph.sparql, "_check_with_oxigraph", no_engine)
+    monkeypatch.setattr(graph.sparql.engine, "_check_with_oxigraph", no_engine)
     with pytest.raises(ReadOnlyError, match="SERVICE"):
         compile_query(adhoc("ASK { SERVICE <http://192.0.2.1/sparql> { ?s ?p ?o } }"))
     with pytest.raises(ReadOnlyError, match="SERVICE"):

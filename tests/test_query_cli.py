@@ -9,7 +9,7 @@ import pytest
 from rdflib import Graph, URIRef
 
 from graph.cli import main
-from graph.queries import load_named_queries
+from graph.sparql.named import load_named_queries
 
 FIXTURES = Path(__file__).parent / "data" / "query_catalog"
 

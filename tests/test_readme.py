@@ -37,3 +37,29 @@ def test_every_query_example_runs(example: str, capsys: pytest.CaptureFixture[st
     assert (data_dir("queries") / f"{argv[1]}.rq").is_file()
     assert main(argv) == 0
     assert capsys.readouterr().out.strip()
+
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYOUT = README.split("## Layout", 1)[1].split("\n## ", 1)[0]
+LAYOUT_PATHS = re.findall(r"`([\w./-]+/?)`", "\n".join(
+    row.split("|")[1] for row in LAYOUT.splitlines() if row.startswith("| `")
+))
+
+
+def test_every_path_in_the_layout_table_exists() -> None:
+    assert LAYOUT_PATHS
+    missing = [path for path in LAYOUT_PATHS if not (ROOT / path).exists()]
+    assert not missing, f"the README's layout names paths that do not exist: {missing}"
+
+
+def test_the_layout_table_names_every_module_and_folder() -> None:
+    named = {path.rstrip("/") for path in LAYOUT_PATHS}
+    entries = [
+        f"graph/{entry.name}"
+        for entry in (ROOT / "graph").iterdir()
+        if entry.name not in ("__init__.py", "__pycache__", "_data")
+        and (entry.suffix == ".py" or entry.is_dir())
+    ]
+    entries += ["ontology", "shapes", "queries", "web", "catalog", "perf", "tests"]
+    unnamed = sorted(entry for entry in entries if entry not in named)
+    assert not unnamed, f"add these to the README's layout table: {unnamed}"

@@ -16,7 +16,8 @@ from rdflib.compare import isomorphic
 from rdflib.namespace import XSD
 from rdflib.query import Result
 
-from graph.result_formats import (
+from graph.sparql.engine import QueryResult
+from graph.sparql.results import (
     FORMAT_NAMES,
     SPARQL_RESULTS_NS,
     FormatError,
@@ -28,7 +29,6 @@ from graph.result_formats import (
     to_xml,
     turtle_term,
 )
-from graph.sparql import QueryResult
 
 BENCH = "https://w3id.org/benchgraph/ontology#"
 AWKWARD = Literal('tab\there, "quoted", back\\slash,\nnew line\r\n, comma')

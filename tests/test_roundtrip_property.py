@@ -11,12 +11,12 @@ from rdflib import Graph
 from rdflib.term import Node
 
 from graph.build import map_records
+from graph.dataset.quads import Quad
 from graph.export import serialize
-from graph.formats import NTRIPLES, TURTLE, RdfFormat
+from graph.export.formats import NTRIPLES, TURTLE, RdfFormat
 from graph.importers.base import SourceFile
 from graph.loader import LoadedRecord
 from graph.mapping.iris import Iris
-from graph.quads import Quad
 from graph.records import CatalogPage, DirectoryPage
 from graph.records.directory_page import Fact, RelatedEntry, Score, ScoresSection
 from graph.resources import data_dir

@@ -2,8 +2,8 @@
 
 from rdflib import Literal, URIRef
 
+from graph.dataset.table import QuadTable
 from graph.namespace import BENCH, ONTOLOGY_IRI, RDF, RDFS
-from graph.quad_table import QuadTable
 from graph.stats import graph_stats
 
 EX = "https://example.org/"

@@ -8,7 +8,7 @@ import pytest
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, XSD
 
-from graph.terms import iri, plain, typed
+from graph.dataset.terms import iri, plain, typed
 
 CASES: list[tuple[str, URIRef, Any]] = [
     ("https://example.org/a", XSD.anyURI, "https://example.org/a"),

@@ -1,7 +1,7 @@
 """Property: Turtle and TriG say exactly what N-Triples and N-Quads say, for any terms.
 
 pyoxigraph reads both back: it keeps every lexical form as written (rdflib would normalise
-``+007`` to ``7``), so this holds the short forms of ``graph.turtle`` (prefixed names, bare
+``+007`` to ``7``), so this holds the short forms of ``graph.export.turtle`` (prefixed names, bare
 numbers and booleans, ``a``) to the very same terms.
 """
 
@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, XSD
 
+from graph.dataset.quads import Quad
 from graph.export import prefixes_for, serialize
-from graph.formats import NQUADS, NTRIPLES, TRIG, TURTLE
-from graph.quads import Quad
+from graph.export.formats import NQUADS, NTRIPLES, TRIG, TURTLE
 from graph.settings import DEFAULT_BASE
 
 NAMESPACES = [*prefixes_for(DEFAULT_BASE).values(), "https://example.org/", "urn:x:"]

@@ -14,9 +14,9 @@ from rdflib.namespace import DCTERMS, RDF, RDFS, SH
 
 from graph.build import BuildResult, build
 from graph.cli import main
+from graph.dataset.quads import Quad
 from graph.namespace import BENCH, ONTOLOGY_IRI
 from graph.ontology import ontology_graph
-from graph.quads import Quad
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.validate import (

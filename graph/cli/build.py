@@ -15,7 +15,7 @@ from graph.cli.common import (
 )
 from graph.cli.report import print_load_report
 from graph.export import write_file, write_stream
-from graph.formats import FORMATS, format_for
+from graph.export.formats import FORMATS, format_for
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

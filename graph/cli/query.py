@@ -24,17 +24,8 @@ from graph.cli.common import (
 )
 from graph.cli.report import print_load_report
 from graph.export import to_dataset
-from graph.queries import (
-    NamedQuery,
-    Parameter,
-    QueryFileError,
-    find_named_query,
-    load_named_queries,
-    load_query_file,
-)
-from graph.result_formats import FORMAT_NAMES, FormatError, render, result_format
 from graph.settings import Settings
-from graph.sparql import (
+from graph.sparql.engine import (
     Bindings,
     CompiledQuery,
     QueryError,
@@ -43,6 +34,15 @@ from graph.sparql import (
     compile_query,
     run_query,
 )
+from graph.sparql.named import (
+    NamedQuery,
+    Parameter,
+    QueryFileError,
+    find_named_query,
+    load_named_queries,
+    load_query_file,
+)
+from graph.sparql.results import FORMAT_NAMES, FormatError, render, result_format
 
 _GRAPH_FORMS = ("CONSTRUCT", "DESCRIBE")
 

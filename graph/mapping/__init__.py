@@ -1,12 +1,12 @@
 """Mapping: records -> RDF statements, one named graph per record. The only place triples
 are made; it knows nothing of file formats."""
 
+from graph.dataset.table import QuadTable
 from graph.mapping.catalog_page import map_catalog_page
 from graph.mapping.context import MappingContext
 from graph.mapping.directory_page import map_directory_page
 from graph.mapping.emitter import Statements
 from graph.namespace import BENCH
-from graph.quad_table import QuadTable
 from graph.records import CatalogPage, DirectoryPage, Record
 
 

@@ -5,13 +5,13 @@ from decimal import Decimal
 
 from rdflib import URIRef
 
+from graph.dataset.quads import Object
+from graph.dataset.terms import plain
 from graph.mapping.emitter import Statements
 from graph.mapping.iris import Iris
 from graph.mapping.references import BenchmarkIndex
 from graph.namespace import BENCH, DCTERMS, RDFS, SKOS
-from graph.quads import Object
 from graph.slug import node_key
-from graph.terms import plain
 from graph.vocabulary import Vocabulary
 
 

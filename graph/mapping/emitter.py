@@ -11,10 +11,10 @@ from typing import Any
 
 from rdflib import Literal, URIRef
 
+from graph.dataset.quads import Object
+from graph.dataset.table import QuadTable
+from graph.dataset.terms import typed
 from graph.namespace import RDF, XSD
-from graph.quad_table import QuadTable
-from graph.quads import Object
-from graph.terms import typed
 
 _TYPE = RDF.type
 _STRING_TYPES = {4: XSD.gYear, 7: XSD.gYearMonth}

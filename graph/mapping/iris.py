@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 from rdflib import URIRef
 
+from graph.dataset.terms import iri
 from graph.slug import node_key
-from graph.terms import iri
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SH
 from rdflib.term import Node
 
+from graph.dataset.quads import Quad
 from graph.namespace import BENCH
-from graph.quads import Quad
 from graph.validation.batch import render_term
 from graph.validation.report import ValidationResult
 from graph.validation.shapes import BSH, ShapesError, ShapeSet

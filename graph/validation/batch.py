@@ -20,7 +20,7 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SH
 from rdflib.term import Node
 
-from graph.quads import Quad
+from graph.dataset.quads import Quad
 from graph.validation.paths import prefixed
 from graph.validation.report import Severity, ValidationResult
 from graph.validation.shapes import ShapeSet

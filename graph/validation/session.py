@@ -14,11 +14,11 @@ from functools import cache
 from rdflib import URIRef
 from rdflib.term import Node
 
+from graph.dataset.quads import Quad
 from graph.gc_pause import gc_paused
 from graph.mapping.iris import Iris
 from graph.namespace import BENCH, ONTOLOGY_IRI
 from graph.ontology import ontology_graph
-from graph.quads import Quad
 from graph.settings import Settings, default_settings
 from graph.validation.across import AcrossRecords
 from graph.validation.batch import BatchValidator, Context, Unit

@@ -20,7 +20,7 @@ from rdflib.plugins.sparql import prepareQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.term import Node, Variable
 
-from graph.oxigraph_terms import to_rdflib
+from graph.dataset.oxigraph import to_rdflib
 from graph.validation.paths import bracketed, render_path
 
 _VARIABLE = re.compile(r"[?$]([A-Za-z_][A-Za-z0-9_]*)")

@@ -1,10 +1,10 @@
-"""Writing the graph out: every format of ``graph.formats``, fast, deterministic, atomic on disk.
+"""Writing the graph out: every format of ``graph.export.formats``, deterministic, atomic on disk.
 
 rdflib's serialisers need tens of seconds for a build of 10,000 records, so the writers work on
-the build's ``QuadTable`` (rdflib quads are put in one first). ``graph.canonical`` puts its
+the build's ``QuadTable`` (rdflib quads are put in one first). ``graph.dataset.canonical`` puts its
 statements in canonical order, deduplicated and sorted by the N-Triples form of (graph,)
 subject, predicate and object. N-Triples and N-Quads are written from it directly, Turtle and
-TriG by ``graph.turtle``, and JSON-LD by pyoxigraph from the canonical N-Quads. The same
+TriG by ``graph.export.turtle``, and JSON-LD by pyoxigraph from the canonical N-Quads. The same
 quads in any order therefore give the same bytes.
 
 Turtle and N-Triples hold the union of the named graphs (a triple stated in two records appears
@@ -26,13 +26,13 @@ from typing import BinaryIO, cast
 import pyoxigraph as ox
 from rdflib import Dataset, Graph, URIRef
 
-from graph.canonical import canonical, ntriples
-from graph.formats import JSONLD, NQUADS, NTRIPLES, TRIG, TURTLE, RdfFormat, format_for
+from graph.dataset.canonical import canonical, ntriples
+from graph.dataset.quads import Quad
+from graph.dataset.table import QuadTable
+from graph.export.formats import JSONLD, NQUADS, NTRIPLES, TRIG, TURTLE, RdfFormat, format_for
+from graph.export.turtle import write_trig, write_turtle
 from graph.gc_pause import gc_paused
 from graph.namespace import PREFIXES
-from graph.quad_table import QuadTable
-from graph.quads import Quad
-from graph.turtle import write_trig, write_turtle
 
 Source = QuadTable | Iterable[Quad]
 """What the writers take: a built table, or rdflib quads."""

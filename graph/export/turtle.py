@@ -1,4 +1,4 @@
-"""Turtle and TriG, written from the canonical order (``graph.canonical``).
+"""Turtle and TriG, written from the canonical order (``graph.dataset.canonical``).
 
 The layout groups each subject's statements, its predicates one per line and repeated
 objects after commas; TriG puts each named graph in its own block::
@@ -27,9 +27,9 @@ from itertools import chain, repeat
 import numpy as np
 import numpy.typing as npt
 
-from graph.canonical import Canonical, first_of_runs
+from graph.dataset.canonical import Canonical, first_of_runs
+from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT
 from graph.namespace import RDF, XSD
-from graph.quad_table import GRAPH, OBJECT, PREDICATE, SUBJECT
 
 _LOCAL_NAME = rb"[A-Za-z_][A-Za-z0-9_-]*"
 _BARE = {

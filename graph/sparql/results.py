@@ -22,7 +22,7 @@ from rdflib import BNode, URIRef
 from rdflib.namespace import XSD
 
 from graph.namespace import PREFIXES
-from graph.sparql import QueryResult, Term
+from graph.sparql.engine import QueryResult, Term
 
 
 class FormatError(ValueError):

@@ -11,7 +11,7 @@ The header is the file's leading ``#+ KEY: VALUE`` lines (see DESIGN.md, "Named 
 spaces); each ``param`` line declares one parameter as ``NAME TYPE [= DEFAULT] — what it is``
 (``--`` may stand for the dash). A parameter without a default is required.
 
-The binding rule (``graph.query_check``; ``tests/test_queries.py`` holds every bundled query
+The binding rule (``graph.sparql.checks``; ``tests/test_queries.py`` holds every bundled query
 to it): a parameter ``NAME`` binds the variable ``?NAME`` to an RDF term before the query
 runs (rdflib ``initBindings``; pyoxigraph a ``VALUES`` block opening the WHERE clause), so
 
@@ -25,7 +25,7 @@ runs (rdflib ``initBindings``; pyoxigraph a ``VALUES`` block opening the WHERE c
 
 A parameter of type ``id`` is bound as the benchmark's IRI, ``{base}benchmark/{id}``.
 
-What the text of a query says is checked by ``graph.sparql`` (it parses the query); this
+What the text of a query says is checked by ``graph.sparql.engine`` (it parses the query); this
 module only reads files and headers, so listing the queries stays cheap.
 """
 

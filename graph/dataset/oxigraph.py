@@ -11,7 +11,7 @@ import pyoxigraph as ox
 from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import RDF, XSD
 
-from graph.quads import Object
+from graph.dataset.quads import Object
 
 OxTerm = ox.NamedNode | ox.Literal
 

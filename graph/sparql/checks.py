@@ -1,6 +1,6 @@
 """How a query uses its variables, and whether its parameters keep the binding rule.
 
-The rule (also in ``graph.queries``): a parameter ``NAME`` binds ``?NAME`` before the query
+The rule (also in ``graph.sparql.named``): a parameter ``NAME`` binds ``?NAME`` before the query
 runs. pyoxigraph gets it as a ``VALUES`` block opening the WHERE clause (join semantics) and
 rdflib as ``initBindings`` (substitution): both give the same rows only when
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from rdflib import Variable
 from rdflib.plugins.sparql.parserutils import CompValue
 
-from graph.queries import NamedQuery
+from graph.sparql.named import NamedQuery
 
 _MODIFIERS = {"SelectQuery", "AskQuery", "ConstructQuery", "DescribeQuery", "Slice", "Distinct",
               "Reduced", "ToMultiSet"}

@@ -14,7 +14,7 @@ serialised terms): the user's text is never pasted into the query, so quotes, br
 Both engines run over the union of the named graphs (rdflib ``Dataset(default_union=True)``,
 pyoxigraph ``use_default_graph_as_union=True``) and answer with one ``QueryResult``.
 
-Running on pyoxigraph (the floor now, the served engine later) is in ``graph.sparql_oxigraph``.
+Running on pyoxigraph (the floor now, the served engine later) is in ``graph.sparql.oxigraph``.
 """
 
 import re
@@ -35,7 +35,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.plugins.sparql.sparql import Query
 
 from graph.namespace import PREFIXES
-from graph.queries import NamedQuery, Parameter, parse_named_query
+from graph.sparql.named import NamedQuery, Parameter, parse_named_query
 
 QueryForm = TypingLiteral["SELECT", "ASK", "CONSTRUCT", "DESCRIBE"]
 Term = URIRef | Literal | BNode

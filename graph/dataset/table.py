@@ -27,9 +27,9 @@ from typing import Any, TypeVar
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 
-from graph.oxigraph_terms import literal, named_node
-from graph.quads import Object, Quad
-from graph.terms import plain, typed
+from graph.dataset.oxigraph import literal, named_node
+from graph.dataset.quads import Object, Quad
+from graph.dataset.terms import plain, typed
 
 SUBJECT, PREDICATE, OBJECT, GRAPH = range(4)
 """The positions of a quad, as ``QuadTable.column`` takes them."""
@@ -122,7 +122,7 @@ class TermTable:
 
     def typed(self, lexical: str, datatype: URIRef, value: Any) -> int:
         """The id of a typed literal, from its lexical form and its Python value (as
-        ``graph.terms.typed`` takes them)."""
+        ``graph.dataset.terms.typed`` takes them)."""
         key = (lexical, datatype)
         found = self._typed.get(key)
         if found is None:

@@ -17,7 +17,7 @@ from itertools import chain, repeat
 import numpy as np
 import numpy.typing as npt
 
-from graph.quad_table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
+from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
 
 Ranks = npt.NDArray[np.int64]
 _PACKED_LIMIT = 2**63

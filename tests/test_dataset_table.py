@@ -6,9 +6,9 @@ import pytest
 from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import RDF, RDFS, XSD
 
-from graph import canonical as canonical_module
-from graph.canonical import canonical, ntriples
-from graph.quad_table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable, TermTable
+from graph.dataset import canonical as canonical_module
+from graph.dataset.canonical import canonical, ntriples
+from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable, TermTable
 
 EX = "https://example.org/"
 A, B, C = URIRef(EX + "a"), URIRef(EX + "b"), URIRef(EX + "c")

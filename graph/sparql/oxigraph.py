@@ -3,7 +3,7 @@
 pyoxigraph substitutes only variables a SELECT projects, so a query's parameters go in as a
 ``VALUES`` block opening its WHERE clause (join semantics; rdflib gets them as
 ``initBindings``, substitution). The named queries keep the binding rule of
-``graph.query_check``, under which the two give the same rows. Each term in the block is
+``graph.sparql.checks``, under which the two give the same rows. Each term in the block is
 written by pyoxigraph's own N-Triples serialiser from a validated RDF term: never the user's
 text.
 """
@@ -13,9 +13,9 @@ import re
 import pyoxigraph as ox
 from rdflib import Graph
 
+from graph.dataset.oxigraph import to_oxigraph, to_rdflib
 from graph.namespace import PREFIXES
-from graph.oxigraph_terms import to_oxigraph, to_rdflib
-from graph.sparql import Bindings, CompiledQuery, QueryError, QueryResult
+from graph.sparql.engine import Bindings, CompiledQuery, QueryError, QueryResult
 
 
 def run_query_oxigraph(compiled: CompiledQuery, store: ox.Store, bindings: Bindings) -> QueryResult:
