@@ -1,13 +1,24 @@
 """The small rules of the mapping: slugs, makers, dates, links, title resolution."""
 
-import pytest
+from decimal import Decimal
+from pathlib import Path, PurePosixPath
 
+import pytest
+from rdflib import Literal, URIRef
+
+from graph.build import map_records
+from graph.importers.base import SourceFile
+from graph.loader import LoadedRecord
 from graph.mapping.dates import partial_date
+from graph.mapping.iris import Iris
 from graph.mapping.organizations import OrganizationMention as Org
 from graph.mapping.organizations import split_makers
 from graph.mapping.references import Link, index_benchmarks, markdown_links
-from graph.records import DirectoryPage
+from graph.namespace import BENCH
+from graph.records import CatalogPage, DirectoryPage
+from graph.settings import DEFAULT_BASE
 from graph.slug import node_key, slugify
+from graph.vocabulary import bundled_vocabulary
 
 
 @pytest.mark.parametrize(
@@ -112,10 +123,35 @@ def test_titles_resolve_to_catalogued_names_then_to_their_slug(seed_build: objec
 
 def test_a_name_beats_a_page_title_whatever_the_order() -> None:
     page = DirectoryPage(title="Mimic RRS medhelm")
-    from graph.records import CatalogPage
-
     catalog = CatalogPage.model_validate(
         {"page": {"id": "mimic_rrs", "name": "MIMIC RRS (MedHELM)"}}
     )
     assert index_benchmarks([page, catalog]).resolve("mimic-rrs medhelm") == "mimic_rrs"
     assert index_benchmarks([catalog, page]).resolve("mimic-rrs medhelm") == "mimic_rrs"
+
+
+def test_the_same_model_twice_in_one_record_gives_two_results() -> None:
+    """A page that lists a model twice, or a record verifying one model's score from two
+    sources: each result keeps its own node and its one score."""
+    result = {"model": "Command R+", "unit": "percent"}
+    record = CatalogPage.model_validate(
+        {
+            "page": {"id": "x", "name": "X"},
+            "disposition": {
+                "verified_results": [
+                    {**result, "score": Decimal("77.2")},
+                    {**result, "score": Decimal("62.7")},
+                    {**result, "score": Decimal("77.2")},
+                ]
+            },
+        }
+    )
+    loaded = LoadedRecord(SourceFile(Path("r.json"), PurePosixPath("r.json"), ""), record)
+    quads = map_records([loaded], Iris(DEFAULT_BASE), bundled_vocabulary()).quads()
+    scores = {s: o for s, p, o, _ in quads if p == BENCH.score}
+    first = f"{DEFAULT_BASE}benchmark/x/result/command_r/r"
+    assert scores == {
+        URIRef(first): Literal(Decimal("77.2")),
+        URIRef(first + "/2"): Literal(Decimal("62.7")),
+        URIRef(first + "/3"): Literal(Decimal("77.2")),
+    }

@@ -57,9 +57,14 @@ def add_result(
     unit: str | None,
 ) -> URIRef:
     """A model's score on a benchmark, as this record states it: its own node per record, so
-    two sources that disagree both stay visible."""
+    two sources that disagree both stay visible (``…/result/{model}/{record}``; a record that
+    gives the same model another result on the same benchmark gets ``…/2``, ``…/3``…)."""
     model = ctx.named_node(out, ctx.iris.model(model_name), BENCH.Model, model_name)
-    node = ctx.iris.part(benchmark, "result", node_key(model_name), ctx.iris.record_key(out.graph))
+    path = ["result", node_key(model_name), ctx.iris.record_key(out.graph)]
+    again = out.occurrence((benchmark, path[1]))
+    if again > 1:
+        path.append(str(again))
+    node = ctx.iris.part(benchmark, *path)
     out.add(benchmark, BENCH.result, node)
     out.add_type(node, BENCH.Result)
     out.add(node, BENCH.model, model)

@@ -41,11 +41,18 @@ class Statements:
         self._graph = terms.iri(graph)
         self._type = terms.iri(_TYPE)
         self._add = table.add
+        self._occurrences: dict[object, int] = {}
 
     def __len__(self) -> int:
         """How many quads the table holds: compare before and after some statements to see
         whether any was made."""
         return len(self._table)
+
+    def occurrence(self, key: object) -> int:
+        """1 the first time this graph is asked about ``key``, then 2, 3…: tells apart parts
+        that would otherwise share an IRI (two results for one model in one record)."""
+        count = self._occurrences[key] = self._occurrences.get(key, 0) + 1
+        return count
 
     def add(self, subject: URIRef, predicate: URIRef, obj: Object | None) -> None:
         if obj is not None:
