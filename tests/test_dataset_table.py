@@ -7,8 +7,10 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import RDF, RDFS, XSD
 
 from graph.dataset import canonical as canonical_module
-from graph.dataset.canonical import canonical, ntriples
+from graph.dataset.canonical import canonical
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable, TermTable
+from graph.export import serialize
+from graph.export.formats import NQUADS, NTRIPLES
 
 EX = "https://example.org/"
 A, B, C = URIRef(EX + "a"), URIRef(EX + "b"), URIRef(EX + "c")
@@ -68,7 +70,8 @@ def test_canonical_lines_are_the_sorted_distinct_ntriples_lines(
 ) -> None:
     quads = random_quads(seed, 400)
     table = QuadTable.of(quads)
-    text, count = ntriples(table, keep_graphs=keep_graphs)
+    written = serialize(table, NQUADS if keep_graphs else NTRIPLES)
+    text, count = written.data, written.statements
     lines = set()
     for s, p, o, g in quads:
         parts = [s.n3(), p.n3(), o.n3()] + ([g.n3()] if keep_graphs else [])
@@ -92,5 +95,5 @@ def test_both_sorts_agree(monkeypatch: pytest.MonkeyPatch, keep_graphs: bool) ->
 
 
 def test_an_empty_table_has_no_statements() -> None:
-    assert ntriples(QuadTable(), keep_graphs=True) == (b"", 0)
+    assert serialize(QuadTable(), NQUADS).data == b""
     assert len(canonical(QuadTable(), keep_graphs=False)) == 0

@@ -22,6 +22,7 @@ from rdflib.namespace import RDF, RDFS, XSD
 from graph.dataset.quads import Quad
 from graph.export import (
     Serialized,
+    assemble,
     prefixes_for,
     serialize,
     to_dataset,
@@ -534,3 +535,11 @@ def test_to_oxigraph_store() -> None:
         ox.NamedNode(str(G1)),
     )
     assert quad in store
+
+
+def test_the_writers_give_the_same_bytes_whatever_their_chunk_size(
+    written: dict[str, Serialized], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(assemble, "CHUNK", 3)
+    for fmt in FORMATS:
+        assert serialize(QUADS, fmt, base=BASE).data == written[fmt.name].data, fmt.name

@@ -12,7 +12,6 @@ numpy: a million Python tuples sorted by string keys would take seconds.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain, repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -52,21 +51,6 @@ def canonical(table: QuadTable, *, keep_graphs: bool) -> Canonical:
     ranks = [rank[np.frombuffer(table.column(position), dtype=np.int64)] for position in positions]
     sorted_ranks = sorted_unique_rows(ranks, len(order))
     return Canonical(dict(zip(positions, sorted_ranks, strict=True)), words)
-
-
-def ntriples(table: QuadTable, *, keep_graphs: bool) -> tuple[bytes, int]:
-    """Canonical N-Quads (``keep_graphs``) or N-Triples of the union, and the number of lines."""
-    statements = canonical(table, keep_graphs=keep_graphs)
-    if not len(statements):
-        return b"", 0
-    order = [SUBJECT, PREDICATE, OBJECT, GRAPH] if keep_graphs else [SUBJECT, PREDICATE, OBJECT]
-    words = statements.words
-    inner = list(map(bytes.__add__, words, repeat(b" ")))
-    final = list(map(bytes.__add__, words, repeat(b" .\n")))
-    columns = [statements.columns[position].tolist() for position in order]
-    pieces = [map(inner.__getitem__, column) for column in columns[:-1]]
-    pieces.append(map(final.__getitem__, columns[-1]))
-    return b"".join(chain.from_iterable(zip(*pieces, strict=True))), len(statements)
 
 
 def sorted_unique_rows(columns: list[Ranks], n: int) -> list[Ranks]:

@@ -26,10 +26,11 @@ from typing import BinaryIO, cast
 import pyoxigraph as ox
 from rdflib import Dataset, Graph, URIRef
 
-from graph.dataset.canonical import canonical, ntriples
+from graph.dataset.canonical import canonical
 from graph.dataset.quads import Quad
 from graph.dataset.table import QuadTable
 from graph.export.formats import JSONLD, NQUADS, NTRIPLES, TRIG, TURTLE, RdfFormat, format_for
+from graph.export.ntriples import write_ntriples
 from graph.export.turtle import write_trig, write_turtle
 from graph.gc_pause import gc_paused
 from graph.namespace import PREFIXES
@@ -78,17 +79,18 @@ def serialize(quads: Source, fmt: RdfFormat, *, base: str | None = None) -> Seri
     for a blank node or a row that is not a quad."""
     with gc_paused():
         table = as_table(quads)
-        if fmt in (TURTLE, TRIG):
-            statements = canonical(table, keep_graphs=fmt.keeps_graphs)
-            writer = write_trig if fmt.keeps_graphs else write_turtle
-            return Serialized(fmt, writer(statements, prefixes_for(base)), len(statements))
-        lines, count = ntriples(table, keep_graphs=fmt.keeps_graphs)
-        if fmt in (NTRIPLES, NQUADS):
-            return Serialized(fmt, lines, count)
-        assert fmt is JSONLD, fmt
-        parsed = ox.parse(lines, format=ox.RdfFormat.N_QUADS, lenient=True)
-        data = cast(bytes, ox.serialize(parsed, format=ox.RdfFormat.JSON_LD))
-    return Serialized(fmt, data, count)
+        statements = canonical(table, keep_graphs=fmt.keeps_graphs)
+        if fmt is TURTLE:
+            data = write_turtle(statements, prefixes_for(base))
+        elif fmt is TRIG:
+            data = write_trig(statements, prefixes_for(base))
+        elif fmt in (NTRIPLES, NQUADS):
+            data = write_ntriples(statements)
+        else:
+            assert fmt is JSONLD, fmt
+            parsed = ox.parse(write_ntriples(statements), format=ox.RdfFormat.N_QUADS, lenient=True)
+            data = cast(bytes, ox.serialize(parsed, format=ox.RdfFormat.JSON_LD))
+    return Serialized(fmt, data, len(statements))
 
 
 def write_stream(
@@ -183,8 +185,7 @@ def to_oxigraph_store(quads: Source) -> ox.Store:
     their canonical N-Quads."""
     store = ox.Store()
     with gc_paused():
-        lines, _count = ntriples(as_table(quads), keep_graphs=True)
-        store.bulk_load(lines, format=ox.RdfFormat.N_QUADS)
+        store.bulk_load(serialize(quads, NQUADS).data, format=ox.RdfFormat.N_QUADS)
     return store
 
 

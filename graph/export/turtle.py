@@ -22,13 +22,14 @@ than pyoxigraph's own writer.
 from __future__ import annotations
 
 import re
-from itertools import chain, repeat
+from itertools import repeat
 
 import numpy as np
 import numpy.typing as npt
 
 from graph.dataset.canonical import Canonical, first_of_runs
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT
+from graph.export.assemble import interleave
 from graph.namespace import RDF, XSD
 
 _LOCAL_NAME = rb"[A-Za-z_][A-Za-z0-9_-]*"
@@ -69,12 +70,12 @@ def _write(statements: Canonical, prefixes: dict[str, str], *, graphs: bool) -> 
     n = len(forms)
     nothing = n  # the index of b"" in each list below
 
-    pieces = []
+    pieces: list[tuple[list[bytes], npt.NDArray[np.int64]]] = []
     if graphs:
         graph_heads = [b"\n" + form + b" {\n" for form in forms] + [b""]
-        pieces.append(_take(graph_heads, np.where(new_graph, columns[GRAPH], nothing)))
+        pieces.append((graph_heads, np.where(new_graph, columns[GRAPH], nothing)))
     subject_heads = [indent + form + b" " for form in forms] + [b""]
-    pieces.append(_take(subject_heads, np.where(new_subject, subjects, nothing)))
+    pieces.append((subject_heads, np.where(new_subject, subjects, nothing)))
     verbs = _verbs(statements, forms)
     predicate_heads = (
         [verb + b" " for verb in verbs]
@@ -82,15 +83,10 @@ def _write(statements: Canonical, prefixes: dict[str, str], *, graphs: bool) -> 
         + [indent + _INDENT + _INDENT]
     )
     which = np.where(new_subject, predicates, np.where(new_predicate, predicates + n, 2 * n))
-    pieces.append(_take(predicate_heads, which))
-    pieces.append(_take(forms, columns[OBJECT]))
-    pieces.append(_take(_ENDS, _ends(new_graph, new_subject, new_predicate, graphs)))
-    head = header.encode() + (b"" if graphs else b"\n")
-    return b"".join(chain((head,), chain.from_iterable(zip(*pieces, strict=True))))
-
-
-def _take(values: list[bytes], indices: npt.NDArray[np.int64]) -> map[bytes]:
-    return map(values.__getitem__, indices.tolist())
+    pieces.append((predicate_heads, which))
+    pieces.append((forms, columns[OBJECT]))
+    pieces.append((_ENDS, _ends(new_graph, new_subject, new_predicate, graphs)))
+    return interleave(pieces, head=header.encode() + (b"" if graphs else b"\n"))
 
 
 def _ends(
