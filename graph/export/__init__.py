@@ -20,6 +20,7 @@ import stat
 from collections.abc import Iterable
 from contextlib import suppress
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import BinaryIO, cast
 
@@ -44,12 +45,23 @@ BASE_PREFIX = "base"
 
 @dataclass(frozen=True)
 class Serialized:
-    """A graph serialised in memory."""
+    """A graph serialised in memory, as the chunks the writers made (joined only on demand:
+    a stream or file gets them one after another, with no second copy of the whole)."""
 
     format: RdfFormat
-    data: bytes
+    chunks: tuple[bytes, ...]
     statements: int
     """Triples written (union formats) or quads written (formats that keep named graphs)."""
+
+    @cached_property
+    def data(self) -> bytes:
+        """The whole serialisation."""
+        return b"".join(self.chunks)
+
+    @property
+    def size(self) -> int:
+        """Its length in bytes."""
+        return sum(map(len, self.chunks))
 
 
 @dataclass(frozen=True)
@@ -81,16 +93,17 @@ def serialize(quads: Source, fmt: RdfFormat, *, base: str | None = None) -> Seri
         table = as_table(quads)
         statements = canonical(table, keep_graphs=fmt.keeps_graphs)
         if fmt is TURTLE:
-            data = write_turtle(statements, prefixes_for(base))
+            chunks = write_turtle(statements, prefixes_for(base))
         elif fmt is TRIG:
-            data = write_trig(statements, prefixes_for(base))
+            chunks = write_trig(statements, prefixes_for(base))
         elif fmt in (NTRIPLES, NQUADS):
-            data = write_ntriples(statements)
+            chunks = write_ntriples(statements)
         else:
             assert fmt is JSONLD, fmt
-            parsed = ox.parse(write_ntriples(statements), format=ox.RdfFormat.N_QUADS, lenient=True)
-            data = cast(bytes, ox.serialize(parsed, format=ox.RdfFormat.JSON_LD))
-    return Serialized(fmt, data, len(statements))
+            nquads = b"".join(write_ntriples(statements))
+            parsed = ox.parse(nquads, format=ox.RdfFormat.N_QUADS, lenient=True)
+            chunks = [cast(bytes, ox.serialize(parsed, format=ox.RdfFormat.JSON_LD))]
+    return Serialized(fmt, tuple(chunks), len(statements))
 
 
 def write_stream(
@@ -99,9 +112,9 @@ def write_stream(
     """Write the quads to a binary stream (``sys.stdout.buffer``), then flush it. Nothing is
     written unless the whole serialisation succeeded."""
     result = serialize(quads, fmt, base=base)
-    stream.write(result.data)
+    stream.writelines(result.chunks)
     stream.flush()
-    return Written(fmt, result.statements, len(result.data))
+    return Written(fmt, result.statements, result.size)
 
 
 def write_file(

@@ -19,9 +19,9 @@ CHUNK = 1 << 17
 
 def interleave(
     pieces: Sequence[tuple[list[bytes], npt.NDArray[np.int64]]], head: bytes = b""
-) -> bytes:
+) -> list[bytes]:
     """``head``, then for each row i: ``values[indices[i]]`` of every (values, indices) in
-    ``pieces``, in that order."""
+    ``pieces``, in that order; in chunks, to be written one after another."""
     rows = len(pieces[0][1]) if pieces else 0
     chunks = [head]
     for start in range(0, rows, CHUNK):
@@ -30,4 +30,4 @@ def interleave(
             for values, indices in pieces
         ]
         chunks.append(b"".join(chain.from_iterable(zip(*columns, strict=True))))
-    return b"".join(chunks)
+    return chunks

@@ -9,10 +9,11 @@ from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT
 from graph.export.assemble import interleave
 
 
-def write_ntriples(statements: Canonical) -> bytes:
-    """N-Quads when the statements keep their graphs (``keep_graphs=True``), else N-Triples."""
+def write_ntriples(statements: Canonical) -> list[bytes]:
+    """N-Quads when the statements keep their graphs (``keep_graphs=True``), else N-Triples;
+    in chunks."""
     if not len(statements):
-        return b""
+        return []
     order = [SUBJECT, PREDICATE, OBJECT]
     if GRAPH in statements.columns:
         order.append(GRAPH)  # N-Quads write the graph last

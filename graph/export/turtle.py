@@ -46,20 +46,21 @@ _INDENT = b"    "
 _ENDS = [b" ,\n", b" ;\n", b" .\n", b" .\n}\n"]
 
 
-def write_turtle(statements: Canonical, prefixes: dict[str, str]) -> bytes:
-    """Turtle of the union statements (``keep_graphs=False``), declaring ``prefixes``."""
+def write_turtle(statements: Canonical, prefixes: dict[str, str]) -> list[bytes]:
+    """Turtle of the union statements (``keep_graphs=False``), declaring ``prefixes``; in
+    chunks."""
     return _write(statements, prefixes, graphs=False)
 
 
-def write_trig(statements: Canonical, prefixes: dict[str, str]) -> bytes:
-    """TriG of the statements of each named graph (``keep_graphs=True``)."""
+def write_trig(statements: Canonical, prefixes: dict[str, str]) -> list[bytes]:
+    """TriG of the statements of each named graph (``keep_graphs=True``); in chunks."""
     return _write(statements, prefixes, graphs=True)
 
 
-def _write(statements: Canonical, prefixes: dict[str, str], *, graphs: bool) -> bytes:
+def _write(statements: Canonical, prefixes: dict[str, str], *, graphs: bool) -> list[bytes]:
     header = "".join(f"@prefix {name}: <{iri}> .\n" for name, iri in prefixes.items())
     if not len(statements):
-        return header.encode()
+        return [header.encode()]
     forms = _forms(statements, prefixes)
     columns = statements.columns
     subjects, predicates = columns[SUBJECT], columns[PREDICATE]
