@@ -78,10 +78,7 @@ def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabul
 def _build_graph(table: QuadTable, catalogued: set[URIRef], iris: Iris) -> None:
     """States ``bench:catalogued`` of every benchmark node, and a label for one without."""
     terms = table.terms
-    subjects, predicates, objects = (
-        np.frombuffer(table.column(position), dtype=np.int64)
-        for position in (SUBJECT, PREDICATE, OBJECT)
-    )
+    subjects, predicates, objects = (table.column(p) for p in (SUBJECT, PREDICATE, OBJECT))
     typed_benchmark = (predicates == terms.iri(RDF.type)) & (objects == terms.iri(BENCH.Benchmark))
     benchmarks = np.unique(subjects[typed_benchmark]).tolist()
     labelled = set(subjects[predicates == terms.iri(RDFS.label)].tolist())

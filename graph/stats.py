@@ -33,8 +33,8 @@ def graph_stats(table: QuadTable) -> GraphStats:
         found = terms.find_iri(iri)
         return -1 if found is None else found  # -1 matches no id
 
-    columns = [np.frombuffer(table.column(p), dtype=np.int64) for p in (SUBJECT, PREDICATE, OBJECT)]
-    data = np.frombuffer(table.column(GRAPH), dtype=np.int64) != term_id(ONTOLOGY_IRI)
+    columns = [table.column(position) for position in (SUBJECT, PREDICATE, OBJECT)]
+    data = table.column(GRAPH) != term_id(ONTOLOGY_IRI)
     subjects, predicates, objects = (column[data] for column in columns)
     n = len(terms)
 

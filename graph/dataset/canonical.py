@@ -48,7 +48,7 @@ def canonical(table: QuadTable, *, keep_graphs: bool) -> Canonical:
     words = table.terms.encoded(order)
     rank = np.empty(len(order), dtype=np.int64)
     rank[np.asarray(order, dtype=np.int64)] = np.arange(len(order), dtype=np.int64)
-    ranks = [rank[np.frombuffer(table.column(position), dtype=np.int64)] for position in positions]
+    ranks = [rank[table.column(position)] for position in positions]
     sorted_ranks = sorted_unique_rows(ranks, len(order))
     return Canonical(dict(zip(positions, sorted_ranks, strict=True)), words)
 

@@ -24,6 +24,8 @@ from functools import partial
 from json.encoder import encode_basestring as quoted
 from typing import Any, TypeVar
 
+import numpy as np
+import numpy.typing as npt
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 
@@ -206,15 +208,15 @@ class QuadTable:
             flat[position::4] = array("q", column)
         self._rows.extend(flat)
 
-    def column(self, position: int) -> array[int]:
+    def column(self, position: int) -> npt.NDArray[np.int64]:
         """The ids at one position (``SUBJECT``, ``PREDICATE``, ``OBJECT``, ``GRAPH``) of
-        every quad."""
-        return self._rows[position::4]
+        every quad, as a numpy array of its own (the table may grow while it is used)."""
+        return np.frombuffer(self._rows[position::4], dtype=np.int64)
 
     def quads(self) -> list[Quad]:
         """Every quad as rdflib terms, in the order stated."""
         term = self.terms.terms.__getitem__
-        columns = [map(term, self.column(position)) for position in range(4)]
+        columns = [map(term, self.column(position).tolist()) for position in range(4)]
         return list(zip(*columns, strict=True))
 
     @classmethod

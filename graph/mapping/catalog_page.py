@@ -138,7 +138,7 @@ def _paper_key(paper: Paper) -> str | None:
 
 def _dataset(dataset: Dataset, benchmark: URIRef, out: Statements, ctx: MappingContext) -> None:
     node = ctx.iris.part(benchmark, "dataset")
-    before = len(out)
+    before = out.stated()
     out.add_texts(node, DCTERMS.language, dataset.languages)
     out.add_texts(node, BENCH.modality, dataset.modalities)
     out.add_text(node, BENCH.licenseText, dataset.license)
@@ -147,14 +147,14 @@ def _dataset(dataset: Dataset, benchmark: URIRef, out: Statements, ctx: MappingC
     out.add_text(node, BENCH.sizeNote, dataset.size_note)
     out.add_text(node, BENCH.splitsNote, dataset.splits)
     out.add_url(node, SCHEMA.url, dataset.url)
-    if len(out) > before:
+    if out.stated() > before:
         out.add(benchmark, BENCH.dataset, node)
         out.add_type(node, BENCH.Dataset)
 
 
 def _metric(metric: Metric, benchmark: URIRef, out: Statements, ctx: MappingContext) -> None:
     node = ctx.iris.part(benchmark, "metric")
-    before = len(out)
+    before = out.stated()
     out.add_text(node, RDFS.label, metric.name)
     out.add(node, BENCH.direction, ctx.term(BENCH.MetricDirection, metric.direction))
     out.add_text(node, BENCH.unit, metric.unit)
@@ -162,7 +162,7 @@ def _metric(metric: Metric, benchmark: URIRef, out: Statements, ctx: MappingCont
     out.add_decimal(node, BENCH.humanBaseline, metric.human_baseline)
     out.add_decimal(node, BENCH.randomBaseline, metric.random_baseline)
     out.add_text(node, BENCH.baselineNote, metric.baseline_note)
-    if len(out) > before:
+    if out.stated() > before:
         out.add(benchmark, BENCH.metric, node)
         out.add_type(node, BENCH.Metric)
 

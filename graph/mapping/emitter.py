@@ -43,9 +43,9 @@ class Statements:
         self._add = table.add
         self._occurrences: dict[object, int] = {}
 
-    def __len__(self) -> int:
-        """How many quads the table holds: compare before and after some statements to see
-        whether any was made."""
+    def stated(self) -> int:
+        """How many quads the whole table holds so far: compare before and after some
+        statements to see whether any was made."""
         return len(self._table)
 
     def occurrence(self, key: object) -> int:
