@@ -22,15 +22,25 @@ class SourceFile:
 
 @dataclass(frozen=True)
 class Problem:
-    """Something to tell the user about one file: where, which field, and why."""
+    """Something to tell the user about one file: where, which field, and why.
+
+    ``reason`` says what is wrong in words that do not change with the value (so that a
+    report can group the same problem met in many files); ``value``, when there is one, is
+    the offending value as the record wrote it."""
 
     path: Path
     field: str | None
     reason: str
+    value: str | None = None
 
     def __str__(self) -> str:
         where = f"{self.path}: {self.field}" if self.field else str(self.path)
-        return f"{where}: {self.reason}"
+        shown = "" if self.value is None else f" (value {_shown(self.value)})"
+        return f"{where}: {self.reason}{shown}"
+
+
+def _shown(value: str, limit: int = 60) -> str:
+    return repr(value if len(value) <= limit else value[: limit - 1] + "…")
 
 
 class RecordRejected(Exception):
