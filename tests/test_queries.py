@@ -405,14 +405,16 @@ def iter_queries() -> Iterator[NamedQuery]:
 
 
 def test_bundled_queries_declare_their_prefixes() -> None:
-    """A named query runs as is on any SPARQL endpoint: it declares every prefix it uses."""
+    """A named query runs as is on any SPARQL endpoint: it declares every prefix it uses.
+    pyoxigraph's parser knows no prefix it is not given, so it refuses any other."""
+    refused = {}
     for query in iter_queries():
-        for prefix in ("bench", "dcterms", "rdfs", "schema", "skos"):
-            if f"{prefix}:" in query.text.split("\nPREFIX", 1)[0]:
-                continue
-            body = query.text[query.text.rfind("PREFIX"):]
-            if f" {prefix}:" in body or f"({prefix}:" in body or f"|{prefix}:" in body:
-                assert f"PREFIX {prefix}:" in query.text, (query.name, prefix)
+        try:
+            ox.Store().query(query.text)  # parsed, not run: the results are lazy
+        except SyntaxError as error:
+            line = int(str(error).split(":", 1)[0].removeprefix("error at "))
+            refused[query.name] = f"line {line}: {query.text.splitlines()[line - 1].strip()}"
+    assert refused == {}
 
 
 def test_blank_nodes_come_back_from_oxigraph_as_blank_nodes() -> None:
