@@ -23,8 +23,6 @@ class Vocabulary:
     members: dict[URIRef, dict[str, URIRef]] = field(default_factory=dict)
     access_phrases: tuple[tuple[str, URIRef], ...] = ()
     """(phrase, access level): a page's access sentence starting with the phrase sets the level."""
-    harness_of: dict[URIRef, URIRef] = field(default_factory=dict)
-    """The harness each suite belongs to."""
 
     _found: dict[tuple[URIRef, str], URIRef | None] = field(
         default_factory=dict, compare=False, repr=False
@@ -39,10 +37,6 @@ class Vocabulary:
         except KeyError:
             found = self._found[key] = self.members.get(vocabulary_class, {}).get(slugify(value))
             return found
-
-    def notations(self, vocabulary_class: URIRef) -> dict[str, URIRef]:
-        """Every notation (slugged) of the class's members."""
-        return dict(self.members.get(vocabulary_class, {}))
 
     def access_level_for(self, sentence: str) -> URIRef | None:
         """The access level a page's access sentence names, by its leading phrase."""
@@ -70,12 +64,7 @@ def vocabulary_from(graph: Graph) -> Vocabulary:
             key=lambda pair: (-len(pair[0]), pair[0]),
         )
     )
-    harness_of = {
-        suite: harness
-        for suite, harness in graph.subject_objects(BENCH.harness)
-        if isinstance(suite, URIRef) and isinstance(harness, URIRef)
-    }
-    return Vocabulary(members=members, access_phrases=phrases, harness_of=harness_of)
+    return Vocabulary(members=members, access_phrases=phrases)
 
 
 @cache

@@ -76,11 +76,6 @@ class Parameter:
     def required(self) -> bool:
         return self.default is None
 
-    def signature(self) -> str:
-        """The parameter as its header line declares it, without the description."""
-        default = "" if self.default is None else f" = {self.default}"
-        return f"{self.name} {self.type}{default}"
-
 
 @dataclass(frozen=True)
 class NamedQuery:

@@ -8,7 +8,7 @@ again. Each check below does what its shape in ``shapes/core.ttl`` says; the tes
 the two to the same results on the fixtures (the shape run by pyshacl over the union).
 """
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from rdflib import Literal, URIRef
@@ -224,11 +224,3 @@ def _discard(index: dict[Node, set[object]] | dict[Node, set[Source]] |
         if not members:
             del index[key]
 
-
-def check_all(across: AcrossRecords, sources: Sequence[tuple[Source, Sequence[Quad]]]
-              ) -> list[ValidationResult]:
-    """Index every source, then check every node they touch."""
-    touched: set[Node] = set()
-    for source, quads in sources:
-        touched |= across.set_source(source, quads)
-    return across.recheck(touched)
