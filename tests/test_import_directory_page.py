@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from graph.importers.base import Imported, RecordRejected, SourceFile
 from graph.importers.directory_page import DirectoryPageImporter
 from graph.importers.directory_sections import STATUSES, parse_related, parse_score
+from graph.importers.reading import decode_record_bytes
 from graph.records.directory_page import (
     DirectoryPage,
     Fact,
@@ -341,7 +342,7 @@ def test_score_lines() -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "", "\n\n", "\nNo Title Bench\nA summary.\n", "   \nBench\n", "- Made by\n- MIT\n",
+    "\nNo Title Bench\nA summary.\n", "   \nBench\n", "- Made by\n- MIT\n",
     "In the authors’ words\nSome words.\n", "No scores here yet\nNone.\n",
     "More in Law\n- KBL In use Korean law.\n", "No lab model card reports it yet\n",
     "!!! ---\nA summary.\n",
@@ -376,9 +377,11 @@ def test_joined_authors_words_over_the_limit_is_rejected() -> None:
     assert caught.value.field == "authors_words"
 
 
-def test_nul_characters_are_rejected() -> None:
-    with pytest.raises(RecordRejected):
-        load("Bench\x00\nA summary.\n")
+def test_a_page_with_a_nul_character_is_rejected_by_the_reader() -> None:
+    """The reader rejects it before any importer sees the text (an empty or white-space page
+    too: ``tests/test_bad_input.py``), so the parser has no check of its own."""
+    with pytest.raises(RecordRejected, match="a binary file"):
+        decode_record_bytes(b"Bench\x00\nA summary.\n")
 
 
 PATHOLOGICAL_LINES = {

@@ -106,10 +106,8 @@ class _PageParser:
     warnings: list[Problem] = field(default_factory=list)
 
     def parse(self, text: str) -> Imported:
-        if "\x00" in text:
-            raise RecordRejected("the file holds NUL characters: it is not a text page")
-        if _FIRST_VISIBLE.search(text) is None:
-            raise RecordRejected("the file is empty: a page with no title", "title")
+        """The page in ``text``, as ``graph.importers.reading`` decoded it: never empty, only
+        white space or holding a NUL (the reader rejects those files)."""
         raw = split_lines(text)
         for number, text_line in enumerate(raw, start=1):
             self._check_length(text_line, f"line {number}")

@@ -113,7 +113,10 @@ def read_source(path: Path, relative: PurePosixPath, settings: Settings) -> Sour
 
 
 def decode_record_bytes(data: bytes) -> str:
-    """The text in ``data``: UTF-8, BOM removed; raises ``RecordRejected`` otherwise."""
+    """The text in ``data``: UTF-8, BOM removed; raises ``RecordRejected`` otherwise.
+
+    The one gate for what an importer reads: the text it is given is never empty, only
+    white space, or holding a NUL, so no importer checks for those again."""
     skipped = 0
     if data.startswith(UTF8_BOM):
         data = data[len(UTF8_BOM):]
