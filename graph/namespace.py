@@ -202,6 +202,10 @@ PREFIXES: dict[str, str] = {
 }
 """Prefixes for serialisations and for the text of named queries (sorted by prefix)."""
 
+BASE_PREFIX = "base"
+"""The prefix of the data's base IRI: Turtle and TriG declare it, and a query parameter of
+type ``iri`` reads ``base:benchmark/x`` as ``{base}benchmark/x``."""
+
 
 def curie(iri: str) -> str:
     """``bench:Gated`` for an IRI under a known prefix; the IRI in angle brackets otherwise."""

@@ -34,14 +34,10 @@ from graph.export.formats import JSONLD, NQUADS, NTRIPLES, TRIG, TURTLE, RdfForm
 from graph.export.ntriples import write_ntriples
 from graph.export.turtle import write_trig, write_turtle
 from graph.gc_pause import gc_paused
-from graph.namespace import PREFIXES
+from graph.namespace import BASE_PREFIX, PREFIXES
 
 Source = QuadTable | Iterable[Quad]
 """What the writers take: a built table, or rdflib quads."""
-
-BASE_PREFIX = "base"
-"""The prefix Turtle and TriG declare for the data's base IRI."""
-
 
 @dataclass(frozen=True)
 class Serialized:
@@ -208,7 +204,6 @@ def as_table(quads: Source) -> QuadTable:
 
 
 __all__ = [
-    "BASE_PREFIX",
     "Serialized",
     "Source",
     "Written",

@@ -34,21 +34,23 @@ from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.plugins.sparql.sparql import Query
 
-from graph.namespace import PREFIXES
+from graph.mapping.iris import Iris
+from graph.namespace import BASE_PREFIX, PREFIXES
+from graph.records.fields import BENCHMARK_ID
 from graph.sparql.named import NamedQuery, Parameter, parse_named_query
 
 QueryForm = TypingLiteral["SELECT", "ASK", "CONSTRUCT", "DESCRIBE"]
 Term = URIRef | Literal | BNode
 Bindings = dict[str, URIRef | Literal]
 
-BENCHMARK_ID = re.compile(r"[a-z0-9_]{1,200}")
 _INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _CURIE = re.compile(r"(?P<prefix>[A-Za-z][A-Za-z0-9_.-]*|):(?P<local>.*)")
 _IRI_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|^`\\]')
 MAX_STRING_CHARS = 10_000
-BASE_PREFIX = "base"
-"""A CURIE ``base:benchmark/x`` in an ``iri`` parameter stands for ``{base}benchmark/x``."""
+MAX_ID_CHARS = 200
+"""The longest ``id`` a parameter takes: a bound on what a user types. What an id is, is
+``graph.records.fields.BENCHMARK_ID`` (which sets no length)."""
 
 _FORMS: dict[str, QueryForm] = {
     "SelectQuery": "SELECT", "AskQuery": "ASK",
@@ -228,9 +230,9 @@ def coerce(parameter: Parameter, value: str, base: str) -> URIRef | Literal:
         raise bad("the value is not valid UTF-8 text") from None
     match parameter.type:
         case "id":
-            if not BENCHMARK_ID.fullmatch(value):
+            if len(value) > MAX_ID_CHARS or not BENCHMARK_ID.fullmatch(value):
                 raise bad(f"{_shown(value)} is not a benchmark id (a-z, 0-9 and _ only)")
-            return URIRef(f"{base}benchmark/{value}")
+            return Iris(base).benchmark(value)
         case "iri":
             return _iri(value, base, bad)
         case "string":
