@@ -1,8 +1,12 @@
-"""Single terms between rdflib and pyoxigraph: checked conversions, each way.
+"""Single terms between rdflib and pyoxigraph.
 
-Literals keep their lexical form exactly as rdflib holds it (``str(literal)``); a literal
-typed ``xsd:string`` is the same RDF term as a plain one. pyoxigraph checks every IRI,
-datatype and language tag, and the ValueError names the bad value.
+To pyoxigraph: ``named_node`` and ``literal`` are pyoxigraph's constructors with a
+ValueError that names the bad IRI, datatype or language tag. The term table
+(``graph.dataset.table``) makes every N-Triples form with them, and is the one way an rdflib
+term becomes pyoxigraph's (``TermTable.form``): a store loads that text, a query holds it.
+
+Back to rdflib: ``to_rdflib``, for the terms of a query's answer. A literal typed
+``xsd:string`` is the same RDF term as a plain one; lexical forms are kept exactly.
 """
 
 from __future__ import annotations
@@ -10,10 +14,6 @@ from __future__ import annotations
 import pyoxigraph as ox
 from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import RDF, XSD
-
-from graph.dataset.quads import Object
-
-OxTerm = ox.NamedNode | ox.Literal
 
 _LANG_STRING = str(RDF.langString)
 _XSD_STRING = str(XSD.string)
@@ -39,16 +39,6 @@ def literal(lexical: str, datatype: str | None = None, language: str | None = No
     if datatype == _LANG_STRING:
         raise ValueError(f"literal {lexical!r} has datatype rdf:langString but no language tag")
     return ox.Literal(lexical, datatype=named_node(datatype))
-
-
-def to_oxigraph(term: Object) -> OxTerm:
-    """One rdflib IRI or literal as a pyoxigraph term (for a few terms: nothing is cached)."""
-    if isinstance(term, URIRef):
-        return named_node(str(term))
-    if isinstance(term, Literal):
-        datatype = term.datatype
-        return literal(str(term), None if datatype is None else str(datatype), term.language)
-    raise TypeError(f"only IRIs and literals can be converted, not {type(term).__name__} {term!r}")
 
 
 def to_rdflib(term: object) -> URIRef | BNode | Literal:

@@ -152,6 +152,11 @@ class TermTable:
             return self.plain(lexical)
         return self.typed(lexical, datatype, term.value)
 
+    def form(self, term: Object) -> str:
+        """The N-Triples form of an IRI or a literal (interned like any other): the one way an
+        rdflib term becomes pyoxigraph's text, for a store to load or a query to hold."""
+        return self.ntriples[self.object(term)]
+
     def order(self) -> list[int]:
         """Every id, sorted by the N-Triples form of its term."""
         return sorted(range(len(self.ntriples)), key=self.ntriples.__getitem__)

@@ -4,8 +4,8 @@ pyoxigraph substitutes only variables a SELECT projects, so a query's parameters
 ``VALUES`` block opening its WHERE clause (join semantics; rdflib gets them as
 ``initBindings``, substitution). The named queries keep the binding rule of
 ``graph.sparql.checks``, under which the two give the same rows. Each term in the block is
-written by pyoxigraph's own N-Triples serialiser from a validated RDF term: never the user's
-text.
+its N-Triples form from the term table (``TermTable.form``, checked by pyoxigraph) of a
+validated RDF term: never the user's text.
 """
 
 import re
@@ -13,7 +13,8 @@ import re
 import pyoxigraph as ox
 from rdflib import Graph
 
-from graph.dataset.oxigraph import to_oxigraph, to_rdflib
+from graph.dataset.oxigraph import to_rdflib
+from graph.dataset.table import TermTable
 from graph.namespace import PREFIXES
 from graph.sparql.engine import Bindings, CompiledQuery, QueryError, QueryResult
 
@@ -53,7 +54,7 @@ def with_values(compiled: CompiledQuery, bindings: Bindings) -> str:
     if at is None:
         raise QueryError(f"{compiled.query.source}: parameters need a WHERE clause to bind in")
     names = " ".join(f"?{name}" for name in bindings)
-    terms = " ".join(str(to_oxigraph(term)) for term in bindings.values())
+    terms = " ".join(map(TermTable().form, bindings.values()))
     return f"{text[:at]} VALUES ({names}) {{ ({terms}) }} {text[at:]}"
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 import pyoxigraph as ox
-from rdflib import BNode, Graph, Literal, URIRef
+from rdflib import Graph, URIRef
 from rdflib.namespace import SH
 from rdflib.paths import NegatedPath, Path
 from rdflib.plugins.sparql import prepareQuery
@@ -21,6 +21,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.term import Node, Variable
 
 from graph.dataset.oxigraph import to_rdflib
+from graph.dataset.table import TermTable
 from graph.validation.paths import bracketed, render_path
 
 _VARIABLE = re.compile(r"[?$]([A-Za-z_][A-Za-z0-9_]*)")
@@ -99,14 +100,12 @@ def run_rule(store: ox.Store, rule: SparqlRule, focus: set[Node]) -> Iterator[So
 
 
 def oxigraph_store(triples: Iterable[tuple[Node, Node, Node]]) -> ox.Store:
-    """An in-memory pyoxigraph store holding ``triples`` (default graph)."""
-    cache: dict[Node, ox.NamedNode | ox.BlankNode | ox.Literal] = {}
-    quads = []
-    for s, p, o in triples:
-        subject, predicate = _term(s, cache), _term(p, cache)
-        quads.append(ox.Quad(subject, predicate, _term(o, cache)))  # type: ignore[arg-type]
+    """An in-memory pyoxigraph store holding ``triples`` (default graph), loaded from their
+    N-Triples; TypeError for a term that is not an IRI or a literal (the data has none)."""
+    form = TermTable().form
+    lines = [f"{form(s)} {form(p)} {form(o)} .\n" for s, p, o in triples]  # type: ignore[arg-type]
     store = ox.Store()
-    store.extend(quads)
+    store.bulk_load("".join(lines), format=ox.RdfFormat.N_TRIPLES)
     return store
 
 
@@ -118,29 +117,6 @@ def format_message(template: str, bindings: Mapping[str, Node],
         return match.group(0) if value is None else render(value)
 
     return _MESSAGE_VARIABLE.sub(replace, template)
-
-
-def _term(node: Node, cache: dict[Node, ox.NamedNode | ox.BlankNode | ox.Literal]
-          ) -> ox.NamedNode | ox.BlankNode | ox.Literal:
-    found = cache.get(node)
-    if found is not None:
-        return found
-    term: ox.NamedNode | ox.BlankNode | ox.Literal
-    if isinstance(node, URIRef):
-        term = ox.NamedNode(str(node))
-    elif isinstance(node, BNode):
-        term = ox.BlankNode(str(node))
-    elif isinstance(node, Literal):
-        if node.language:
-            term = ox.Literal(str(node), language=node.language)
-        elif node.datatype is not None:
-            term = ox.Literal(str(node), datatype=ox.NamedNode(str(node.datatype)))
-        else:
-            term = ox.Literal(str(node))
-    else:
-        raise TypeError(f"unexpected term {node!r}")
-    cache[node] = term
-    return term
 
 
 def _prefixes(graph: Graph, constraint: Node) -> str:
