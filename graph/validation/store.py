@@ -144,22 +144,16 @@ class FrozenGraph(Graph):
         if subject is not None and predicate is not None and not isinstance(predicate, Path):
             yield from self.frozen.spo.get(subject, {}).get(predicate, ())
         else:
-            seen: set[Node] = set()
-            for _, _, o in self.triples((subject, predicate, None)):
-                if not unique or o not in seen:
-                    seen.add(o)
-                    yield o
+            yield from _distinct((o for _, _, o in self.triples((subject, predicate, None))),
+                                 unique)
 
     def subjects(self, predicate: Any = None, object: Any = None,  # type: ignore[override]
                  unique: bool = False) -> Iterator[Any]:
         if predicate is not None and object is not None and not isinstance(predicate, Path):
             yield from self.frozen.pos(predicate).get(object, ())
         else:
-            seen: set[Node] = set()
-            for s, _, _ in self.triples((None, predicate, object)):
-                if not unique or s not in seen:
-                    seen.add(s)
-                    yield s
+            yield from _distinct((s for s, _, _ in self.triples((None, predicate, object))),
+                                 unique)
 
     def predicate_objects(self, subject: Any = None,  # type: ignore[override]
                           unique: bool = False) -> Iterator[Any]:
@@ -181,6 +175,19 @@ class FrozenGraph(Graph):
 
     def __len__(self) -> int:
         return len(self.frozen)
+
+
+def _distinct(nodes: Iterator[Node], unique: bool) -> Iterator[Node]:
+    """``nodes``, each once when ``unique`` (rdflib's ``unique=True``); else as they come.
+    (The indexed lookups need no such pass: the triples are held once each.)"""
+    if not unique:
+        yield from nodes
+        return
+    seen: set[Node] = set()
+    for node in nodes:
+        if node not in seen:
+            seen.add(node)
+            yield node
 
 
 def frozen_graph(triples: Iterable[Triple]) -> FrozenGraph:
