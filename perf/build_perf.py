@@ -12,6 +12,7 @@ Measured side by side, in rounds, each phase in a fresh process:
 import argparse
 import statistics
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,12 +49,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "not benchgraph")
 
 
-def _ours_cli(catalog: Path, workdir: Path) -> Run:
+def ours_cli(catalog: Path, workdir: Path, extra: Sequence[str] = ()) -> Run:
+    """``benchgraph build CATALOG -o WORKDIR/cli.ttl [EXTRA...]`` as a user runs it, timed from
+    outside; its stdout goes to ``cli.log``, its stderr (the load report) to ``cli.stderr``."""
     out = workdir / "cli.ttl"
-    command = [sys.executable, "-m", "graph.cli", "build", str(catalog), "-o", str(out)]
-    finished = run_process(command, workdir / "cli.log")
+    command = [sys.executable, "-m", "graph.cli", "build", str(catalog), "-o", str(out), *extra]
+    errors = workdir / "cli.stderr"
+    finished = run_process(command, workdir / "cli.log", errors=errors)
     if finished.code not in (0, 2):  # 2: some input rejected, the rest still written
-        tail = (workdir / "cli.log").read_text(encoding="utf-8", errors="replace")[-2000:]
+        tail = errors.read_text(encoding="utf-8", errors="replace")[-2000:]
         raise PerfError(f"{' '.join(command)} exited {finished.code}:\n{tail}")
     return Run(finished.seconds, finished.peak_rss_bytes,
                {"cpu_seconds": finished.cpu_seconds, "exit_code": finished.code})
@@ -93,7 +97,7 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
             measured[name].runs.append(run_phase(phase, arguments, workdir, timeout=timeout))
         if "ours-cli" in measured:
             say(f"round {round_number}/{args.rounds}: ours-cli")
-            measured["ours-cli"].runs.append(_ours_cli(catalog, workdir))
+            measured["ours-cli"].runs.append(ours_cli(catalog, workdir))
     triples = count_ntriples(nt)
     for measurement in measured.values():
         measurement.items = triples

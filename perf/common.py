@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 PERF_DIR = Path(__file__).resolve().parent
-GENERATOR_FILES = ("generate_catalog.py", "pools.py", "vocabulary.py", "directory_pages.py")
+GENERATOR_FILES = ("generate_catalog.py", "pools.py", "vocabulary.py", "directory_pages.py",
+                   "defects.py", "defect_values.py")
 
 
 class PerfError(Exception):
@@ -107,14 +108,15 @@ def work_root() -> Path:
 
 
 def cached_catalog(
-    records: int, seed: int, directory_pages: int, profile: str
+    records: int, seed: int, directory_pages: int, profile: str, defect_share: float
 ) -> tuple[Path, float | None]:
     """The synthetic catalog folder for these settings, generated unless already cached.
 
     Returns the folder and the seconds generation took (None when it was reused).
     """
     fingerprint = generator_fingerprint()
-    name = f"catalog-{profile}-n{records}-s{seed}-d{directory_pages}-{fingerprint}"
+    name = (f"catalog-{profile}-n{records}-s{seed}-d{directory_pages}-x{defect_share:g}-"
+            f"{fingerprint}")
     folder = work_root() / name
     if (folder / ".complete").exists():
         return folder, None
@@ -134,6 +136,8 @@ def cached_catalog(
         str(directory_pages),
         "--profile",
         profile,
+        "--defect-share",
+        str(defect_share),
     ]
     completed = subprocess.run(command, capture_output=True, text=True, check=False)
     if completed.returncode != 0:
@@ -167,13 +171,17 @@ class Finished:
     timed_out: bool = False
 
 
-def run_process(command: Sequence[str], log: Path, timeout: float | None = None) -> Finished:
-    """Runs ``command`` with its output to ``log`` and measures it from the outside.
+def run_process(
+    command: Sequence[str], log: Path, timeout: float | None = None, errors: Path | None = None
+) -> Finished:
+    """Runs ``command`` with its output to ``log`` and measures it from the outside; its
+    stderr goes to ``errors`` when given, else into ``log`` too.
 
     A process still running after ``timeout`` seconds is killed (``Finished.timed_out``)."""
-    with log.open("wb") as output:
+    with log.open("wb") as output, open(errors or os.devnull, "wb") as error_output:
         started = time.perf_counter()
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+        stderr = error_output if errors else subprocess.STDOUT
+        process = subprocess.Popen(command, stdout=output, stderr=stderr)
         timed_out = False
         while True:
             pid, status, usage = os.wait4(process.pid, 0 if timeout is None else os.WNOHANG)

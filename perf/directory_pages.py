@@ -19,10 +19,11 @@ def _score(rng: random.Random, pools: Pools) -> str:
     return f"{rng.choice(pools.models)} {rng.uniform(20, 99):.1f}%"
 
 
-def _facts(rng: random.Random, pools: Pools) -> list[str]:
+def _facts(rng: random.Random, pools: Pools, maker: str | None) -> list[str]:
+    """Three to seven ``- Key`` / ``- value`` pairs; always "Made by" when ``maker`` is given."""
     authors = tuple(rng.sample(pools.people, min(3, len(pools.people))))
     facts = [
-        ("Made by", publisher_field(rng, pools.organisations, authors)),
+        ("Made by", maker or publisher_field(rng, pools.organisations, authors)),
         ("Released", f"{rng.choice(MONTHS)} {rng.randint(2015, 2026)}"),
         ("Kind", rng.choice(v.DIRECTORY_KINDS)),
         ("Level", rng.choice(v.DIRECTORY_LEVELS)),
@@ -31,6 +32,8 @@ def _facts(rng: random.Random, pools: Pools) -> list[str]:
         ("Tasks", rng.choice(v.DIRECTORY_TASKS)),
     ]
     chosen = rng.sample(facts, rng.randint(3, len(facts)))
+    if maker is not None and facts[0] not in chosen:
+        chosen.insert(0, facts[0])
     return [line for key, value in chosen for line in (f"- {key}", f"- {value}")]
 
 
@@ -51,13 +54,17 @@ def _related(rng: random.Random, pools: Pools, count: int) -> list[str]:
     return lines
 
 
-def directory_page(rng: random.Random, pools: Pools, index: int, count: int) -> str:
-    """The text of directory page ``index``; ``count`` records exist to relate it to."""
-    title = pools.directory_names[index]
+def directory_page(rng: random.Random, pools: Pools, index: int, count: int,
+                   title: str | None = None, maker: str | None = None) -> str:
+    """The text of directory page ``index``; ``count`` records exist to relate it to.
+
+    ``title`` and ``maker`` (the "Made by" fact) replace the page's own, for the pages that
+    ``perf.defects`` writes about catalogued benchmarks."""
+    title = title or pools.directory_names[index]
     lines = [title, sentences(rng, 2)]
     lines.append(f"{rng.choice(v.DIRECTORY_ACCESS)} {sentences(rng, 1)}" if rng.random() < 0.5
                  else sentences(rng, 1))
-    lines += _facts(rng, pools)
+    lines += _facts(rng, pools, maker)
     lines += ["In the authors\u2019 words", sentences(rng, rng.randint(3, 6))]
     if rng.random() < 0.5:
         lines += ["No scores here yet",

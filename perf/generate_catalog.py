@@ -1,6 +1,7 @@
 """A synthetic catalog: N catalog page records shaped like the first seed, and K directory pages.
 
     python -m perf.generate_catalog N OUT_DIR [--seed S] [--directory-pages K]
+        [--profile lean|seed] [--defect-share F]
 
 Deterministic: the same N, seed and sizes give the same files, byte for byte. The records
 share what real catalogs share, so the graph has nodes where records meet: papers (some
@@ -10,6 +11,10 @@ and the access tags), and lineage links to other records or to benchmarks that n
 describes. Sizes are in ``Sizes``, with two profiles in ``PROFILES``: ``lean`` (the default,
 lists kept short so that the graph is as near the issue's ~77 triples a record as records
 shaped like the seed allow) and ``seed`` (as full as the seed itself: ~8 sources, ~5 authors).
+
+About ``--defect-share`` of the records (default 1 %) then get a defect, as real catalogs
+have them (``perf.defects``): most must still load, with a warning or none, a handful are
+files no reader can take. ``OUT_DIR/.defects.json`` lists which file carries which.
 """
 
 import argparse
@@ -22,7 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from perf import defects
 from perf import vocabulary as v
+from perf.defect_values import Planted, broken
 from perf.directory_pages import directory_page
 from perf.pools import Paper, Pools, make_pools, sentences
 
@@ -68,6 +75,11 @@ PROFILES: dict[str, Sizes] = {
 DEFAULT_PROFILE = "lean"
 
 TODAY = "2026-09-09"
+GENERATOR_VERSION = 2
+"""Raised when what the generator writes changes in kind (2: defects, and their manifest).
+Cached catalogs are told apart by a hash of the generator's source anyway."""
+DEFAULT_DEFECT_SHARE = 0.01
+MANIFEST = ".defects.json"
 
 
 class CatalogGenerator:
@@ -286,27 +298,66 @@ def file_name(prefix: str, index: int, key: str) -> str:
     return f"{prefix}{index:05d}_{digest}.txt"
 
 
-def generate(count: int, seed: int = 0, directory_pages: int = 0,
-             sizes: Sizes | None = None) -> dict[str, str]:
-    """Every file of the catalog: file name -> text, catalog pages first."""
+@dataclass(frozen=True)
+class Catalog:
+    """Every file of a synthetic catalog, and the defects planted in them."""
+
+    files: dict[str, str]
+    """File name -> text, catalog pages first. A byte that is not UTF-8 (a ``not-utf8``
+    defect) is a lone surrogate: write the text with ``errors="surrogateescape"``."""
+    defects: dict[str, list[Planted]]
+    """File name -> the defects it carries (files with none are left out)."""
+    about: dict[str, Any]
+    """What made it: generator version, sizes, seed, defect share."""
+
+    def manifest(self) -> dict[str, Any]:
+        """The JSON written beside the files as ``MANIFEST`` (see ``perf.defects.manifest``)."""
+        return defects.manifest(self.defects, self.about)
+
+
+def generate(count: int, seed: int = 0, directory_pages: int = 0, sizes: Sizes | None = None,
+             defect_share: float = DEFAULT_DEFECT_SHARE) -> Catalog:
+    """The catalog: ``count`` catalog pages and ``directory_pages`` directory pages, then
+    defects in about ``defect_share`` of the records (``perf.defects``), some of them as
+    more directory pages (about catalogued benchmarks)."""
     generator = CatalogGenerator(count, seed, sizes, directory_pages)
-    files = {file_name("", i, generator.pools.ids[i]): record_text(generator.record(i))
-             for i in range(count)}
-    for k in range(directory_pages):
-        text = directory_page(generator.rng, generator.pools, k, count)
-        files[file_name("dir_", k, text.partition("\n")[0])] = text
-    return files
+    records = [generator.record(i) for i in range(count)]
+    planting = defects.plant(records, generator.pools, seed, defect_share)
+    files: dict[str, str] = {}
+    planted: dict[str, list[Planted]] = {}
+    for index, record in enumerate(records):
+        name = file_name("", index, generator.pools.ids[index])
+        files[name] = record_text(record)
+        planted[name] = planting.in_records.get(index, [])
+        if index in planting.broken:
+            files[name] = broken(files[name], planting.broken[index].defect)
+            planted[name] = [planting.broken[index]]
+    pages: list[tuple[str, list[Planted]]] = [
+        (directory_page(generator.rng, generator.pools, k, count), [])
+        for k in range(directory_pages)]
+    for index, (text, found) in enumerate(pages + planting.pages):
+        name = file_name("dir_", index, text.partition("\n")[0])
+        files[name], planted[name] = text, found
+    about = {"generator": GENERATOR_VERSION, "records": count,
+             "directory_pages": directory_pages, "seed": seed, "defect_share": defect_share}
+    return Catalog(files, {name: found for name, found in planted.items() if found}, about)
 
 
 def write_catalog(count: int, out_dir: Path, seed: int = 0, directory_pages: int = 0,
-                  sizes: Sizes | None = None) -> list[Path]:
-    """Writes the catalog into ``out_dir`` (created if need be); returns the files written."""
+                  sizes: Sizes | None = None,
+                  defect_share: float = DEFAULT_DEFECT_SHARE) -> list[Path]:
+    """Writes the catalog into ``out_dir`` (created if need be), and its manifest as
+    ``out_dir/MANIFEST`` (a hidden file: a build of the folder skips it); returns the
+    record files written."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    catalog = generate(count, seed, directory_pages, sizes, defect_share)
     written = []
-    for name, text in generate(count, seed, directory_pages, sizes).items():
+    for name, text in catalog.files.items():
         path = out_dir / name
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8", errors="surrogateescape")
         written.append(path)
+    manifest = json.dumps(catalog.manifest(), indent=1, ensure_ascii=False)
+    (out_dir / MANIFEST).write_text(manifest + "\n", encoding="utf-8")
     return written
 
 
@@ -320,12 +371,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="also write K plain-text directory pages (default 0)")
     parser.add_argument("--profile", choices=sorted(PROFILES), default=DEFAULT_PROFILE,
                         help=f"record sizes (default {DEFAULT_PROFILE})")
+    parser.add_argument("--defect-share", type=float, default=DEFAULT_DEFECT_SHARE,
+                        metavar="F", help="fraction of records given a defect, listed in "
+                        f"OUT_DIR/{MANIFEST} (default {DEFAULT_DEFECT_SHARE:g}; 0 for none)")
     args = parser.parse_args(argv)
     if args.count < 0 or args.directory_pages < 0:
         parser.error("N and K must not be negative")
+    if not 0 <= args.defect_share <= 1:
+        parser.error("--defect-share is a fraction from 0 to 1")
     try:
         written = write_catalog(args.count, args.out_dir, args.seed, args.directory_pages,
-                                PROFILES[args.profile])
+                                PROFILES[args.profile], args.defect_share)
     except OSError as error:
         print(f"generate_catalog: cannot write {args.out_dir}: {error.strerror}", file=sys.stderr)
         return 2

@@ -176,9 +176,7 @@ def phase_measure(args: Sequence[str]) -> dict[str, Any]:
     folder, rounds, wanted, timeout = Path(args[0]), int(args[1]), args[2], float(args[3])
     settings = Settings()
     started = time.perf_counter()
-    built = build([folder], settings)
-    if built.report.rejected:
-        raise PerfError(f"{len(built.report.rejected)} files rejected: {built.report.rejected[0]}")
+    built = build([folder], settings)  # a catalog with defects has files rejected
     loads: dict[str, float] = {}
     clock = time.perf_counter()
     dataset = to_dataset(built.quads)

@@ -20,11 +20,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from perf import build_perf, query_perf, validate_perf
+from perf import build_perf, faithful_perf, query_perf, validate_perf
 from perf.common import PerfError, SectionReport, cached_catalog, machine, progress, work_root
-from perf.generate_catalog import DEFAULT_PROFILE, PROFILES
+from perf.generate_catalog import DEFAULT_DEFECT_SHARE, DEFAULT_PROFILE, PROFILES
 
-SECTIONS: tuple[ModuleType, ...] = (build_perf, validate_perf, query_perf)
+SECTIONS: tuple[ModuleType, ...] = (build_perf, validate_perf, query_perf, faithful_perf)
 
 
 def _common_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,6 +35,9 @@ def _common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
     parser.add_argument("--profile", choices=sorted(PROFILES), default=DEFAULT_PROFILE,
                         help=f"record sizes of the synthetic catalog (default {DEFAULT_PROFILE})")
+    parser.add_argument("--defect-share", type=float, default=DEFAULT_DEFECT_SHARE, metavar="F",
+                        help="fraction of records given a defect (perf/defects.py; default "
+                             f"{DEFAULT_DEFECT_SHARE:g}, 0 for a catalog with none)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="times each phase runs; medians are reported (default 3)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
@@ -60,9 +63,9 @@ def run_sections(args: argparse.Namespace) -> dict[str, Any]:
     """Runs the chosen sections, prints their tables, and returns everything for ``--json``."""
     chosen = SECTIONS if args.section == "all" else [s for s in SECTIONS if s.NAME == args.section]
     progress(f"catalog: {args.records} records ({args.profile}), {args.directory_pages} "
-             f"directory pages, seed {args.seed}")
+             f"directory pages, seed {args.seed}, defects in {args.defect_share:g} of records")
     catalog, generated = cached_catalog(args.records, args.seed, args.directory_pages,
-                                        args.profile)
+                                        args.profile, args.defect_share)
     progress(f"catalog: {catalog} ({'reused' if generated is None else f'{generated:.1f} s'})")
     about = machine()
     print(f"benchgraph performance, {about['date']}: {about['cpus']} CPUs, Python "
@@ -71,7 +74,7 @@ def run_sections(args: argparse.Namespace) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="run-", dir=work_root()))
     figures: dict[str, Any] = {"machine": about, "records": args.records,
                                "directory_pages": args.directory_pages, "seed": args.seed,
-                               "profile": args.profile,
+                               "profile": args.profile, "defect_share": args.defect_share,
                                "rounds": args.rounds, "catalog": str(catalog), "sections": {}}
     try:
         for section in chosen:
@@ -90,6 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
     if args.records < 1 or args.rounds < 1 or args.directory_pages < 0:
         print("perf.run: --records and --rounds must be at least 1", file=sys.stderr)
+        return 2
+    if not 0 <= args.defect_share <= 1:
+        print("perf.run: --defect-share is a fraction from 0 to 1", file=sys.stderr)
         return 2
     try:
         figures = run_sections(args)
