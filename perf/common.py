@@ -119,6 +119,7 @@ def cached_catalog(
             f"{fingerprint}")
     folder = work_root() / name
     if (folder / ".complete").exists():
+        (folder / ".complete").touch()  # in use: not stale for another checkout's pruning
         return folder, None
     prune_stale_catalogs(fingerprint)
     partial = folder.with_name(folder.name + ".partial")
@@ -148,16 +149,29 @@ def cached_catalog(
     return folder, time.perf_counter() - started
 
 
-def prune_stale_catalogs(fingerprint: str) -> list[Path]:
-    """Remove the cached catalogs (and half-made ones) of any other generator version: they
-    can never be reused. Returns the folders removed."""
+STALE_SECONDS = 24 * 3600
+"""How long a catalog of another generator version must have gone unused to be removed: a
+checkout of another version (a worktree beside this one) may be making or using it now."""
+
+
+def prune_stale_catalogs(fingerprint: str, now: float | None = None) -> list[Path]:
+    """Remove the cached catalogs (and half-made ones) of any other generator version that
+    nothing made or used for ``STALE_SECONDS``: this version can never reuse them. Returns
+    the folders removed."""
+    now = time.time() if now is None else now
     removed = []
     for folder in sorted(work_root().glob("catalog-*")):
         made_by = folder.name.removesuffix(".partial").rsplit("-", 1)[-1]
-        if folder.is_dir() and made_by != fingerprint:
+        if folder.is_dir() and made_by != fingerprint and now - _last_used(folder) > STALE_SECONDS:
             shutil.rmtree(folder, ignore_errors=True)
             removed.append(folder)
     return removed
+
+
+def _last_used(folder: Path) -> float:
+    """When a catalog folder was last written to or reused (its ``.complete`` is touched)."""
+    marker = folder / ".complete"
+    return max(folder.stat().st_mtime, marker.stat().st_mtime if marker.exists() else 0.0)
 
 
 @dataclass(frozen=True)

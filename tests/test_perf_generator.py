@@ -220,23 +220,31 @@ def test_command_line_writes_the_folder(tmp_path: Path, capsys: pytest.CaptureFi
         main(["5", str(tmp_path / "out"), "--defect-share", "1.5"])
 
 
-def test_catalogs_of_other_generator_versions_are_removed(
+def test_catalogs_of_other_generator_versions_are_removed_once_unused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(perf_common, "work_root", lambda: tmp_path)
     names = [
         "catalog-lean-n10-s0-d0-aaaaaaaaaaaa",
         "catalog-lean-n10-s0-d0-aaaaaaaaaaaa.partial",
+        "catalog-lean-n10-s0-d0-cccccccccccc",  # another version, but used lately
         "catalog-seed-n99-s1-d2-bbbbbbbbbbbb",
         "catalog-seed-n99-s1-d2-x0.01-bbbbbbbbbbbb",
         "catalog-lean-n10-s0-d0-bbbbbbbbbbbb.partial",
         "run-xyz",
     ]
+    now = 1_000_000_000.0
     for name in names:
         (tmp_path / name).mkdir()
-    removed = perf_common.prune_stale_catalogs("bbbbbbbbbbbb")
+        os.utime(tmp_path / name, (now, now))
+    (tmp_path / names[2] / ".complete").touch()
+    os.utime(tmp_path / names[2], (now, now))
+    os.utime(tmp_path / names[2] / ".complete", (now + 3600, now + 3600))
+    later = now + perf_common.STALE_SECONDS + 1
+    removed = perf_common.prune_stale_catalogs("bbbbbbbbbbbb", now=later)
     assert [folder.name for folder in removed] == names[:2]
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted(names[2:])
+    assert perf_common.prune_stale_catalogs("bbbbbbbbbbbb", now=now + 60) == []
 
 
 # -- defects -------------------------------------------------------------------------------
