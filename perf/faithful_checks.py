@@ -114,6 +114,10 @@ class Findings:
     file_files: int = 0
     lost_field: list[str] = field(default_factory=list)
     lost_kept: list[str] = field(default_factory=list)
+    lost_clean: list[str] = field(default_factory=list)
+    """Files with no defect and no record in the graph."""
+    not_built: int = 0
+    """Record files of the catalog with no record in the graph: what the report must reject."""
     built_broken: list[str] = field(default_factory=list)
     """Files with a file-level defect that were built all the same."""
     pages: int = 0
@@ -121,7 +125,9 @@ class Findings:
     """Directory pages about a catalogued benchmark whose record describes another one."""
     expected_warnings: int = 0
     missing_warnings: list[str] | None = None
+    """Field-level defects (``file: field``) with no warning naming them."""
     missing_rejections: list[str] | None = None
+    """Files with no record in the graph that the report does not reject."""
     unexpected: list[Reported] | None = None
     """Warnings and rejections no planted defect calls for."""
     reasons: dict[str, str] = field(default_factory=dict)
@@ -136,17 +142,17 @@ class Findings:
         return not self.missing_warnings and not self.missing_rejections
 
 
-def check(manifest: dict[str, Any], built: dict[str, list[str]],
+def check(manifest: dict[str, Any], files: list[str], built: dict[str, list[str]],
           report: list[Reported] | None) -> Findings:
-    """Compares the planted defects (``manifest``) with the records built (file -> the ids of
-    the benchmarks its record describes) and, when given, the report's problems."""
+    """Compares the planted defects (``manifest``) and the catalog's record ``files`` with the
+    records built (file -> the ids of the benchmarks its record describes) and, when given,
+    the report's problems."""
     found = Findings(tallies={name: Tally(about["level"])
                               for name, about in manifest["classes"].items()})
     warnings = _by_file(p for p in report or [] if p.kind == WARNING)
     rejections = _by_file(p for p in report or [] if p.kind == REJECTED)
     expected: dict[str, list[str | None]] = {}
     missing_warnings: list[str] = []
-    missing_rejections: list[str] = []
     for name, planted in manifest["files"].items():
         is_built = name in built
         found.classes[name] = [entry["class"] for entry in planted]
@@ -171,8 +177,6 @@ def check(manifest: dict[str, Any], built: dict[str, list[str]],
             found.file_files += 1
             if is_built:
                 found.built_broken.append(name)
-            if name not in rejections:
-                missing_rejections.append(name)
         elif FIELD in levels:
             found.field_files += 1
             if not is_built:
@@ -181,9 +185,13 @@ def check(manifest: dict[str, Any], built: dict[str, list[str]],
             found.kept_files += 1
             if not is_built:
                 found.lost_kept.append(name)
+    not_built = [name for name in files if name not in built]
+    found.not_built = len(not_built)
+    found.lost_clean = [name for name in not_built if name not in manifest["files"]]
     found.expected_warnings = sum(len(fields) for fields in expected.values())
     if report is not None:
-        found.missing_warnings, found.missing_rejections = missing_warnings, missing_rejections
+        found.missing_warnings = missing_warnings
+        found.missing_rejections = [name for name in not_built if name not in rejections]
         found.unexpected = [p for p in report if not _called_for(p, expected, manifest)]
         found.reasons = {name: problems[0].reason for name, problems in rejections.items()}
     return found

@@ -86,11 +86,11 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
             report_state = f"{len(problems):,} problems"
         except (OSError, ValueError) as error:  # ReportShapeError and bad JSON are ValueErrors
             report_state = f"unreadable ({type(error).__name__}: {error})"
-    findings = check(manifest, built["records"], problems)
+    findings = check(manifest, built["files"], built["records"], problems)
     stderr_lines = len((workdir / "cli.stderr").read_text(encoding="utf-8",
                                                            errors="replace").splitlines())
     return _report(manifest, findings, floor, cli, stderr_lines, report_state,
-                   files=built["files_in_catalog"], records=len(built["records"]))
+                   files=len(built["files"]), records=len(built["records"]))
 
 
 def _report(manifest: dict[str, Any], found: Findings, floor: Measurement, cli: Measurement,
@@ -117,6 +117,8 @@ def _report(manifest: dict[str, Any], found: Findings, floor: Measurement, cli: 
     lines.append(f"directory pages on their catalogued benchmark's node: "
                  f"{found.pages - len(found.pages_apart)} of {found.pages}"
                  + _named(found.pages_apart, found))
+    lines.append(f"records lost with no defect: {len(found.lost_clean)}"
+                 + _named(found.lost_clean, found))
     lines.append(f"file-level defects built anyway: {len(found.built_broken)} of "
                  f"{found.file_files}" + _named(found.built_broken, found))
     lines.append(f"stderr: {stderr_lines} lines (target <= {TARGET_STDERR_LINES}: "
@@ -130,6 +132,7 @@ def _report(manifest: dict[str, Any], found: Findings, floor: Measurement, cli: 
         "files": files, "records": records, "defect_files": len(planted),
         "tallies": {name: vars(t) for name, t in found.tallies.items()},
         "lost_field_level": found.lost_field, "lost_kept": found.lost_kept,
+        "lost_clean": found.lost_clean,
         "pages_apart": found.pages_apart, "built_broken": found.built_broken,
         "stderr_lines": stderr_lines, "report": report_state,
         "report_complete": found.report_complete,
@@ -147,13 +150,13 @@ def _completeness(found: Findings) -> str:
     if found.missing_warnings is None or found.missing_rejections is None:
         return ""
     warned = found.expected_warnings - len(found.missing_warnings)
-    rejected = found.file_files - len(found.missing_rejections)
+    rejected = found.not_built - len(found.missing_rejections)
     unexpected = found.unexpected or []
     text = (f"; {'complete' if found.report_complete else 'INCOMPLETE'}: warnings for "
             f"{warned} of {found.expected_warnings} field-level defects"
-            f"{_named(found.missing_warnings, found)}, {rejected} of {found.file_files} "
-            f"rejections{_named(found.missing_rejections, found)}; {len(unexpected)} problems "
-            "no planted defect calls for")
+            f"{_named(found.missing_warnings, found)}; rejections of {rejected} of the "
+            f"{found.not_built} files not built{_named(found.missing_rejections, found)}; "
+            f"{len(unexpected)} problems no planted defect calls for")
     if unexpected:
         first = unexpected[0]
         text += f" (first: {first.kind} {first.file}: {first.field}: {first.reason})"
@@ -191,7 +194,7 @@ SELECT ?file ?benchmark WHERE {
 
 def phase_records(args: Sequence[str]) -> dict[str, Any]:
     """ARGS: a built Turtle file, the catalog folder. The file of each record in it, with the
-    ids of the benchmarks the record describes, and how many record files the folder holds."""
+    ids of the benchmarks the record describes, and every record file the folder holds."""
     from pyoxigraph import QuerySolutions, RdfFormat, Store
 
     from graph.importers.reading import find_record_files
@@ -209,8 +212,8 @@ def phase_records(args: Sequence[str]) -> dict[str, Any]:
         described = records.setdefault(solution["file"].value, [])
         if solution["benchmark"] is not None:
             described.append(solution["benchmark"].value.removeprefix(prefix))
-    return {"seconds": time.perf_counter() - started, "records": records,
-            "files_in_catalog": len(find_record_files([Path(args[1])]))}
+    files = [relative.as_posix() for _, relative in find_record_files([Path(args[1])])]
+    return {"seconds": time.perf_counter() - started, "records": records, "files": files}
 
 
 PHASES: dict[str, Phase] = {"records": phase_records}

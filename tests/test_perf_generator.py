@@ -395,10 +395,10 @@ def planted(defective: Catalog) -> dict[str, Any]:
 
 def test_a_finished_build_passes_every_check(defective: Catalog, planted: dict[str, Any]) -> None:
     built, report = _finished_build(Path("cat"), planted, list(defective.files))
-    found = check(planted, built, report)
+    found = check(planted, list(defective.files), built, report)
     assert (found.lost_field, found.lost_kept, found.built_broken, found.pages_apart) == (
         [], [], [], [])
-    assert found.report_complete is True and found.unexpected == []
+    assert found.report_complete is True and found.unexpected == [] and found.lost_clean == []
     assert found.field_files + found.kept_files + found.file_files == len(planted["files"])
     assert found.pages == sum(1 for entries in planted["files"].values()
                               if entries[0]["class"].startswith("directory-"))
@@ -413,25 +413,28 @@ def test_the_checks_catch_a_lost_record_a_missing_warning_and_a_page_apart(
     field_file = next(n for n, e in planted["files"].items() if e[0]["class"] == "name-empty")
     other_field = next(n for n, e in planted["files"].items() if e[0]["class"] == "own-variant")
     page = next(n for n, e in planted["files"].items() if e[0]["class"] == "directory-by-alias")
-    del built[field_file]
+    clean = next(name for name in defective.files if name not in planted["files"])
+    del built[field_file], built[clean]
     report = [p for p in report if p.file != other_field]
     built[page] = ["some_slug_of_the_title"]
-    found = check(planted, built, report)
-    assert found.lost_field == [field_file]
+    found = check(planted, list(defective.files), built, report)
+    assert (found.lost_field, found.lost_clean) == ([field_file], [clean])
     assert found.missing_warnings == [f"{other_field}: page.lineage.variants"]
+    assert found.missing_rejections == sorted([field_file, clean])
     assert found.report_complete is False
     assert [text.split(":")[0] for text in found.pages_apart] == [page]
     # a build as on main before the defects work: field-level files rejected, not warned
     rejected = [Reported(field_file, "page.name", "must not be empty", None, "rejected")]
-    found = check(planted, built, rejected)
+    found = check(planted, list(defective.files), built, rejected)
     assert found.unexpected == rejected
     assert found.reasons == {field_file: "must not be empty"}
 
 
 def test_without_a_report_only_the_graph_is_checked(planted: dict[str, Any]) -> None:
-    found = check(planted, {}, None)
+    found = check(planted, ["clean.txt"], {}, None)
     assert found.missing_warnings is None and found.report_complete is None
     assert len(found.lost_field) == found.field_files > 0
+    assert found.lost_clean == ["clean.txt"]
 
 
 @pytest.mark.parametrize(("planted_field", "reported", "matches"), [
@@ -482,7 +485,7 @@ def test_the_records_phase_lists_each_file_and_the_benchmark_it_describes(
     settings = default_settings()
     write_file(tmp_path / "out.ttl", build([folder], settings).table, TURTLE, base=settings.base)
     found = phase_records([str(tmp_path / "out.ttl"), str(folder)])
-    assert found["files_in_catalog"] == len(written) == len(found["records"])
+    assert sorted(found["files"]) == sorted(p.name for p in written) == sorted(found["records"])
     ids = {json.loads(path.read_text("utf-8"))["page"]["id"]: path.name
            for path in written if not path.name.startswith("dir_")}
     for bench_id, name in ids.items():
@@ -500,7 +503,8 @@ def test_the_section_report_reads_with_and_without_a_json_report(
     cli.runs.append(Run(2.5, 2**20, {"cpu_seconds": 2.4}))
     built, report = _finished_build(Path("cat"), planted, list(defective.files))
     for problems in (report, None):
-        shown = _report(planted, check(planted, built, problems), floor, cli, 12, "state",
+        found = check(planted, list(defective.files), built, problems)
+        shown = _report(planted, found, floor, cli, 12, "state",
                         files=len(defective.files), records=len(built))
         assert "records lost to field-level defects: 0 of" in shown.text
         assert "2.50x; target <= 3x: met" in shown.text
