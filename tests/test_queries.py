@@ -137,16 +137,23 @@ EXPECTED: dict[str, list[tuple[dict[str, str], list[Row]]]] = {
         ("mimic_rrs", "MIMIC-RRS (MedHELM)", "mimic_rrs"),
     ]), ({"harness": "bench:LMEvalHarness"}, [("helm_qa", "HELM QA", "hqa")])],
     "lineage": [({"benchmark": "helm_qa"}, [
-        # helm_qa -> helm_qa_v2 -> latency_bench -> helm_qa is a cycle: both ways at once.
-        ("ancestor", "helm_qa_v2", "HELM QA v2", "true"),
-        ("ancestor", "latency_bench", "Latency Bench", "true"),
-        ("descendant", "helm_qa_lite", "helm_qa_lite", "false"),
-        ("descendant", "helm_qa_mini", "helm_qa_mini", "false"),
-        ("descendant", "helm_qa_v2", "HELM QA v2", "true"),
-        ("descendant", "latency_bench", "Latency Bench", "true"),
+        # helm_qa_v2 names helm_qa its predecessor and helm_qa names it a successor: one row.
+        ("successor", "helm_qa_v2", "HELM QA v2", "true"),
+        ("successor", "helm_qa_v3", "helm_qa_v3", "false"),  # helm_qa_v2's successor
+        ("variant", "helm_qa_lite", "helm_qa_lite", "false"),
+        ("variant", "latency_bench", "Latency Bench", "true"),  # latency_bench lists helm_qa
+    ]), ({"benchmark": "helm_qa_v3"}, [
+        ("predecessor", "helm_qa", "HELM QA", "true"),
+        ("predecessor", "helm_qa_v2", "HELM QA v2", "true"),
+    ]), ({"benchmark": "helm_qa_v2"}, [
+        # latency_bench is a variant of both helm_qa and helm_qa_v2, not an ancestor of either.
+        ("predecessor", "helm_qa", "HELM QA", "true"),
+        ("successor", "helm_qa_v3", "helm_qa_v3", "false"),
+        ("variant", "helm_qa_mini", "helm_qa_mini", "false"),
+        ("variant", "latency_bench", "Latency Bench", "true"),
     ]), ({"benchmark": "mimic_rrs"}, [
-        ("descendant", "mimic_bhc", "mimic_bhc", "false"),
-        ("descendant", "mimic_repsum", "mimic_repsum", "false"),
+        ("variant", "mimic_bhc", "mimic_bhc", "false"),
+        ("variant", "mimic_repsum", "mimic_repsum", "false"),
     ]), ({"benchmark": "no_such_benchmark"}, [])],
     "made-by": [({"maker": "ada"}, [
         ("Ada Lovelace", "author", "helm_qa", "HELM QA"),
@@ -174,30 +181,30 @@ EXPECTED: dict[str, list[tuple[dict[str, str], list[Row]]]] = {
         ("mimic_rrs", "MIMIC-RRS (MedHELM)", "bench:SaturationUnknown", None, None),
     ])],
     "top-results": [({}, [
-        ("agent_arena", "Agent Arena", "Model Beta", "64.2", "percent", None,
+        ("agent_arena", "Agent Arena", "Model Beta", "64.2", "percent", "",
          RECORD + "agent_arena"),
-        ("finsearchcomp", "FinSearchComp", "Ling-3.1-flash", "81.7", "percent", None,
+        ("finsearchcomp", "FinSearchComp", "Ling-3.1-flash", "81.7", "percent", "",
          RECORD + "002_e36a0be437d5fce5"),
-        ("fresh_bench", "Fresh Bench", "Model Delta", "12", "percent", None,
+        ("fresh_bench", "Fresh Bench", "Model Delta", "12", "percent", "",
          RECORD + "agent_arena"),
-        ("healthbench", "HealthBench", "GPT-5", "67.2", "percent", None,
+        ("healthbench", "HealthBench", "GPT-5", "67.2", "percent", "",
          RECORD + "002_e36a0be437d5fce5"),
         ("healthbench_professional", "HealthBench Professional", "Claude Sonnet 5.5", "69.2",
-         "percent", None, RECORD + "002_e36a0be437d5fce5"),
+         "percent", "", RECORD + "002_e36a0be437d5fce5"),
         # 90.1 from its own record beats 88 from the directory page that lists it.
         ("helm_qa", "HELM QA", "Model Beta", "90.1", "percent",
          "https://example.org/helm_qa/beta", RECORD + "helm_qa"),
-        ("helm_qa_v2", "HELM QA v2", "Model Alpha", "70", "percent", None, RECORD + "helm_qa_v2"),
-        ("helm_qa_v2", "HELM QA v2", "Model Gamma", "70", "percent", None, RECORD + "helm_qa_v2"),
-        ("kbl", "KBL", "Solar Pro 4", "77.5", "percent", None, RECORD + "002_e36a0be437d5fce5"),
-        ("kormedmcqa", "KorMedMCQA", "Solar Pro 4", "93.2", "percent", None,
+        ("helm_qa_v2", "HELM QA v2", "Model Alpha", "70", "percent", "", RECORD + "helm_qa_v2"),
+        ("helm_qa_v2", "HELM QA v2", "Model Gamma", "70", "percent", "", RECORD + "helm_qa_v2"),
+        ("kbl", "KBL", "Solar Pro 4", "77.5", "percent", "", RECORD + "002_e36a0be437d5fce5"),
+        ("kormedmcqa", "KorMedMCQA", "Solar Pro 4", "93.2", "percent", "",
          RECORD + "002_e36a0be437d5fce5"),
         # Lower is better here: 95 ms beats 120 ms.
         ("latency_bench", "Latency Bench", "Model Gamma", "95", "ms",
          "https://example.org/latency/gamma", RECORD + "latency_bench"),
-        ("medxpertqa_mm", "MedXpertQA-MM", "Qwen 3.8 Max", "80.4", "percent", None,
+        ("medxpertqa_mm", "MedXpertQA-MM", "Qwen 3.8 Max", "80.4", "percent", "",
          RECORD + "002_e36a0be437d5fce5"),
-        ("quote_bench", 'Quote "Bench" {#1}', "Model Beta", "55.5", "percent", None,
+        ("quote_bench", 'Quote "Bench" {#1}', "Model Beta", "55.5", "percent", "",
          RECORD + "quote_bench"),
     ])],
     "models-most-results": [({}, [
@@ -226,7 +233,8 @@ EXPECTED: dict[str, list[tuple[dict[str, str], list[Row]]]] = {
             ("aci_bench", "aci_bench"), ("finsearchcomp", "FinSearchComp"),
             ("fresh_bench", "Fresh Bench"), ("healthbench", "HealthBench"),
             ("healthbench_professional", "HealthBench Professional"),
-            ("helm_qa_lite", "helm_qa_lite"), ("helm_qa_mini", "helm_qa_mini"), ("kbl", "KBL"),
+            ("helm_qa_lite", "helm_qa_lite"), ("helm_qa_mini", "helm_qa_mini"),
+            ("helm_qa_v3", "helm_qa_v3"), ("kbl", "KBL"),
             ("kormedmcqa", "KorMedMCQA"), ("latency_v0", "latency_v0"),
             ("medxpertqa_mm", "MedXpertQA-MM"), ("mimic_bhc", "mimic_bhc"),
             ("mimic_repsum", "mimic_repsum"))
