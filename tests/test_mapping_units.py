@@ -1,4 +1,5 @@
-"""The small rules of the mapping: slugs, makers, dates, links, title resolution."""
+"""The small rules of the mapping: slugs, dates, links, title resolution. (Makers:
+``test_makers.py``.)"""
 
 from decimal import Decimal
 from pathlib import Path, PurePosixPath
@@ -11,8 +12,6 @@ from graph.importers.base import SourceFile
 from graph.loader import LoadedRecord
 from graph.mapping.dates import partial_date
 from graph.mapping.iris import Iris
-from graph.mapping.organizations import OrganizationMention as Org
-from graph.mapping.organizations import split_makers
 from graph.mapping.references import Link, index_benchmarks, markdown_links
 from graph.namespace import BENCH
 from graph.records import CatalogPage, DirectoryPage
@@ -42,44 +41,6 @@ def test_node_key_gives_every_name_an_iri_segment() -> None:
     assert node_key("GPT-5") == "gpt_5"
     assert node_key("中文") == node_key("中文") != node_key("日本語")
     assert node_key("***").startswith("h")
-
-
-def test_makers_split_on_semicolons_with_their_notes() -> None:
-    makers = split_makers(
-        "Stanford University (AIMI / CRFM MedHELM packaging); "
-        "The Chinese University of Hong Kong, Shenzhen (Chen, Wan)"
-    )
-    assert list(makers.organizations) == [
-        Org("Stanford University", "AIMI / CRFM MedHELM packaging"),
-        Org("The Chinese University of Hong Kong, Shenzhen", "Chen, Wan"),
-    ]
-    assert makers.group_notes == ()
-
-
-def test_makers_joined_by_and_share_a_trailing_note() -> None:
-    makers = split_makers(
-        "MIT Laboratory for Computational Physiology and Beth Israel Deaconess Medical Center "
-        "(Johnson et al.)"
-    )
-    assert list(makers.organizations) == [
-        Org("MIT Laboratory for Computational Physiology"),
-        Org("Beth Israel Deaconess Medical Center"),
-    ]
-    assert makers.group_notes == ("Johnson et al.",)
-
-
-@pytest.mark.parametrize(
-    ("text", "organizations", "group_notes"),
-    [
-        ("A (x) and B (y)", [Org("A", "x"), Org("B", "y")], []),
-        ("OpenAI", [Org("OpenAI")], []),
-        ("Lab (team (inner)); Other", [Org("Lab", "team (inner)"), Org("Other")], []),
-        ("A; ; B", [Org("A"), Org("B")], []),
-    ],
-)
-def test_makers_edge_cases(text: str, organizations: list[Org], group_notes: list[str]) -> None:
-    makers = split_makers(text)
-    assert (list(makers.organizations), list(makers.group_notes)) == (organizations, group_notes)
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ def add_makers(text: str | None, benchmark: URIRef, out: Statements, ctx: Mappin
         out.add(benchmark, BENCH.publisher, org)
         credit = _credit(benchmark, "publisher", position, org, out, ctx)
         out.add(benchmark, BENCH.publisherCredit, credit)
-        out.add_text(credit, BENCH.note, mention.note)
+        out.add_texts(credit, BENCH.note, mention.notes)
 
 
 def add_authors(names: list[str], benchmark: URIRef, out: Statements, ctx: MappingContext) -> None:
