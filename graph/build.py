@@ -20,8 +20,8 @@ from graph.gc_pause import gc_paused
 from graph.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping import MappingContext, map_record
 from graph.mapping.emitter import Statements
+from graph.mapping.identity import index_benchmarks
 from graph.mapping.iris import Iris
-from graph.mapping.references import index_benchmarks
 from graph.namespace import BENCH, RDF, RDFS
 from graph.ontology import ontology_quads
 from graph.resources import data_dir

@@ -4,8 +4,10 @@ No file can stop a load. Each file that cannot become a record is one ``Problem`
 ``LoadReport.rejected`` (file, field, reason) and the others load all the same. Two
 rules span files, and both keep the first file in sorted path order:
 
-- one benchmark id, one record: a later file with an id already loaded is rejected,
-  naming the file that holds it;
+- one kind of record, one id, one record: a later record of the same kind that states an
+  id already loaded is rejected, naming the file that holds it. Records of two kinds about
+  one benchmark (a catalog page and a directory page) are the normal case, not a duplicate;
+  which benchmark each describes is decided after the load (``graph.mapping.identity``);
 - one record, one named graph: ``record_key`` of a later file may not equal that of a
   loaded one (``sub/x.json`` and ``sub/x.txt`` would share ``{base}record/sub_x``).
 
@@ -19,7 +21,8 @@ from pathlib import Path, PurePosixPath
 from graph.importers import choose_importer
 from graph.importers.base import Problem, RecordRejected, SourceFile
 from graph.importers.reading import find_record_files, read_source
-from graph.records import CatalogPage, Record
+from graph.mapping.identity import stated_claim
+from graph.records import Record
 from graph.settings import Settings
 from graph.slug import slugify
 
@@ -62,11 +65,6 @@ def record_key(relative: PurePosixPath) -> str:
     return slugify(str(relative.with_suffix("")))
 
 
-def id_field(record: Record) -> str:
-    """The field that gives ``record`` its benchmark id, as an error message names it."""
-    return "page.id" if isinstance(record, CatalogPage) else "title"
-
-
 def load_records(
     paths: Sequence[Path], settings: Settings, progress: Progress | None = None
 ) -> LoadReport:
@@ -77,7 +75,7 @@ def load_records(
     """
     files = find_record_files(paths)
     report = LoadReport()
-    by_id: dict[str, LoadedRecord] = {}
+    by_id: dict[tuple[str, str], LoadedRecord] = {}
     by_key: dict[str, LoadedRecord] = {}
     for done, (path, relative) in enumerate(files, start=1):
         try:
@@ -105,17 +103,19 @@ def _load_one(
 
 
 def _claim(
-    loaded: LoadedRecord, by_id: dict[str, LoadedRecord], by_key: dict[str, LoadedRecord]
+    loaded: LoadedRecord,
+    by_id: dict[tuple[str, str], LoadedRecord],
+    by_key: dict[str, LoadedRecord],
 ) -> None:
-    """Register ``loaded``'s key and id; rejects it when a loaded record holds either."""
-    benchmark_id = loaded.record.benchmark_id
-    field_name = id_field(loaded.record)
-    if not benchmark_id:
-        raise RecordRejected("gives no benchmark id", field=field_name)
-    if benchmark_id in by_id:
+    """Register ``loaded``'s key and (kind, id); rejects it when a loaded record holds either."""
+    claim = stated_claim(loaded.record)
+    if not claim.benchmark_id:
+        raise RecordRejected("gives no benchmark id", field=claim.field)
+    holder = by_id.get((claim.kind, claim.benchmark_id))
+    if holder is not None:
         raise RecordRejected(
-            f"duplicate id {benchmark_id!r}: already defined by {by_id[benchmark_id].source.path}",
-            field=field_name,
+            f"duplicate id {claim.benchmark_id!r}: already defined by {holder.source.path}",
+            field=claim.field,
         )
     key = loaded.key
     if not key:
@@ -129,4 +129,4 @@ def _claim(
             f"its path {loaded.source.relative} gives the record graph name {key!r}, already "
             f"that of {first.path} (path {first.relative}); rename one of them"
         )
-    by_key[key] = by_id[benchmark_id] = loaded
+    by_key[key] = by_id[claim.kind, claim.benchmark_id] = loaded

@@ -158,12 +158,27 @@ def test_duplicate_id_rejects_the_later_in_sorted_order(tmp_path: Path) -> None:
     ]
 
 
-def test_duplicate_id_between_the_two_kinds_of_record(tmp_path: Path) -> None:
+def test_two_kinds_of_record_about_one_id_are_both_loaded(tmp_path: Path) -> None:
+    """A catalog page and a directory page about one benchmark: the normal case."""
     write(tmp_path / "a.json", record_text("mimic_cxr_classification"))
     shutil.copy(SEED_DIRECTORY, tmp_path / "b.txt")
     report = load_records([tmp_path], DEFAULTS)
-    assert [(p.path.name, p.field) for p in report.rejected] == [("b.txt", "title")]
-    assert "duplicate id 'mimic_cxr_classification'" in report.rejected[0].reason
+    assert report.rejected == []
+    assert [loaded.source.path.name for loaded in report.records] == ["a.json", "b.txt"]
+
+
+DUPLICATES = Path(__file__).parent / "data" / "duplicates"
+
+
+def test_only_records_of_one_kind_and_id_are_duplicates() -> None:
+    report = load_records([DUPLICATES], DEFAULTS)
+    assert [loaded.source.path.name for loaded in report.records] == ["a_first.json", "c_page.txt"]
+    assert [str(p) for p in report.rejected] == [
+        f"{DUPLICATES / 'b_same_id.json'}: page.id: duplicate id 'dup_bench': already defined "
+        f"by {DUPLICATES / 'a_first.json'}",
+        f"{DUPLICATES / 'd_same_title.txt'}: title: duplicate id 'dup_bench': already defined "
+        f"by {DUPLICATES / 'c_page.txt'}",
+    ]
 
 
 def test_record_keys_that_clash_reject_the_later(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
-"""The small rules of the mapping: slugs, dates, links, title resolution. (Makers:
-``test_makers.py``.)"""
+"""The small rules of the mapping: slugs, dates, links, results. (Makers: ``test_makers.py``;
+which benchmark a record or title names: ``test_identity.py``.)"""
 
 from decimal import Decimal
 from pathlib import Path, PurePosixPath
@@ -12,9 +12,9 @@ from graph.importers.base import SourceFile
 from graph.loader import LoadedRecord
 from graph.mapping.dates import partial_date
 from graph.mapping.iris import Iris
-from graph.mapping.references import Link, index_benchmarks, markdown_links
+from graph.mapping.references import Link, markdown_links
 from graph.namespace import BENCH
-from graph.records import CatalogPage, DirectoryPage
+from graph.records import CatalogPage
 from graph.settings import DEFAULT_BASE
 from graph.slug import node_key, slugify
 from graph.vocabulary import bundled_vocabulary
@@ -69,26 +69,6 @@ def test_markdown_links_in_order_each_once() -> None:
         Link("mimic_bhc", "mimic_bhc"),
         Link("aci_bench", "ACI-Bench"),
     ]
-
-
-def test_titles_resolve_to_catalogued_names_then_to_their_slug(seed_build: object) -> None:
-    records = [loaded.record for loaded in seed_build.report.records]  # type: ignore[attr-defined]
-    index = index_benchmarks(records)
-    assert index.resolve("MIMIC-RRS (MedHELM)") == "mimic_rrs"
-    assert index.resolve("Radiology Report Summarization") == "mimic_rrs"
-    assert index.resolve("MIMIC-CXR (classification)") == "mimic_cxr_classification"
-    assert index.resolve("HealthBench") == "healthbench"
-    backwards = index_benchmarks(list(reversed(records)))
-    assert backwards == index
-
-
-def test_a_name_beats_a_page_title_whatever_the_order() -> None:
-    page = DirectoryPage(title="Mimic RRS medhelm")
-    catalog = CatalogPage.model_validate(
-        {"page": {"id": "mimic_rrs", "name": "MIMIC RRS (MedHELM)"}}
-    )
-    assert index_benchmarks([page, catalog]).resolve("mimic-rrs medhelm") == "mimic_rrs"
-    assert index_benchmarks([catalog, page]).resolve("mimic-rrs medhelm") == "mimic_rrs"
 
 
 def test_the_same_model_twice_in_one_record_gives_two_results() -> None:

@@ -8,8 +8,8 @@ from rdflib import URIRef
 from graph.dataset.quads import Object
 from graph.dataset.terms import plain
 from graph.mapping.emitter import Statements
+from graph.mapping.identity import BenchmarkIndex
 from graph.mapping.iris import Iris
-from graph.mapping.references import BenchmarkIndex
 from graph.namespace import BENCH, DCTERMS, RDFS, SKOS
 from graph.slug import node_key
 from graph.vocabulary import Vocabulary

@@ -1,8 +1,11 @@
 """A directory page record -> the statements of its named graph.
 
 The page's benchmark, and every related entry, is named by title and resolved
-through the build's ``BenchmarkIndex`` (a page about a catalogued benchmark lands
-on that benchmark's node).
+through the build's ``BenchmarkIndex`` (``graph.mapping.identity``): a page about a
+benchmark a catalog page describes lands on that benchmark's node, with its scores, its
+access level and its related entries. The title is the benchmark's ``rdfs:label`` when no
+record with an id names the benchmark, and one of its other names (``skos:altLabel``)
+when one does, so the catalog's own name stays the name queries show.
 """
 
 from collections.abc import Callable
@@ -13,7 +16,7 @@ from graph.mapping.context import MappingContext, add_result
 from graph.mapping.dates import partial_date
 from graph.mapping.emitter import Statements
 from graph.mapping.makers import add_makers
-from graph.namespace import BENCH, DCTERMS, RDFS
+from graph.namespace import BENCH, DCTERMS, RDFS, SKOS
 from graph.records.directory_page import DirectoryPage, ModelCardSection, RelatedEntry
 from graph.slug import slugify
 
@@ -58,8 +61,7 @@ as ``bench:otherFact "Key: value"``."""
 
 def map_directory_page(record: DirectoryPage, out: Statements, ctx: MappingContext) -> None:
     """Statements about the page's benchmark, its scores, and the benchmarks listed beside it."""
-    benchmark = ctx.benchmark_reference(out, ctx.index.described_by(record))
-    out.add_text(benchmark, RDFS.label, record.title)
+    benchmark = _titled(record.title, ctx.index.described_by(record), out, ctx)
     out.add(out.graph, BENCH.describes, benchmark)
     out.add_text(benchmark, DCTERMS.abstract, record.summary)
     out.add_text(benchmark, BENCH.accessStatement, record.access)
@@ -90,9 +92,11 @@ def map_directory_page(record: DirectoryPage, out: Statements, ctx: MappingConte
         out.add(benchmark, BENCH.relatedBenchmark, _related(entry, category, out, ctx))
 
 
-def _titled_benchmark(title: str, out: Statements, ctx: MappingContext) -> URIRef:
-    benchmark = ctx.benchmark_reference(out, ctx.index.resolve(title))
-    out.add_text(benchmark, RDFS.label, title)
+def _titled(title: str, benchmark_id: str, out: Statements, ctx: MappingContext) -> URIRef:
+    """The benchmark ``benchmark_id``, which this page calls ``title``."""
+    benchmark = ctx.benchmark_reference(out, benchmark_id)
+    named_elsewhere = ctx.index.has_stated_name(benchmark_id)
+    out.add_text(benchmark, SKOS.altLabel if named_elsewhere else RDFS.label, title)
     return benchmark
 
 
@@ -112,7 +116,7 @@ def _model_cards(
 def _related(
     entry: RelatedEntry, category: URIRef | None, out: Statements, ctx: MappingContext
 ) -> URIRef:
-    related = _titled_benchmark(entry.title, out, ctx)
+    related = _titled(entry.title, ctx.index.resolve(entry.title), out, ctx)
     out.add_text(related, BENCH.status, entry.status)
     out.add_text(related, DCTERMS.abstract, entry.summary)
     out.add(related, BENCH.category, category)
