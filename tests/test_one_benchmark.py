@@ -129,3 +129,9 @@ def test_one_node_from_many_records_has_no_violation(built: BuildResult) -> None
     report = validate(built.quads)
     assert report.records_checked == 5
     assert report.count(Severity.VIOLATION) == 0, [str(r) for r in report.results]
+
+
+def test_values_the_records_disagree_on_both_stay_in_their_graphs(built: BuildResult) -> None:
+    released = {(str(o), str(g).removeprefix(RECORD)) for s, p, o, g in built.quads
+                if s == BBH and p == BENCH.released}
+    assert released == {("2022", "bbh"), ("2022-10", "pages_titled_by_id")}
