@@ -27,7 +27,7 @@ from itertools import repeat
 import numpy as np
 import numpy.typing as npt
 
-from graph.dataset.canonical import Canonical, first_of_runs
+from graph.dataset.canonical import Canonical, Ranks, first_of_runs
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT
 from graph.export.assemble import interleave
 from graph.namespace import RDF, XSD
@@ -68,26 +68,39 @@ def _write(statements: Canonical, prefixes: dict[str, str], *, graphs: bool) -> 
     new_subject = first_of_runs(subjects) | new_graph
     new_predicate = first_of_runs(predicates) | new_subject
     indent = _INDENT if graphs else b""
-    n = len(forms)
-    nothing = n  # the index of b"" in each list below
 
     pieces: list[tuple[list[bytes], npt.NDArray[np.int64]]] = []
     if graphs:
-        graph_heads = [b"\n" + form + b" {\n" for form in forms] + [b""]
-        pieces.append((graph_heads, np.where(new_graph, columns[GRAPH], nothing)))
-    subject_heads = [indent + form + b" " for form in forms] + [b""]
-    pieces.append((subject_heads, np.where(new_subject, subjects, nothing)))
-    verbs = _verbs(statements, forms)
+        names, which = _used(columns[GRAPH], forms)
+        graph_heads = [b"\n" + name + b" {\n" for name in names] + [b""]
+        pieces.append((graph_heads, np.where(new_graph, which, len(names))))
+    names, which = _used(subjects, forms)
+    subject_heads = [indent + name + b" " for name in names] + [b""]
+    pieces.append((subject_heads, np.where(new_subject, which, len(names))))
+    names, which = _used(predicates, _verbs(statements, forms))
+    n = len(names)
     predicate_heads = (
-        [verb + b" " for verb in verbs]
-        + [indent + _INDENT + verb + b" " for verb in verbs]
+        [name + b" " for name in names]
+        + [indent + _INDENT + name + b" " for name in names]
         + [indent + _INDENT + _INDENT]
     )
-    which = np.where(new_subject, predicates, np.where(new_predicate, predicates + n, 2 * n))
+    which = np.where(new_subject, which, np.where(new_predicate, which + n, 2 * n))
     pieces.append((predicate_heads, which))
     pieces.append((forms, columns[OBJECT]))
     pieces.append((_ENDS, _ends(new_graph, new_subject, new_predicate, graphs)))
     return interleave(pieces, head=header.encode() + (b"" if graphs else b"\n"))
+
+
+def _used(ranks: Ranks, forms: list[bytes]) -> tuple[list[bytes], Ranks]:
+    """The forms of the terms a column holds, each once, and each row's index into them: the
+    heads of subjects, predicates and graphs are made for these terms alone, not for every
+    literal (whose forms hold most of the bytes)."""
+    seen = np.zeros(len(forms), dtype=np.bool_)
+    seen[ranks] = True
+    distinct = np.flatnonzero(seen)
+    index = np.zeros(len(forms), dtype=np.int64)
+    index[distinct] = np.arange(len(distinct), dtype=np.int64)
+    return list(map(forms.__getitem__, distinct.tolist())), index[ranks]
 
 
 def _ends(
