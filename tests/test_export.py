@@ -69,6 +69,9 @@ ODD_STRINGS = [
     "NUL \x00 and unit separator \x1f and DEL \x7f",
     "line\u2028separator and paragraph\u2029separator",
     "  leading and trailing spaces  ",
+    '"""\nthree quotes on the first and last lines\n"""',
+    "a backslash before a line break\\\nand \\n after it",
+    '"quoted" on one line,\n"quoted" on the next"',
 ]
 
 TYPED = [

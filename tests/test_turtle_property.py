@@ -2,7 +2,7 @@
 
 pyoxigraph reads both back: it keeps every lexical form as written (rdflib would normalise
 ``+007`` to ``7``), so this holds the short forms of ``graph.export.turtle`` (prefixed names, bare
-numbers and booleans, ``a``) to the very same terms.
+numbers and booleans, ``a``, long strings) to the very same terms.
 """
 
 import pyoxigraph as ox
@@ -24,8 +24,8 @@ LOCAL_NAMES = st.text(
 
 
 @st.composite
-def iris(draw: st.DrawFn) -> URIRef:
-    iri = draw(st.sampled_from(NAMESPACES)) + draw(LOCAL_NAMES)
+def iris(draw: st.DrawFn, local_names: st.SearchStrategy[str] = LOCAL_NAMES) -> URIRef:
+    iri = draw(st.sampled_from(NAMESPACES)) + draw(local_names)
     try:
         ox.NamedNode(iri)
     except ValueError:
@@ -33,9 +33,19 @@ def iris(draw: st.DrawFn) -> URIRef:
     return URIRef(iri)
 
 
+# Pieces of text that a long string ("""...""") must escape, or must keep as they are: quotes
+# in runs of any length, backslashes (also before "n" and before a quote), carriage returns,
+# tabs, NUL, other quotes.
+AWKWARD = st.sampled_from(
+    ['"', '""', '"""', "'''", "\\", "\\n", '\\"', "\r", "\r\n", "\t", "\x00", "n", "é", " "]
+)
+PIECES = st.lists(st.one_of(AWKWARD, st.text(max_size=3)), max_size=6).map("".join)
+MULTILINE = st.tuples(PIECES, PIECES).map("\n".join)
+"""A lexical form with a line break (anywhere, also first or last): written as a long string."""
 LEXICAL = st.one_of(
     st.sampled_from(["0", "+007", "-3", "1.50", ".5", "5.", "1e5", "true", "false", "True", ""]),
     st.text(st.characters(exclude_categories=("Cs",)), max_size=12),
+    MULTILINE,
 )
 DATATYPES = st.sampled_from(
     [XSD.integer, XSD.decimal, XSD.boolean, XSD.date, XSD.string, RDF.JSON,
@@ -54,15 +64,24 @@ def literals(draw: st.DrawFn) -> Literal:
     return Literal(lexical, datatype=draw(DATATYPES), normalize=False)
 
 
-QUADS = st.lists(
-    st.tuples(
-        iris(),
-        st.one_of(iris(), st.just(URIRef(RDF.type))),
-        st.one_of(iris(), literals()),
-        st.sampled_from([URIRef(DEFAULT_BASE + "record/a"), URIRef("urn:x:g")]),
-    ),
-    max_size=25,
-)
+def quads_of(iri: st.SearchStrategy[URIRef]) -> st.SearchStrategy[list[Quad]]:
+    """Lists of quads of these IRIs and any literals. A few subjects and classes recur, so
+    that a subject often has several rdf:type statements among its others, in one graph or in
+    both."""
+    subjects = st.one_of(iri, st.sampled_from([URIRef(NAMESPACES[0] + "s"), URIRef("urn:x:s")]))
+    classes = st.sampled_from([URIRef(NAMESPACES[1] + "A"), URIRef("urn:x:B"), URIRef("urn:x:c")])
+    graphs = st.sampled_from([URIRef(DEFAULT_BASE + "record/a"), URIRef("urn:x:g")])
+    rdf_type = st.just(URIRef(RDF.type))
+    return st.lists(
+        st.one_of(
+            st.tuples(subjects, st.one_of(iri, rdf_type), st.one_of(iri, literals()), graphs),
+            st.tuples(subjects, rdf_type, classes, graphs),
+        ),
+        max_size=25,
+    )
+
+
+QUADS = quads_of(iris())
 
 
 def read(data: bytes, fmt: ox.RdfFormat) -> set[str]:
