@@ -5,12 +5,19 @@ flags override it. ``tests/test_settings.py`` holds the README's settings table
 equal to this class.
 """
 
+import re
 from functools import cache
+from typing import Any
 
-from pydantic import Field
+from pydantic import Field, ValidationError, field_validator
+from pydantic_core import ErrorDetails
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from graph.errors import BenchgraphError, ErrorKind
+
 DEFAULT_BASE = "https://w3id.org/benchgraph/"
+BASE_RULE = "must be an http(s) IRI ending in / or #"
+_BASE = re.compile(r"https?://[^\s<>\"{}|\\^`]+[/#]")
 
 
 class Settings(BaseSettings):
@@ -21,7 +28,6 @@ class Settings(BaseSettings):
     base: str = Field(
         DEFAULT_BASE,
         description="Base IRI of the data: benchmarks become {base}benchmark/{id}. Ends in / or #.",
-        pattern=r"^https?://[^\s<>\"{}|\\^`]+[/#]$",
     )
     max_file_bytes: int = Field(
         16 * 1024 * 1024,
@@ -34,6 +40,49 @@ class Settings(BaseSettings):
     max_nesting_depth: int = Field(
         100, ge=1, description="Deepest nesting of JSON arrays and objects accepted in a record."
     )
+
+
+    @field_validator("base")
+    @classmethod
+    def _an_http_iri_ending_in_slash_or_hash(cls, value: str) -> str:
+        if not _BASE.fullmatch(value):
+            raise ValueError(BASE_RULE)
+        return value
+
+
+class SettingsError(BenchgraphError):
+    """A setting with a value it cannot take, from a flag or the environment."""
+
+    kind = ErrorKind.USAGE
+
+
+def load_settings(**flags: Any) -> Settings:
+    """The settings from the environment, with ``flags`` (from the command line) on top.
+    SettingsError says, in words, which setting is wrong, where it came from and why."""
+    try:
+        return Settings(**flags)
+    except ValidationError as error:
+        problems = "; ".join(_problem(detail, flags) for detail in error.errors())
+        raise SettingsError(f"bad setting: {problems}") from None
+
+
+def _problem(detail: ErrorDetails, flags: dict[str, Any]) -> str:
+    name = str(detail["loc"][0]) if detail["loc"] else "?"
+    where = f"--{name.replace('_', '-')}" if name in flags else f"BENCHGRAPH_{name.upper()}"
+    return f"{where} {detail.get('input')!r}: {_reason(detail)}"
+
+
+def _reason(detail: ErrorDetails) -> str:
+    """Why, in words: a validator's own sentence, else pydantic's, reworded where it is terse."""
+    kind, ctx = detail["type"], detail.get("ctx") or {}
+    if kind == "value_error" and "error" in ctx:
+        return str(ctx["error"])
+    if kind == "greater_than_equal":
+        return f"must be at least {ctx.get('ge')}"
+    if kind in ("int_parsing", "int_type", "int_from_float"):
+        return "must be a whole number"
+    message = detail["msg"]
+    return message[:1].lower() + message[1:]
 
 
 @cache

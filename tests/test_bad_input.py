@@ -367,7 +367,7 @@ def test_benchmark_listed_as_its_own_variant(tmp_path: Path) -> None:
     assert_names(problem, "page.lineage", "'altered'", "not its own variant")
 
 
-def test_several_problems_name_the_first_and_count_the_rest(tmp_path: Path) -> None:
+def test_several_problems_name_the_first_and_give_each_other(tmp_path: Path) -> None:
     def change(record: dict[str, Any]) -> None:
         record["page"]["paper"]["arxiv"] = "nope"
         record["page"]["repo_url"] = "ftp://x"
@@ -375,7 +375,8 @@ def test_several_problems_name_the_first_and_count_the_rest(tmp_path: Path) -> N
 
     problem = rejected_beside_seeds(tmp_path, altered(change))
     assert problem.field == "page.tags[0]"  # the first in the model's order
-    assert problem.reason.endswith("(and 2 more)")
+    assert problem.reason.startswith("must be text, not the number 1; also page.repo_url: ")
+    assert "'ftp://x' is not an http(s) URL; also page.paper.arxiv: 'nope' is not" in problem.reason
 
 
 def test_directory_page_with_no_title(tmp_path: Path) -> None:

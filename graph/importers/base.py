@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
+from graph.errors import BenchgraphError, ErrorKind
 from graph.records import Record
 from graph.settings import Settings
 
@@ -43,8 +44,10 @@ def _shown(value: str, limit: int = 60) -> str:
     return repr(value if len(value) <= limit else value[: limit - 1] + "…")
 
 
-class RecordRejected(Exception):
+class RecordRejected(BenchgraphError):
     """A file that cannot become a record; ``field`` names the part at fault, if any."""
+
+    kind = ErrorKind.INPUT
 
     def __init__(self, reason: str, field: str | None = None) -> None:
         super().__init__(reason)

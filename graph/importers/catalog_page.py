@@ -54,12 +54,12 @@ class CatalogPageImporter:
 
 
 def rejection(error: ValidationError) -> RecordRejected:
-    """One ``RecordRejected`` for a pydantic error: its first problem, and how many more."""
+    """One ``RecordRejected`` for a pydantic error: its first problem names the field, and each
+    other problem follows in the reason with its own field (``…; also page.tags[0]: …``)."""
     details = error.errors()
     first = details[0]
-    reason = _reason(first)
-    if len(details) > 1:
-        reason += f" (and {len(details) - 1} more)"
+    others = [f"{format_path(detail['loc'])}: {_reason(detail)}" for detail in details[1:]]
+    reason = "; also ".join([_reason(first), *others])
     return RecordRejected(reason, field=format_path(first["loc"]))
 
 

@@ -16,6 +16,7 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
+from graph.errors import BenchgraphError, ErrorKind
 from graph.importers.base import RecordRejected, SourceFile
 from graph.settings import Settings
 
@@ -23,8 +24,10 @@ UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
-class InputPathError(Exception):
+class InputPathError(BenchgraphError):
     """A PATH the user gave that cannot be searched: missing, or a folder that cannot be read."""
+
+    kind = ErrorKind.INPUT
 
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(f"{path}: {reason}")

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
+from graph.errors import BenchgraphError, ErrorKind
 from graph.resources import data_dir
 
 ParamType = Literal["id", "iri", "string", "integer", "date"]
@@ -52,8 +53,10 @@ _PARAM_LINE = re.compile(
 HEADER_KEYS = ("title", "description", "param")
 
 
-class QueryFileError(ValueError):
+class QueryFileError(BenchgraphError):
     """A named query file that cannot be used: names the file, the line and what is wrong."""
+
+    kind = ErrorKind.INPUT
 
     def __init__(self, source: str, message: str, line: int | None = None) -> None:
         where = source if line is None else f"{source}, line {line}"

@@ -27,6 +27,7 @@ from rdflib import Graph, Literal, Namespace
 from rdflib.namespace import RDF, RDFS, SH
 from rdflib.term import Node
 
+from graph.errors import BenchgraphError, ErrorKind
 from graph.namespace import PREFIXES
 from graph.resources import data_dir
 from graph.validation.paths import render_path
@@ -40,8 +41,10 @@ _CONSTRAINT_PARAMETERS = frozenset(ALL_CONSTRAINT_PARAMETERS) - {SH.property}
 _LOG = logging.getLogger(__name__)
 
 
-class ShapesError(Exception):
+class ShapesError(BenchgraphError):
     """The shapes files cannot be used: unreadable, or using a feature the runner lacks."""
+
+    kind = ErrorKind.INPUT
 
 
 @dataclass(frozen=True)
