@@ -1,5 +1,6 @@
 """Namespaces: ``BENCH`` (the benchmark ontology) and the prefixes every output uses."""
 
+from functools import lru_cache
 from typing import TypeVar, cast
 
 from rdflib import Namespace, URIRef
@@ -207,9 +208,22 @@ BASE_PREFIX = "base"
 type ``iri`` reads ``base:benchmark/x`` as ``{base}benchmark/x``."""
 
 
-def curie(iri: str) -> str:
-    """``bench:Gated`` for an IRI under a known prefix; the IRI in angle brackets otherwise."""
-    for prefix, namespace in PREFIXES.items():
+BASE_PREFIX = "base"
+"""The prefix every output gives the data's base IRI (``base:benchmark/mimic_rrs``)."""
+
+
+def curie(iri: str, base: str | None = None) -> str:
+    """An IRI for people to read: ``bench:Gated``, or with the data's ``base``,
+    ``base:benchmark/mimic_rrs``; the IRI in angle brackets when no prefix fits. The longest
+    namespace that fits wins (``bench:`` over a base that is its prefix), and nothing is
+    shortened to an empty local name. The one shortening of tables, reports and messages."""
+    for prefix, namespace in _by_length(base):
         if iri.startswith(namespace) and len(iri) > len(namespace):
-            return f"{prefix}:{iri[len(namespace) :]}"
+            return f"{prefix}:{iri[len(namespace):]}"
     return f"<{iri}>"
+
+
+@lru_cache(maxsize=8)
+def _by_length(base: str | None) -> tuple[tuple[str, str], ...]:
+    known = {**PREFIXES, **({BASE_PREFIX: base} if base else {})}
+    return tuple(sorted(known.items(), key=lambda item: (-len(item[1]), item[0])))

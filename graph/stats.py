@@ -1,37 +1,101 @@
-"""Counts over a built graph: per class, per suite, per access level, per harness."""
+"""Counts over a built graph: its statements by where they come from (records, the build graph,
+the ontology), and nodes per class, per suite, per access level, per harness.
+
+``benchgraph build`` and ``benchgraph stats`` both say how many statements there are through
+``statement_counts``, so they can never disagree.
+"""
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 from rdflib import URIRef
 
-from graph.dataset.canonical import sorted_unique_rows
+from graph.dataset.canonical import first_of_runs, sorted_unique_rows
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
+from graph.mapping.iris import Iris
 from graph.namespace import BENCH, ONTOLOGY_IRI, RDF
 
 Ids = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
-class GraphStats:
-    """Distinct nodes per class, benchmarks per suite and access level, tasks per harness."""
+class StatementCounts:
+    """Distinct statements, by the part of the dataset they come from. A triple stated in
+    two parts (a record and the ontology, say) counts once, in the first of: records, the
+    build graph, the ontology; so the three add up to ``total``."""
 
-    triples: int
+    unit: Literal["triples", "quads"]
+    """Triples: the union of the named graphs (Turtle); quads: each graph's own (N-Quads)."""
+    records: int
+    """Statements of the records' named graphs."""
+    build: int
+    """Statements of the build graph (``{base}build``: derived facts such as catalogued)."""
+    ontology: int
+    """Statements of the ontology and its vocabularies."""
+    record_graphs: int
+    """Named graphs of records."""
+
+    @property
+    def total(self) -> int:
+        return self.records + self.build + self.ontology
+
+
+def statement_counts(table: QuadTable, base: str, *,
+                     keep_graphs: bool = False) -> StatementCounts:
+    """The table's distinct statements (quads with ``keep_graphs``, else triples) by part, the
+    build graph being that of the data's ``base``; ``total`` is what a writer of that kind of
+    format writes."""
+    graphs = table.column(GRAPH)
+    part = np.zeros(len(graphs), dtype=np.int64)  # 0 records, 1 the build graph, 2 the ontology
+    part[graphs == _term_id(table, Iris(base).build())] = 1
+    part[graphs == _term_id(table, ONTOLOGY_IRI)] = 2
+    unit: Literal["triples", "quads"] = "quads" if keep_graphs else "triples"
+    record_graphs = len(np.unique(graphs[part == 0]))
+    subjects, predicates, objects = (table.column(p) for p in (SUBJECT, PREDICATE, OBJECT))
+    n = max(len(table.terms), 1)
+    if keep_graphs:  # a graph belongs to one part: its distinct quads are the part's
+        rows = sorted_unique_rows([graphs, subjects, predicates, objects], n)
+        by_graph = np.zeros(n, dtype=np.int64)
+        by_graph[graphs] = part
+        parts = by_graph[rows[0]]
+    else:  # the part rides in the object column (3 o + part), so the rows sort as 3 columns,
+        # and the first row of each triple is its first part
+        rows = sorted_unique_rows([subjects, predicates, objects * 3 + part], 3 * n)
+        if not len(rows[0]):
+            return StatementCounts(unit, 0, 0, 0, record_graphs)
+        first = first_of_runs(rows[0]) | first_of_runs(rows[1]) | first_of_runs(rows[2] // 3)
+        parts = rows[2][first] % 3
+    records, build, ontology = np.bincount(parts, minlength=3).tolist()
+    return StatementCounts(unit, records, build, ontology, record_graphs)
+
+
+def _term_id(table: QuadTable, iri: URIRef) -> int:
+    found = table.terms.find_iri(iri)
+    return -1 if found is None else found  # -1 matches no id
+
+
+@dataclass(frozen=True)
+class GraphStats:
+    """Statements by part, then (outside the ontology) distinct nodes per class, benchmarks per
+    suite and access level, tasks per harness."""
+
+    statements: StatementCounts
     per_class: dict[URIRef, int]
     per_suite: dict[URIRef, int]
     per_access_level: dict[URIRef, int]
     per_harness: dict[URIRef, int]
 
 
-def graph_stats(table: QuadTable) -> GraphStats:
-    """Counts over the data: the records' graphs and the build graph, not the ontology's.
-    Worked out on the table's term ids, so a build of a million quads takes a moment."""
+def graph_stats(table: QuadTable, base: str) -> GraphStats:
+    """The statements (triples, ``statement_counts``), and the counts of nodes over the data:
+    the records' graphs and the build graph, not the ontology's. Worked out on the table's
+    term ids, so a build of a million quads takes a moment."""
     terms = table.terms
 
     def term_id(iri: URIRef) -> int:
-        found = terms.find_iri(iri)
-        return -1 if found is None else found  # -1 matches no id
+        return _term_id(table, iri)
 
     columns = [table.column(position) for position in (SUBJECT, PREDICATE, OBJECT)]
     data = table.column(GRAPH) != term_id(ONTOLOGY_IRI)
@@ -56,8 +120,7 @@ def graph_stats(table: QuadTable) -> GraphStats:
             ("per_harness", harnesses[np.isin(with_harness, tasks)]),
         )
     }
-    triples = len(sorted_unique_rows([subjects, predicates, objects], n)[0])
-    return GraphStats(triples=triples, **counts)
+    return GraphStats(statement_counts(table, base), **counts)
 
 
 def _count(ids: Ids, table: QuadTable) -> dict[URIRef, int]:

@@ -71,7 +71,9 @@ def test_a_bad_file_is_named_and_the_good_ones_are_still_written(
 @pytest.mark.parametrize(
     "argv",
     [
-        ["build", "--format", "rdfxml"],
+        ["build", "--format", "yaml"],
+        ["build", "--format", "csv"],
+        ["build", "-o", "graph.srj"],
         ["build", "no/such/folder"],
         ["build", "--base", "not an iri"],
     ],

@@ -31,13 +31,15 @@ from graph.export import (
     write_stream,
 )
 from graph.export.formats import (
-    FORMATS,
     JSONLD,
     NQUADS,
     NTRIPLES,
+    RDF_FORMATS,
+    RDFXML,
     TRIG,
     TURTLE,
-    RdfFormat,
+    Format,
+    FormatError,
     format_for,
     format_for_media_type,
     media_types,
@@ -51,6 +53,9 @@ MIMIC = URIRef(BASE + "benchmark/mimic_rrs")
 OTHER = URIRef(BASE + "benchmark/x-y.z")
 NOTE = URIRef(BENCH + "note")
 VALUE = URIRef(BENCH + "value")
+
+ANY_TEXT = tuple(fmt for fmt in RDF_FORMATS if fmt is not RDFXML)
+"""The formats that carry any string: XML 1.0 cannot carry most control characters."""
 
 ODD_STRINGS = [
     "",
@@ -134,7 +139,7 @@ def expected_graph(name: URIRef | None = None) -> Graph:
     return graph
 
 
-def parse_back(data: bytes, fmt: RdfFormat) -> Dataset:
+def parse_back(data: bytes, fmt: Format) -> Dataset:
     dataset = Dataset()
     dataset.parse(data=data, format=fmt.rdflib_name)
     return dataset
@@ -150,14 +155,14 @@ def named_graphs(dataset: Dataset) -> dict[URIRef, set[tuple[object, object, obj
 
 @pytest.fixture(scope="module")
 def written() -> dict[str, Serialized]:
-    return {fmt.name: serialize(QUADS, fmt, base=BASE) for fmt in FORMATS}
+    return {fmt.name: serialize(QUADS, fmt, base=BASE) for fmt in ANY_TEXT}
 
 
 # --- round trips -----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("fmt", [TURTLE, NTRIPLES], ids=str)
-def test_union_formats_round_trip(written: dict[str, Serialized], fmt: RdfFormat) -> None:
+def test_union_formats_round_trip(written: dict[str, Serialized], fmt: Format) -> None:
     result = written[fmt.name]
     parsed = Graph().parse(data=result.data, format=fmt.rdflib_name)
     assert set(parsed) == UNION  # exact terms: lexical forms, datatypes, language tags
@@ -166,7 +171,7 @@ def test_union_formats_round_trip(written: dict[str, Serialized], fmt: RdfFormat
 
 
 @pytest.mark.parametrize("fmt", [TRIG, NQUADS, JSONLD], ids=str)
-def test_dataset_formats_keep_named_graphs(written: dict[str, Serialized], fmt: RdfFormat) -> None:
+def test_dataset_formats_keep_named_graphs(written: dict[str, Serialized], fmt: Format) -> None:
     result = written[fmt.name]
     graphs = named_graphs(parse_back(result.data, fmt))
     assert set(graphs) == {G1, G2}
@@ -188,7 +193,7 @@ def test_a_triple_in_two_graphs_is_once_in_the_union_and_twice_in_quads(
 
 
 def test_lexical_forms_are_kept_exactly(written: dict[str, Serialized]) -> None:
-    for fmt in FORMATS:
+    for fmt in ANY_TEXT:
         parsed = parse_back(written[fmt.name].data, fmt)
         lexical = {str(o) for _, _, o, _ in parsed.quads((None, None, None, None))}
         assert {"1.50", "-0.5", "2019-01", *ODD_STRINGS} <= lexical, fmt.name
@@ -220,7 +225,7 @@ def test_ntriples_output_is_what_pyoxigraph_writes_for_it(written: dict[str, Ser
 
 
 def test_empty_input_gives_empty_graphs() -> None:
-    for fmt in FORMATS:
+    for fmt in ANY_TEXT:
         result = serialize([], fmt, base=BASE)
         assert result.statements == 0
         assert len(parse_back(result.data, fmt)) == 0, fmt.name
@@ -234,7 +239,7 @@ RAPPER_NAMES = {TURTLE: "turtle", NTRIPLES: "ntriples", TRIG: "trig", NQUADS: "n
 
 @pytest.mark.parametrize("fmt", list(RAPPER_NAMES), ids=str)
 def test_rapper_reads_the_output(
-    written: dict[str, Serialized], fmt: RdfFormat, tmp_path: Path
+    written: dict[str, Serialized], fmt: Format, tmp_path: Path
 ) -> None:
     rapper = shutil.which("rapper")
     assert rapper, "rapper (Debian package raptor2-utils) is needed by this test"
@@ -266,9 +271,9 @@ def test_json_ld_has_one_object_per_named_graph(written: dict[str, Serialized]) 
 # --- determinism and prefixes ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("fmt", FORMATS, ids=str)
+@pytest.mark.parametrize("fmt", ANY_TEXT, ids=str)
 def test_same_quads_in_any_order_give_the_same_bytes(
-    written: dict[str, Serialized], fmt: RdfFormat
+    written: dict[str, Serialized], fmt: Format
 ) -> None:
     for seed in range(3):
         shuffled = QUADS + QUADS[: seed * 5]  # some duplicates too
@@ -481,20 +486,22 @@ def test_write_stream_writes_all_or_nothing() -> None:
         (None, None, TURTLE),
     ],
 )
-def test_format_for(name: str | None, path: Path | None, expected: RdfFormat) -> None:
+def test_format_for(name: str | None, path: Path | None, expected: Format) -> None:
     assert format_for(name, path) is expected
 
 
 @pytest.mark.parametrize(
     ("name", "path", "words"),
     [
-        ("rdfxml", None, "unknown format 'rdfxml'; choose one of turtle, ntriples, trig"),
+        ("yaml", None, "unknown format 'yaml'; choose one of turtle, ntriples, rdfxml, trig"),
+        ("csv", None, "csv is a format of SELECT and ASK results, not of a graph"),
+        (None, Path("graph.srj"), "json is a format of SELECT and ASK results"),
         (None, Path("graph.xml"), "extension '.xml'"),
         (None, Path("graph"), "no extension"),
     ],
 )
 def test_format_for_unknown(name: str | None, path: Path | None, words: str) -> None:
-    with pytest.raises(ValueError, match=words) as raised:
+    with pytest.raises(FormatError, match=words) as raised:
         format_for(name, path)
     assert "jsonld" in str(raised.value)
 
@@ -505,7 +512,7 @@ def test_media_types() -> None:
     assert format_for_media_type("application/n-quads") is NQUADS
     assert format_for_media_type("text/html") is None
     assert media_types()[0] == "text/turtle"
-    for fmt in FORMATS:
+    for fmt in RDF_FORMATS:
         assert format_for_media_type(fmt.media_type) is fmt
         # pyoxigraph agrees on the registered media type and extension
         known = ox.RdfFormat.from_media_type(fmt.media_type)
@@ -513,8 +520,8 @@ def test_media_types() -> None:
 
 
 def test_the_table_says_which_formats_keep_named_graphs() -> None:
-    assert [fmt.name for fmt in FORMATS if fmt.keeps_graphs] == ["trig", "nquads", "jsonld"]
-    for fmt in FORMATS:
+    assert [fmt.name for fmt in RDF_FORMATS if fmt.keeps_graphs] == ["trig", "nquads", "jsonld"]
+    for fmt in RDF_FORMATS:
         known = ox.RdfFormat.from_media_type(fmt.media_type)
         assert known is not None and known.supports_datasets == fmt.keeps_graphs
 
@@ -544,5 +551,41 @@ def test_the_writers_give_the_same_bytes_whatever_their_chunk_size(
     written: dict[str, Serialized], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(assemble, "CHUNK", 3)
-    for fmt in FORMATS:
+    for fmt in ANY_TEXT:
         assert serialize(QUADS, fmt, base=BASE).data == written[fmt.name].data, fmt.name
+
+
+# --- RDF/XML ---------------------------------------------------------------------------------
+
+XML_SAFE = [q for q in QUADS if not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f]", str(q[2]))]
+"""The sample quads whose strings XML 1.0 can carry (a carriage return among them)."""
+
+
+def test_rdfxml_holds_the_union_and_reads_back_as_the_same_triples(tmp_path: Path) -> None:
+    result = serialize(XML_SAFE, RDFXML, base=BASE)
+    union = {(s, p, o) for s, p, o, _ in XML_SAFE}
+    parsed = Graph().parse(data=result.data, format="xml")
+    assert set(parsed) == union and result.statements == len(union)
+    assert Literal("line one\nline two\r\nline three") in set(parsed.objects())  # \r kept
+    back = {t.object.value for t in ox.parse(result.data, format=ox.RdfFormat.RDF_XML)}
+    assert "line one\nline two\r\nline three" in back  # pyoxigraph too
+    path = tmp_path / "out.rdf"
+    path.write_bytes(result.data)
+    rapper = shutil.which("rapper")
+    assert rapper, "rapper (Debian package raptor2-utils) is needed by this test"
+    run = subprocess.run([rapper, "-i", "rdfxml", "-c", str(path)],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0 and f"returned {len(union)} " in run.stderr, run.stderr
+
+
+@pytest.mark.parametrize(("quad", "words"), [
+    ((MIMIC, NOTE, Literal("bell \x07"), G1), "XML 1.0 cannot carry"),
+    ((MIMIC, URIRef("https://example.org/p/"), Literal("x"), G1), "RDF/XML cannot write"),
+    ((MIMIC, URIRef("https://example.org/1"), Literal("x"), G1), "<https://example.org/1>"),
+    ((MIMIC, RDF.type, URIRef("https://example.org/Class/"), G1), "as a property or a class"),
+])
+def test_rdfxml_refuses_what_it_cannot_write_rather_than_writing_bad_xml(
+    quad: Quad, words: str
+) -> None:
+    with pytest.raises(FormatError, match=re.escape(words)):
+        serialize([quad], RDFXML)

@@ -11,17 +11,20 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from rdflib import BNode, Graph, Literal, URIRef
+from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.compare import isomorphic
 from rdflib.namespace import XSD
 from rdflib.query import Result
 
+from graph.export.formats import FORMATS, Format, format_named
+from graph.export.query_results import serialize_result
 from graph.sparql.engine import QueryResult
 from graph.sparql.results import (
-    FORMAT_NAMES,
     SPARQL_RESULTS_NS,
     FormatError,
-    render,
+    Layout,
+    fit_widths,
+    json_term,
     to_csv,
     to_json,
     to_table,
@@ -29,6 +32,10 @@ from graph.sparql.results import (
     to_xml,
     turtle_term,
 )
+
+
+def render(result: QueryResult, name: str) -> bytes:
+    return serialize_result(result, format_named(name))
 
 BENCH = "https://w3id.org/benchgraph/ontology#"
 AWKWARD = Literal('tab\there, "quoted", back\\slash,\nnew line\r\n, comma')
@@ -173,12 +180,11 @@ def test_construct_results_as_rdf_read_back_to_the_same_graph() -> None:
     assert b"@prefix bench:" in render(result, "ttl")
 
 
-@pytest.mark.parametrize("name", FORMAT_NAMES)
-def test_a_format_refuses_the_other_kind_of_result(name: str) -> None:
-    graph_result = QueryResult("CONSTRUCT", graph=Graph())
-    wrong = SELECT if name in ("ttl", "jsonld", "nt") else graph_result
-    with pytest.raises(FormatError, match="is for"):
-        render(wrong, name)
+@pytest.mark.parametrize("fmt", FORMATS, ids=str)
+def test_a_format_refuses_the_other_kind_of_result(fmt: Format) -> None:
+    wrong = SELECT if fmt.holds_graph else QueryResult("CONSTRUCT", graph=Graph())
+    with pytest.raises(FormatError, match="cannot hold the result of a"):
+        serialize_result(wrong, fmt)
 
 
 def test_unknown_format() -> None:
@@ -196,20 +202,102 @@ def test_table_is_aligned_shortens_iris_and_escapes_line_breaks() -> None:
     lines = to_table(result).splitlines()
     assert lines[0].split() == ["level", "text", "n"]
     assert lines[2].split() == ["bench:Gated", "two\\nlines", "5.0"]
-    assert lines[3].split() == ["https://example.org/x", "中文名字"]
+    assert lines[3].split() == ["<https://example.org/x>", "中文名字"]  # an IRI, not a string
     assert lines[-1] == "(2 rows)"
     start = lines[0].index("text")
     assert lines[2].index("two") == start  # columns line up
     assert lines[3].index("中文") == start
 
 
-def test_table_cuts_long_values_and_counts_one_row() -> None:
+def test_table_cuts_long_values_to_the_width_and_counts_one_row() -> None:
     result = QueryResult("SELECT", ("body",), ((Literal("x" * 500),),))
-    lines = to_table(result).splitlines()
-    assert lines[2].endswith("…") and len(lines[2]) <= 60
+    lines = to_table(result, Layout(width=60)).splitlines()
+    assert lines[2].endswith("…") and len(lines[2]) == 60
     assert lines[-1] == "(1 row)"
+    assert to_table(result).splitlines()[2] == "x" * 500  # no width: nothing is cut
+
+
+def test_table_shows_the_data_base_iri_as_base() -> None:
+    base = "https://example.org/kg/"
+    result = QueryResult("SELECT", ("b", "c"), (
+        (URIRef(f"{base}benchmark/mimic_rrs"), URIRef(f"{BENCH}Gated")),))
+    assert to_table(result, Layout(base=base)).splitlines()[2].split() == [
+        "base:benchmark/mimic_rrs", "bench:Gated"]
+
+
+@pytest.mark.parametrize(("natural", "headers", "width", "expected"), [
+    ([10, 20, 30], [2, 2, 2], 100, [10, 20, 30]),  # all fit: nothing cut
+    ([10, 50, 90], [2, 2, 2], 84, [10, 35, 35]),  # the narrow column whole, the wide ones even
+    ([10, 50, 90], [2, 2, 2], 85, [10, 36, 35]),  # a character left over goes to the first
+    ([5, 100], [12, 4], 40, [5, 33]),
+    ([100, 100, 100], [2, 2, 20], 30, [8, 8, 20]),  # floors (8, or the header) even when too wide
+])
+def test_columns_are_cut_fairly(natural: list[int], headers: list[int], width: int,
+                                expected: list[int]) -> None:
+    widths = fit_widths(natural, headers, width)
+    assert widths == expected
+    if sum(expected) + 2 * (len(expected) - 1) <= width:
+        assert sum(widths) + 2 * (len(widths) - 1) <= width
+
+
+def test_a_cut_table_line_fits_and_keeps_its_columns_aligned() -> None:
+    row = (Literal("a" * 80), URIRef("https://example.org/" + "p" * 80), Literal("short"))
+    result = QueryResult("SELECT", ("one", "two", "three"), (row, row))
+    lines = to_table(result, Layout(width=70)).splitlines()
+    assert all(len(line) <= 70 for line in lines)
+    assert lines[2].split()[2] == "short" and lines[2] == lines[3]
+    assert lines[2].split()[1].startswith("<https://example.org/p") and "…" in lines[2]
 
 
 def test_table_of_an_ask_result_and_of_no_rows() -> None:
     assert to_table(ASK_TRUE) == "true\n"
     assert to_table(QueryResult("SELECT", ("id",), ())).splitlines() == ["id", "--", "(0 rows)"]
+
+
+# -- one JSON form of a term ----------------------------------------------------------------------
+
+def test_json_term_is_the_sparql_results_form() -> None:
+    assert json_term(URIRef("https://x/a")) == {"type": "uri", "value": "https://x/a"}
+    assert json_term(Literal("x", lang="en")) == {"type": "literal", "value": "x", "xml:lang": "en"}
+    assert json_term(Literal("x")) == {"type": "literal", "value": "x"}
+    assert json_term(Literal("1", datatype=XSD.integer))["datatype"] == str(XSD.integer)
+    assert json_term(BNode("b")) == {"type": "bnode", "value": "b"}
+
+
+# -- graph results: the writers of the exports ----------------------------------------------------
+
+def test_a_result_graph_is_written_exactly_as_an_export_of_the_same_triples() -> None:
+    from graph.export import serialize
+    from graph.export.formats import RDF_FORMATS, TURTLE
+
+    graph = Graph()
+    score = Literal("5.0", datatype=XSD.decimal)
+    graph.add((URIRef("https://x/a"), URIRef(f"{BENCH}score"), score))
+    graph.add((URIRef("https://x/a"), URIRef(f"{BENCH}note"), Literal("n")))
+    result = QueryResult("CONSTRUCT", graph=graph)
+    quads = [(s, p, o, URIRef("https://x/g")) for s, p, o in graph]
+    assert serialize_result(result, TURTLE) == serialize(quads, TURTLE).data  # type: ignore[arg-type]
+    for fmt in RDF_FORMATS:  # a dataset format writes it as its default graph
+        written = serialize_result(result, fmt)
+        parsed = Dataset()
+        parsed.parse(data=written, format=fmt.rdflib_name)
+        assert set(parsed.triples((None, None, None))) == set(graph), fmt.name
+        default = parsed.default_graph.identifier
+        assert not [g for g in parsed.graphs() if len(g) and g.identifier != default], fmt.name
+
+
+def test_a_result_graph_with_blank_nodes_is_written_all_the_same() -> None:
+    from graph.export.formats import RDF_FORMATS
+
+    graph = Graph()
+    node = BNode()
+    graph.add((URIRef("https://x/a"), URIRef(f"{BENCH}metric"), node))
+    graph.add((node, URIRef(f"{BENCH}unit"), Literal("points")))
+    result = QueryResult("CONSTRUCT", graph=graph)
+    for fmt in RDF_FORMATS:
+        parsed = Dataset()
+        parsed.parse(data=serialize_result(result, fmt), format=fmt.rdflib_name)
+        back = Graph()
+        for triple in parsed.triples((None, None, None)):
+            back.add(triple)
+        assert isomorphic(back, graph), fmt.name

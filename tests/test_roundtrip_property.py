@@ -13,7 +13,7 @@ from rdflib.term import Node
 from graph.build import map_records
 from graph.dataset.quads import Quad
 from graph.export import serialize
-from graph.export.formats import NTRIPLES, TURTLE, RdfFormat
+from graph.export.formats import NTRIPLES, TURTLE, Format
 from graph.importers.base import SourceFile
 from graph.loader import LoadedRecord
 from graph.mapping.iris import Iris
@@ -33,7 +33,7 @@ IDS = st.from_regex(r"[a-z0-9_]{1,12}", fullmatch=True)
 SCORES = st.decimals(min_value=-1000, max_value=1000, places=3, allow_nan=False)
 
 
-def triples_after(quads: list[Quad], fmt: RdfFormat) -> set[tuple[Node, Node, Node]]:
+def triples_after(quads: list[Quad], fmt: Format) -> set[tuple[Node, Node, Node]]:
     data = serialize(quads, fmt).data
     parsed = Graph().parse(data=data, format="turtle" if fmt is TURTLE else "nt")
     return set(parsed)

@@ -1,12 +1,14 @@
-"""``graph_stats``: distinct statements and nodes, the ontology's graph left out."""
+"""``graph_stats`` and ``statement_counts``: distinct statements by part, and distinct nodes with
+the ontology's graph left out."""
 
 from rdflib import Literal, URIRef
 
 from graph.dataset.table import QuadTable
 from graph.namespace import BENCH, ONTOLOGY_IRI, RDF, RDFS
-from graph.stats import graph_stats
+from graph.stats import StatementCounts, graph_stats, statement_counts
 
 EX = "https://example.org/"
+BUILD = URIRef(EX + "build")  # the build graph of base EX
 A, B, T1, T2 = (URIRef(EX + name) for name in ("a", "b", "t1", "t2"))
 G1, G2 = URIRef(EX + "g1"), URIRef(EX + "g2")
 # vocabulary members, which the closed BENCH namespace does not name
@@ -28,8 +30,8 @@ def test_counts_distinct_things_outside_the_ontology_graph() -> None:
         (BENCH.Benchmark, RDF.type, URIRef("http://www.w3.org/2002/07/owl#Class"), ONTOLOGY_IRI),
         (BENCH.Benchmark, RDFS.label, Literal("Benchmark"), ONTOLOGY_IRI),
     ]
-    stats = graph_stats(QuadTable.of(quads))
-    assert stats.triples == 9
+    stats = graph_stats(QuadTable.of(quads), EX)
+    assert stats.statements == StatementCounts("triples", 9, 0, 2, 2)
     assert stats.per_class == {BENCH.Benchmark: 2, BENCH.HarnessTask: 1}
     assert stats.per_suite == {MEDHELM: 1}
     assert stats.per_access_level == {GATED: 2}
@@ -37,5 +39,23 @@ def test_counts_distinct_things_outside_the_ontology_graph() -> None:
 
 
 def test_an_empty_graph_counts_nothing() -> None:
-    stats = graph_stats(QuadTable())
-    assert (stats.triples, stats.per_class, stats.per_harness) == (0, {}, {})
+    stats = graph_stats(QuadTable(), EX)
+    assert (stats.statements.total, stats.per_class, stats.per_harness) == (0, {}, {})
+
+
+def test_statements_by_part_add_up_to_what_a_writer_writes() -> None:
+    label = (A, RDFS.label, Literal("A"))
+    quads = [
+        (*label, G1), (*label, G2),  # two records state it: one triple, two quads
+        (*label, ONTOLOGY_IRI),  # the ontology too: still a triple of the records
+        (A, BENCH.catalogued, Literal(True), BUILD),
+        (A, BENCH.catalogued, Literal(True), BUILD),  # a repeat counts once
+        (BENCH.Benchmark, RDFS.label, Literal("Benchmark"), ONTOLOGY_IRI),
+    ]
+    table = QuadTable.of(quads)
+    triples = statement_counts(table, EX)
+    assert triples == StatementCounts("triples", records=1, build=1, ontology=1, record_graphs=2)
+    assert triples.total == 3
+    quads_kept = statement_counts(table, EX, keep_graphs=True)
+    assert (quads_kept.records, quads_kept.build, quads_kept.ontology) == (2, 1, 2)
+    assert quads_kept.total == 5

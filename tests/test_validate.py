@@ -185,8 +185,7 @@ def test_json_and_severity_filter() -> None:
     report = validate(quads)
     data = report.to_json()
     assert (data["conforms"], data["violations"], data["warnings"]) == (False, 1, 1)
-    assert data["results"][0]["value"] == {"value": "81.7%",
-                                           "datatype": "http://www.w3.org/2001/XMLSchema#string"}
+    assert data["results"][0]["value"] == {"type": "literal", "value": "81.7%"}  # SPARQL JSON
     only = report.at_least(Severity.VIOLATION)
     assert [r.severity for r in only.results] == [Severity.VIOLATION]
 
@@ -289,9 +288,9 @@ def test_cli_violations_exit_1_in_the_shapes_words(tmp_path: Path,
     assert main(["validate", str(tmp_path / "catalog")]) == 1
     out, _ = capsys.readouterr()
     assert "broken.json: 2 violations" in out
-    assert "violation: lineage (benchmark/mimic_rrs" in out
+    assert "violation: lineage (base:benchmark/mimic_rrs" in out
     assert "A benchmark is not its own variant, predecessor or successor" in out
-    assert "violation: date after build (record/broken, bench:researched" in out
+    assert "violation: date after build (base:record/broken, bench:researched" in out
 
 
 def test_cli_json_and_ttl(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

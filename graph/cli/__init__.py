@@ -1,8 +1,12 @@
 """The ``benchgraph`` command line: one module per subcommand, listed in ``COMMANDS``.
 
-Exit codes: 0 ok, 1 the data fails validation, 2 usage or input error. A user
-never sees a traceback for their own mistake: commands raise ``CliError`` with one
-clear line, and ``main`` prints it.
+Exit codes: 0 ok, 1 the data fails validation, 2 usage or input error. A user never sees a
+traceback for their own mistake: the library raises a ``BenchgraphError`` carrying its kind,
+and ``main`` alone catches it, prints ``benchgraph COMMAND: message`` and exits with the kind's
+code. Any other exception is a bug, and shows as one.
+
+PATHs go anywhere on the line (``benchgraph query lineage --param benchmark=x catalog/``):
+argparse fills a positional list once, so the words it leaves over are put into it here.
 """
 
 import argparse
@@ -12,7 +16,8 @@ from types import ModuleType
 
 from graph import __version__
 from graph.cli import build, query, stats, validate
-from graph.cli.common import EXIT_USAGE, CliError
+from graph.cli.common import take_extra_words
+from graph.errors import BenchgraphError
 
 COMMANDS: tuple[ModuleType, ...] = (build, stats, query, validate)
 """Each module has ``add_parser(subparsers)``, which registers a parser whose ``run`` default
@@ -31,13 +36,23 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse_arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The parsed command line, with the PATHs found after options collected too."""
+    parser = make_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        (subparsers,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        take_extra_words(args, extra, subparsers.choices[args.command].error)
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = make_parser().parse_args(argv)
+    args = parse_arguments(argv)
     try:
         code: int = args.run(args)
-    except CliError as error:
-        print(f"benchgraph {args.command}: {error}", file=sys.stderr)
-        return error.exit_code
+    except BenchgraphError as error:
+        print(f"benchgraph {args.command}: {error.message}", file=sys.stderr)
+        return error.kind.exit_code
     except KeyboardInterrupt:
         print("benchgraph: interrupted", file=sys.stderr)
         return 130
@@ -47,4 +62,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-__all__ = ["EXIT_USAGE", "main", "make_parser"]
+__all__ = ["main", "make_parser", "parse_arguments"]

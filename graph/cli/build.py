@@ -5,17 +5,16 @@ import sys
 from pathlib import Path
 
 from graph.cli.common import (
-    EXIT_OK,
-    EXIT_USAGE,
-    CliError,
-    add_base_argument,
-    add_paths_argument,
+    add_build_arguments,
     build_from,
+    load_exit_code,
+    output_to,
+    report_load,
     settings_from,
 )
-from graph.cli.report import print_load_report
 from graph.export import write_file, write_stream
-from graph.export.formats import FORMATS, format_for
+from graph.export.formats import RDF_FORMATS, format_for, names
+from graph.stats import statement_counts
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -26,7 +25,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "the graph. Exit 0 when every file loaded, 2 when some were rejected (the good "
         "records are still written) or on a usage error.",
     )
-    add_paths_argument(parser)
+    add_build_arguments(parser)
     parser.add_argument(
         "-o",
         "--output",
@@ -37,26 +36,20 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument(
         "--format",
         metavar="F",
-        help=f"one of {', '.join(f.name for f in FORMATS)} "
-        "(default: from FILE's extension, else turtle)",
+        help=f"one of {names(RDF_FORMATS)} (default: from FILE's extension, else turtle)",
     )
-    add_base_argument(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    fmt = format_for(args.format, args.output)
     settings = settings_from(args)
-    try:
-        fmt = format_for(args.format, args.output)
-    except ValueError as error:
-        raise CliError(str(error)) from None
-    result = build_from(args.paths, settings)
+    result = build_from(args, settings)
     if args.output is None:
-        written = write_stream(sys.stdout.buffer, result.table, fmt, base=settings.base)
+        write_stream(sys.stdout.buffer, result.table, fmt, base=settings.base)
     else:
-        try:
-            written = write_file(args.output, result.table, fmt, base=settings.base)
-        except OSError as error:
-            raise CliError(f"cannot write {args.output}: {error.strerror or error}") from None
-    print_load_report(result.report, triples=written.statements)
-    return EXIT_USAGE if result.report.rejected else EXIT_OK
+        with output_to(args.output):
+            write_file(args.output, result.table, fmt, base=settings.base)
+    report_load(args, result, statement_counts(result.table, settings.base,
+                                               keep_graphs=fmt.keeps_graphs))
+    return load_exit_code(result)

@@ -2,7 +2,10 @@
 
     benchgraph queries [NAME]
     benchgraph query (NAME | FILE.rq | -e SPARQL) [PATH ...] [--param NAME=VALUE ...]
-                     [--format table|csv|tsv|json|xml|ttl|jsonld|nt] [--base IRI]
+                     [--format F] [--wide] [--base IRI] [--verbose] [--report FILE.json]
+
+NAME or FILE.rq is the first word; options and PATHs follow in any order. With ``-e`` every
+word is a PATH, and a word that reads as a query NAME but names no file is refused.
 
 Everything the user can get wrong (an unknown query, a syntax error, SPARQL Update, a
 missing, unknown or ill-typed parameter, a format that does not fit the query) is found
@@ -11,40 +14,32 @@ before the graph is built and is one line on stderr, exit 2.
 
 import argparse
 import difflib
+import shutil
 import sys
 from pathlib import Path
 
 from graph.cli.common import (
     EXIT_OK,
-    EXIT_USAGE,
-    CliError,
-    add_base_argument,
+    EXTRA_WORDS,
+    add_build_arguments,
     build_from,
+    load_exit_code,
+    report_load,
     settings_from,
 )
-from graph.cli.report import print_load_report
+from graph.errors import BenchgraphError, ErrorKind
 from graph.export import to_dataset
-from graph.settings import Settings
-from graph.sparql.engine import (
-    Bindings,
-    CompiledQuery,
-    QueryError,
-    ad_hoc_query,
-    bind_parameters,
-    compile_query,
-    run_query,
-)
+from graph.export.formats import FORMATS, format_for_query, names
+from graph.export.query_results import serialize_result
+from graph.sparql.engine import ad_hoc_query, bind_parameters, compile_query, run_query
 from graph.sparql.named import (
+    QUERY_NAME,
     NamedQuery,
     Parameter,
-    QueryFileError,
     find_named_query,
     load_named_queries,
     load_query_file,
 )
-from graph.sparql.results import FORMAT_NAMES, FormatError, render, result_format
-
-_GRAPH_FORMS = ("CONSTRUCT", "DESCRIBE")
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -61,10 +56,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "query",
         help="run a named query, a .rq file or a SPARQL query on the graph",
         usage="benchgraph query (NAME | FILE.rq | -e SPARQL) [PATH ...] [--param NAME=VALUE ...] "
-        "[--format F] [--base IRI]",
+        "[--format F] [--wide] [--base IRI] [--verbose] [--report FILE.json]",
         description="Build the graph from record files (default: the bundled catalog) and run a "
-        "query on it. SELECT and ASK results print as a table by default; CONSTRUCT and "
-        "DESCRIBE results as Turtle. The graph is read-only: SPARQL Update is refused.",
+        "query on it. SELECT and ASK results print as a table that fits the terminal by default "
+        "(IRIs as CURIEs, long values cut with …); CONSTRUCT and DESCRIBE results as Turtle. The "
+        "graph is read-only: SPARQL Update is refused. NAME or FILE.rq comes first; options and "
+        "PATHs follow in any order. With -e, every word is a PATH.",
     )
     parser.add_argument(
         "words",
@@ -72,6 +69,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         metavar="NAME|FILE.rq PATH",
         help="the named query or .rq file (not with -e), then record files or folders",
     )
+    parser.set_defaults(**{EXTRA_WORDS: "words"})
     parser.add_argument("-e", "--expression", metavar="SPARQL", help="run this query text")
     parser.add_argument(
         "-p",
@@ -83,12 +81,14 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument(
         "--format",
-        choices=FORMAT_NAMES,
         metavar="F",
-        help=f"one of {', '.join(FORMAT_NAMES)} (default: table, or ttl for "
+        help=f"one of {names(FORMATS)}, as fits the query (default: table, or turtle for "
         "CONSTRUCT and DESCRIBE)",
     )
-    add_base_argument(parser)
+    parser.add_argument(
+        "--wide", action="store_true", help="never cut a value in the table to fit the terminal"
+    )
+    add_build_arguments(parser, words=None)
     parser.set_defaults(run=run_query_command)
 
 
@@ -96,14 +96,11 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run_queries(args: argparse.Namespace) -> int:
-    try:
-        if args.name is not None:
-            query = _named(args.name)
-            print(_describe(query) + "\n\n" + query.text.rstrip())
-            return EXIT_OK
-        queries = load_named_queries()
-    except QueryFileError as error:
-        raise CliError(str(error)) from None
+    if args.name is not None:
+        query = _named(args.name)
+        print(_describe(query) + "\n\n" + query.text.rstrip())
+        return EXIT_OK
+    queries = load_named_queries()
     width = max((len(name) for name in queries), default=0)
     for name, query in queries.items():
         print(f"{name.ljust(width)}  {query.title}")
@@ -133,59 +130,53 @@ def _parameter_line(parameter: Parameter) -> str:
 
 
 def run_query_command(args: argparse.Namespace) -> int:
+    """Everything the user can get wrong is found before the graph is built."""
     query, paths = _query_and_paths(args)
     values = _parameter_values(args.param)
     settings = settings_from(args)
-    try:
-        compiled = compile_query(query, base=settings.base)
-        bindings = bind_parameters(query, values, settings.base)
-    except QueryError as error:
-        raise CliError(str(error)) from None
-    fmt = args.format or ("ttl" if compiled.form in _GRAPH_FORMS else "table")
-    if result_format(fmt).for_graphs != (compiled.form in _GRAPH_FORMS):
-        suited = [
-            f
-            for f in FORMAT_NAMES
-            if result_format(f).for_graphs == (compiled.form in _GRAPH_FORMS)
-        ]
-        raise CliError(
-            f"--format {fmt} does not fit a {compiled.form} query (use {', '.join(suited)})"
-        )
-    return _run(compiled, bindings, paths, fmt, settings)
-
-
-def _run(
-    compiled: CompiledQuery, bindings: Bindings, paths: list[Path], fmt: str, settings: Settings
-) -> int:
-    built = build_from(paths, settings)
-    report = built.report
-    if report.rejected or report.warnings:
-        print_load_report(report)
-    try:
-        result = run_query(compiled, to_dataset(built.quads), bindings)
-        output = render(result, fmt)
-    except (QueryError, FormatError) as error:
-        raise CliError(str(error)) from None
-    sys.stdout.buffer.write(output)
+    compiled = compile_query(query, base=settings.base)
+    bindings = bind_parameters(query, values, settings.base)
+    fmt = format_for_query(args.format, compiled.form)
+    built = build_from(args, settings, paths)
+    if built.report.rejected or built.report.warnings:
+        report_load(args, built)
+    result = run_query(compiled, to_dataset(built.quads), bindings)
+    width = None if args.wide else shutil.get_terminal_size().columns
+    sys.stdout.buffer.write(serialize_result(result, fmt, base=settings.base, width=width))
     sys.stdout.flush()
-    return EXIT_USAGE if report.rejected else EXIT_OK
+    return load_exit_code(built)
 
 
-def _query_and_paths(args: argparse.Namespace) -> tuple[NamedQuery, list[Path]]:
+def _query_and_paths(args: argparse.Namespace) -> tuple[NamedQuery, list[str]]:
+    """The query, and the words that are PATHs: all of them with -e, else all but the first."""
     words: list[str] = list(args.words)
-    try:
-        if args.expression is not None:
-            return ad_hoc_query(args.expression), [Path(word) for word in words]
-        if not words:
-            raise CliError(
-                "give a query: a NAME (see `benchgraph queries`), a FILE.rq, or -e 'SPARQL'"
-            )
-        target, rest = words[0], [Path(word) for word in words[1:]]
-        if target.endswith(".rq") or "/" in target:
-            return load_query_file(Path(target)), rest
-        return _named(target), rest
-    except QueryFileError as error:
-        raise CliError(str(error)) from None
+    if args.expression is not None:
+        for word in words:
+            _refuse_a_query_beside_e(word)
+        return ad_hoc_query(args.expression), words
+    if not words:
+        raise BenchgraphError(
+            "give a query: a NAME (see `benchgraph queries`), a FILE.rq, or -e 'SPARQL'"
+        )
+    target, rest = words[0], words[1:]
+    if target.endswith(".rq") or "/" in target:
+        return load_query_file(Path(target)), rest
+    return _named(target), rest
+
+
+def _refuse_a_query_beside_e(word: str) -> None:
+    """With -e every word is a PATH: a word that names no file or folder but reads as a query
+    NAME or a FILE.rq is refused here, saying why, rather than reported as a missing PATH."""
+    if Path(word).exists():
+        return
+    if word.endswith(".rq"):
+        raise BenchgraphError(f"-e gives the query, so {word!r} would be a PATH, and there is no "
+                              "such file: give either -e SPARQL or a FILE.rq, not both")
+    if QUERY_NAME.fullmatch(word):
+        named = find_named_query(word) is not None
+        what = "is a named query" if named else "is no file or folder"
+        raise BenchgraphError(f"-e gives the query, so every word is a PATH, and {word!r} {what}: "
+                              "give either a query NAME or -e SPARQL, not both")
 
 
 def _named(name: str) -> NamedQuery:
@@ -195,7 +186,8 @@ def _named(name: str) -> NamedQuery:
     known = list(load_named_queries())
     close = difflib.get_close_matches(name, known, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise CliError(f"unknown query {name!r}{hint} (`benchgraph queries` lists them)")
+    raise BenchgraphError(f"unknown query {name!r}{hint} (`benchgraph queries` lists them)",
+                          ErrorKind.NOT_FOUND)
 
 
 def _parameter_values(pairs: list[str]) -> dict[str, str]:
@@ -204,8 +196,8 @@ def _parameter_values(pairs: list[str]) -> dict[str, str]:
         name, sep, value = pair.partition("=")
         name = name.strip()
         if not sep or not name:
-            raise CliError(f"--param {pair!r}: write NAME=VALUE")
+            raise BenchgraphError(f"--param {pair!r}: write NAME=VALUE")
         if name in values:
-            raise CliError(f"--param {name} given twice")
+            raise BenchgraphError(f"--param {name} given twice")
         values[name] = value
     return values

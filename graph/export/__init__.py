@@ -1,28 +1,33 @@
-"""Writing the graph out: every format of ``graph.export.formats``, deterministic, atomic on disk.
+"""Writing the graph out: every format of the registry (``graph.export.formats``), deterministic,
+atomic on disk.
 
 rdflib's serialisers need tens of seconds for a build of 10,000 records, so the writers work on
 the build's ``QuadTable`` (rdflib quads are put in one first). ``graph.dataset.canonical`` puts its
 statements in canonical order, deduplicated and sorted by the N-Triples form of (graph,)
 subject, predicate and object. N-Triples and N-Quads are written from it directly, Turtle and
-TriG by ``graph.export.turtle``, and JSON-LD by pyoxigraph from the canonical N-Quads. The same
-quads in any order therefore give the same bytes.
+TriG by ``graph.export.turtle``, JSON-LD and RDF/XML by pyoxigraph from the canonical N-Quads
+(``graph.export.oxigraph_writers``). The same quads in any order therefore give the same bytes.
 
-Turtle and N-Triples hold the union of the named graphs (a triple stated in two records appears
-once). TriG, N-Quads and JSON-LD keep each named graph: JSON-LD is written expanded, one
-``{"@id": graph, "@graph": [...]}`` object per named graph, with no ``@context``. Turtle and
-TriG declare the prefixes of ``graph.namespace.PREFIXES`` and, when ``base`` is given, the
-prefix ``base:`` for the data's base IRI.
+Turtle, N-Triples and RDF/XML hold the union of the named graphs (a triple stated in two
+records appears once). TriG, N-Quads and JSON-LD keep each named graph: JSON-LD is written
+expanded, one ``{"@id": graph, "@graph": [...]}`` object per named graph, with no
+``@context``. Turtle, TriG and RDF/XML declare the prefixes of ``graph.namespace.PREFIXES``
+and, when ``base`` is given, the prefix ``base:`` for the data's base IRI.
+
+Query results are written by ``serialize_result`` (``graph.export.query_results``): a
+CONSTRUCT or DESCRIBE graph by these same writers, a SELECT or ASK answer by the results
+writers of ``graph.sparql.results``.
 """
 
 import os
 import secrets
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import suppress
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import BinaryIO, cast
+from typing import BinaryIO, TypeVar
 
 import pyoxigraph as ox
 from rdflib import Dataset, Graph, URIRef
@@ -30,21 +35,21 @@ from rdflib import Dataset, Graph, URIRef
 from graph.dataset.canonical import canonical
 from graph.dataset.quads import Quad
 from graph.dataset.table import QuadTable
-from graph.export.formats import JSONLD, NQUADS, NTRIPLES, TRIG, TURTLE, RdfFormat, format_for
-from graph.export.ntriples import write_ntriples
-from graph.export.turtle import write_trig, write_turtle
+from graph.export.formats import NQUADS, Format, FormatError, format_for
 from graph.gc_pause import gc_paused
 from graph.namespace import BASE_PREFIX, PREFIXES
 
 Source = QuadTable | Iterable[Quad]
 """What the writers take: a built table, or rdflib quads."""
 
+
+
 @dataclass(frozen=True)
 class Serialized:
     """A graph serialised in memory, as the chunks the writers made (joined only on demand:
     a stream or file gets them one after another, with no second copy of the whole)."""
 
-    format: RdfFormat
+    format: Format
     chunks: tuple[bytes, ...]
     statements: int
     """Triples written (union formats) or quads written (formats that keep named graphs)."""
@@ -64,7 +69,7 @@ class Serialized:
 class Written:
     """What a write put in a file or stream."""
 
-    format: RdfFormat
+    format: Format
     statements: int
     """Triples written (union formats) or quads written (formats that keep named graphs)."""
     size: int
@@ -79,31 +84,28 @@ def prefixes_for(base: str | None = None) -> dict[str, str]:
     return prefixes
 
 
-def serialize(quads: Source, fmt: RdfFormat, *, base: str | None = None) -> Serialized:
+def serialize(
+    quads: Source, fmt: Format, *, base: str | None = None, as_graph: bool = False
+) -> Serialized:
     """The quads in ``fmt``, as bytes; ``base`` (the data's base IRI) adds the ``base:`` prefix.
-    The same quads, in any order and with any repeats, always give the same bytes.
+    ``as_graph`` writes one graph (the union) even in a format that keeps named graphs: how a
+    query's result graph is written. The same quads, in any order and with any repeats,
+    always give the same bytes.
 
-    ValueError for a term pyoxigraph cannot write (an invalid IRI or language tag), TypeError
-    for a blank node or a row that is not a quad."""
+    FormatError for a format of query results, or a graph the format cannot hold; ValueError
+    for a term pyoxigraph cannot write (an invalid IRI or language tag), TypeError for a blank
+    node or a row that is not a quad."""
+    if fmt.rdf_writer is None:
+        raise FormatError(f"{fmt.name} is a format of query results, not of a graph")
     with gc_paused():
         table = as_table(quads)
-        statements = canonical(table, keep_graphs=fmt.keeps_graphs)
-        if fmt is TURTLE:
-            chunks = write_turtle(statements, prefixes_for(base))
-        elif fmt is TRIG:
-            chunks = write_trig(statements, prefixes_for(base))
-        elif fmt in (NTRIPLES, NQUADS):
-            chunks = write_ntriples(statements)
-        else:
-            assert fmt is JSONLD, fmt
-            nquads = b"".join(write_ntriples(statements))
-            parsed = ox.parse(nquads, format=ox.RdfFormat.N_QUADS, lenient=True)
-            chunks = [cast(bytes, ox.serialize(parsed, format=ox.RdfFormat.JSON_LD))]
+        statements = canonical(table, keep_graphs=fmt.keeps_graphs and not as_graph)
+        chunks = fmt.rdf_writer(statements, prefixes_for(base))
     return Serialized(fmt, tuple(chunks), len(statements))
 
 
 def write_stream(
-    stream: BinaryIO, quads: Source, fmt: RdfFormat, *, base: str | None = None
+    stream: BinaryIO, quads: Source, fmt: Format, *, base: str | None = None
 ) -> Written:
     """Write the quads to a binary stream (``sys.stdout.buffer``), then flush it. Nothing is
     written unless the whole serialisation succeeded."""
@@ -114,20 +116,30 @@ def write_stream(
 
 
 def write_file(
-    path: Path, quads: Source, fmt: RdfFormat | None = None, *, base: str | None = None
+    path: Path, quads: Source, fmt: Format | None = None, *, base: str | None = None
 ) -> Written:
-    """Write the quads to ``path`` atomically, in ``fmt`` or the format of its extension.
+    """Write the quads to ``path`` atomically (``write_atomically``), in ``fmt`` or the format
+    of its extension."""
+    chosen = fmt or format_for(None, path)
+    return write_atomically(path, lambda handle: write_stream(handle, quads, chosen, base=base))
+
+
+Done = TypeVar("Done")
+
+
+def write_atomically(path: Path, write: Callable[[BinaryIO], Done]) -> Done:
+    """Run ``write`` on a new file that replaces ``path`` only once it is whole; its answer.
 
     The data goes to a new hidden file in the same folder, is flushed to disk, then renamed
     onto ``path``: a reader sees the old file or the whole new one, never a part. On any error
     or interruption the temporary file is removed and an existing ``path`` is left untouched.
     A replaced file keeps its permission bits; a new one gets the umask's."""
-    fmt = fmt or format_for(None, path)
     mode = _existing_mode(path)
     temporary, descriptor = _create_temporary(path)
     try:
         with os.fdopen(descriptor, "wb") as handle:
-            written = write_stream(handle, quads, fmt, base=base)
+            done = write(handle)
+            handle.flush()
             os.fsync(handle.fileno())
         if mode is not None:
             os.chmod(temporary, mode)
@@ -137,7 +149,7 @@ def write_file(
             os.unlink(temporary)
         raise
     _sync_folder(path.parent)
-    return written
+    return done
 
 
 def _existing_mode(path: Path) -> int | None:
@@ -212,6 +224,7 @@ __all__ = [
     "serialize",
     "to_dataset",
     "to_oxigraph_store",
+    "write_atomically",
     "write_file",
     "write_stream",
 ]

@@ -1,33 +1,81 @@
-"""The RDF formats benchgraph writes: one table for names, aliases, media types and extensions.
+"""The one format registry: every format benchgraph writes, each once, looked up by any key.
 
-The CLI picks a format by ``--format`` or by the output file's extension (``format_for``); the
-web app negotiates by media type (``format_for_media_type``). Turtle and N-Triples hold one
-graph, so a dataset written in them is the union of its named graphs; TriG, N-Quads and JSON-LD
-keep every named graph apart.
+Each ``Format`` has its name, other names, file extensions, media types, what it can hold and
+its writer. ``benchgraph build --format``, ``benchgraph query --format``, the web app's content
+negotiation and its dumps all read this table, so ``ttl`` and ``turtle`` are one format with
+one writer wherever they are asked for.
+
+What a format holds (``Content``):
+
+- ``DATASET``: named graphs kept apart (TriG, N-Quads, JSON-LD); one graph too;
+- ``GRAPH``: one graph (Turtle, N-Triples, RDF/XML): a dataset written in it is the union
+  of its named graphs;
+- ``RESULTS``: the answer of a SELECT or ASK query (a table, CSV, TSV, the W3C JSON and XML
+  result formats).
+
+A graph format is written from the canonical order of a dataset (``graph.export.serialize``);
+a results format from a ``QueryResult``.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from graph.dataset.canonical import Canonical
+from graph.dataset.table import GRAPH
+from graph.errors import ErrorKind
+from graph.export.ntriples import write_ntriples
+from graph.export.oxigraph_writers import write_jsonld, write_rdfxml
+from graph.export.turtle import write_trig, write_turtle
+from graph.sparql import results
+from graph.sparql.results import FormatError, Layout
+
+if TYPE_CHECKING:
+    from graph.sparql.engine import QueryResult
+
+RdfWriter = Callable[[Canonical, dict[str, str]], list[bytes]]
+"""Writes statements in canonical order, declaring the prefixes where the format can."""
+ResultsWriter = Callable[["QueryResult", Layout], str]
+"""Writes a SELECT or ASK result; only the table reads the layout."""
+
+
+class Content(Enum):
+    """What a format can hold."""
+
+    DATASET = "dataset"
+    GRAPH = "graph"
+    RESULTS = "results"
 
 
 @dataclass(frozen=True)
-class RdfFormat:
-    """One RDF serialisation format."""
+class Format:
+    """One format: how it is named and recognised, what it holds, and how it is written."""
 
     name: str
-    """The canonical name, as given to ``--format`` (``turtle``)."""
-    label: str
-    """Its usual written name (``Turtle``)."""
+    """The canonical name, as ``--format`` takes it (``turtle``)."""
     aliases: tuple[str, ...]
-    """Other names accepted for it (lower case)."""
+    """Other names accepted for it (``ttl``)."""
     media_types: tuple[str, ...]
     """Media types, the preferred (registered) one first."""
     extensions: tuple[str, ...]
     """File extensions with their dot, the preferred one first."""
-    keeps_graphs: bool
-    """True when the format keeps named graphs apart; False when it holds one graph (the union)."""
-    rdflib_name: str
-    """rdflib's name for the format (``Graph.parse(format=...)``)."""
+    content: Content
+    rdf_writer: RdfWriter | None = None
+    """The writer of a graph or dataset format."""
+    results_writer: ResultsWriter | None = None
+    """The writer of a results format."""
+    rdflib_name: str | None = None
+    """rdflib's name for its parser of this format (``Graph.parse``, ``Result.parse``)."""
+
+    def __post_init__(self) -> None:
+        if (self.rdf_writer is None) != (self.content is Content.RESULTS) or (
+            self.results_writer is None
+        ) == (self.content is Content.RESULTS):
+            raise AssertionError(f"format {self.name}: one writer, for what it holds")
 
     @property
     def media_type(self) -> str:
@@ -35,130 +83,255 @@ class RdfFormat:
         return self.media_types[0]
 
     @property
+    def content_type(self) -> str:
+        """The ``Content-Type`` to serve it with: a text format says its charset (UTF-8)."""
+        text = self.media_type.startswith("text/")
+        return f"{self.media_type}; charset=utf-8" if text else self.media_type
+
+    @property
     def extension(self) -> str:
         """The preferred file extension, with its dot."""
         return self.extensions[0]
+
+    @property
+    def keeps_graphs(self) -> bool:
+        """True when named graphs stay apart; False when a dataset is written as its union."""
+        return self.content is Content.DATASET
+
+    @property
+    def holds_graph(self) -> bool:
+        """True for every RDF format: a graph (a CONSTRUCT result, a dump) can be written in it."""
+        return self.content is not Content.RESULTS
+
+    def fits(self, form: str) -> bool:
+        """Whether the result of a query of this form (``SELECT``, ``CONSTRUCT``...) fits."""
+        return self.holds_graph == (form in GRAPH_FORMS)
 
     def __str__(self) -> str:
         return self.name
 
 
-TURTLE = RdfFormat(
-    name="turtle",
-    label="Turtle",
-    aliases=("ttl",),
-    media_types=("text/turtle", "application/x-turtle"),
-    extensions=(".ttl",),
-    keeps_graphs=False,
-    rdflib_name="turtle",
-)
-NTRIPLES = RdfFormat(
-    name="ntriples",
-    label="N-Triples",
-    aliases=("nt", "n-triples"),
-    media_types=("application/n-triples",),
-    extensions=(".nt",),
-    keeps_graphs=False,
-    rdflib_name="nt",
-)
-TRIG = RdfFormat(
-    name="trig",
-    label="TriG",
-    aliases=(),
-    media_types=("application/trig", "application/x-trig"),
-    extensions=(".trig",),
-    keeps_graphs=True,
-    rdflib_name="trig",
-)
-NQUADS = RdfFormat(
-    name="nquads",
-    label="N-Quads",
-    aliases=("nq", "n-quads"),
-    media_types=("application/n-quads", "text/x-nquads"),
-    extensions=(".nq",),
-    keeps_graphs=True,
-    rdflib_name="nquads",
-)
-JSONLD = RdfFormat(
-    name="jsonld",
-    label="JSON-LD",
-    aliases=("json-ld",),
-    media_types=("application/ld+json",),
-    extensions=(".jsonld", ".json"),
-    keeps_graphs=True,
-    rdflib_name="json-ld",
-)
+GRAPH_FORMS = ("CONSTRUCT", "DESCRIBE")
+"""The query forms whose result is a graph; SELECT and ASK give results."""
 
-FORMATS: tuple[RdfFormat, ...] = (TURTLE, NTRIPLES, TRIG, NQUADS, JSONLD)
-"""Every format, the default (Turtle) first."""
 
+def _trig(statements: Canonical, prefixes: dict[str, str]) -> list[bytes]:
+    """TriG keeps named graphs; a lone graph (no graph column) is Turtle, which TriG reads as
+    its default graph."""
+    if GRAPH in statements.columns:
+        return write_trig(statements, prefixes)
+    return write_turtle(statements, prefixes)
+
+
+def _ntriples(statements: Canonical, prefixes: dict[str, str]) -> list[bytes]:
+    """N-Triples, or N-Quads when the statements keep their graphs (no prefixes in either)."""
+    return write_ntriples(statements)
+
+
+def _plain(writer: Callable[[QueryResult], str]) -> ResultsWriter:
+    """A W3C results writer, which takes no layout: programs get every value in full."""
+    return lambda result, layout: writer(result)
+
+
+TURTLE = Format("turtle", ("ttl",), ("text/turtle", "application/x-turtle"), (".ttl",),
+                Content.GRAPH, rdf_writer=write_turtle, rdflib_name="turtle")
+NTRIPLES = Format("ntriples", ("nt", "n-triples"), ("application/n-triples",), (".nt",),
+                  Content.GRAPH, rdf_writer=_ntriples, rdflib_name="nt")
+RDFXML = Format("rdfxml", ("rdf/xml", "rdf-xml", "xml-rdf"), ("application/rdf+xml",),
+                (".rdf", ".owl"), Content.GRAPH, rdf_writer=write_rdfxml, rdflib_name="xml")
+TRIG = Format("trig", (), ("application/trig", "application/x-trig"), (".trig",),
+              Content.DATASET, rdf_writer=_trig, rdflib_name="trig")
+NQUADS = Format("nquads", ("nq", "n-quads"), ("application/n-quads", "text/x-nquads"), (".nq",),
+                Content.DATASET, rdf_writer=_ntriples, rdflib_name="nquads")
+JSONLD = Format("jsonld", ("json-ld",), ("application/ld+json",), (".jsonld", ".json"),
+                Content.DATASET, rdf_writer=write_jsonld, rdflib_name="json-ld")
+TABLE = Format("table", ("text",), ("text/plain",), (".txt",), Content.RESULTS,
+               results_writer=results.to_table)
+CSV = Format("csv", (), ("text/csv",), (".csv",), Content.RESULTS,
+             results_writer=_plain(results.to_csv), rdflib_name="csv")
+TSV = Format("tsv", (), ("text/tab-separated-values",), (".tsv",), Content.RESULTS,
+             results_writer=_plain(results.to_tsv), rdflib_name="tsv")
+SPARQL_JSON = Format("json", ("srj",), ("application/sparql-results+json",), (".srj",),
+                     Content.RESULTS, results_writer=_plain(results.to_json), rdflib_name="json")
+SPARQL_XML = Format("xml", ("srx",), ("application/sparql-results+xml",), (".srx",),
+                    Content.RESULTS, results_writer=_plain(results.to_xml), rdflib_name="xml")
+
+FORMATS: tuple[Format, ...] = (TURTLE, NTRIPLES, RDFXML, TRIG, NQUADS, JSONLD,
+                               TABLE, CSV, TSV, SPARQL_JSON, SPARQL_XML)
+"""Every format; within each kind, the preferred first (the order negotiation breaks ties by)."""
+RDF_FORMATS = tuple(fmt for fmt in FORMATS if fmt.holds_graph)
+"""The formats a graph or a dataset can be written in, Turtle (the default) first."""
+RESULT_FORMATS = tuple(fmt for fmt in FORMATS if not fmt.holds_graph)
+"""The formats of SELECT and ASK results, the table (the default) first."""
 DEFAULT_FORMAT = TURTLE
 
 
-def _index(keys: dict[str, RdfFormat], key: str, fmt: RdfFormat) -> None:
-    if keys.setdefault(key, fmt) is not fmt:
-        raise AssertionError(f"{key!r} names two formats")  # a mistake in the table above
-
-
-def _build_indexes() -> tuple[dict[str, RdfFormat], dict[str, RdfFormat], dict[str, RdfFormat]]:
-    by_name: dict[str, RdfFormat] = {}
-    by_extension: dict[str, RdfFormat] = {}
-    by_media_type: dict[str, RdfFormat] = {}
+def _indexes() -> tuple[dict[str, Format], dict[str, Format], dict[str, Format]]:
+    by_name: dict[str, Format] = {}
+    by_extension: dict[str, Format] = {}
+    by_media_type: dict[str, Format] = {}
     for fmt in FORMATS:
-        for name in (fmt.name, *fmt.aliases):
-            _index(by_name, name, fmt)
-        for extension in fmt.extensions:
-            _index(by_extension, extension, fmt)
-        for media_type in fmt.media_types:
-            _index(by_media_type, media_type, fmt)
+        for index, keys in ((by_name, (fmt.name, *fmt.aliases)), (by_extension, fmt.extensions),
+                            (by_media_type, fmt.media_types)):
+            for key in keys:
+                if index.setdefault(key, fmt) is not fmt:
+                    raise AssertionError(f"{key!r} names two formats")  # a mistake above
     return by_name, by_extension, by_media_type
 
 
-_BY_NAME, _BY_EXTENSION, _BY_MEDIA_TYPE = _build_indexes()
+_BY_NAME, _BY_EXTENSION, _BY_MEDIA_TYPE = _indexes()
 
 
-def _choices() -> str:
-    return ", ".join(fmt.name for fmt in FORMATS)
+def names(formats: Iterable[Format] = FORMATS) -> str:
+    """The formats' names as a message lists them: ``turtle, ntriples, ...``."""
+    return ", ".join(fmt.name for fmt in formats)
 
 
-def format_named(name: str) -> RdfFormat:
-    """The format called ``name`` or one of its aliases (any case); ValueError if none is."""
+def format_named(name: str, choices: Sequence[Format] = FORMATS) -> Format:
+    """The format called ``name`` or one of its aliases (any case); FormatError, listing the
+    ``choices`` the caller would take, if none is."""
     found = _BY_NAME.get(name.strip().lower())
     if found is None:
-        raise ValueError(f"unknown format {name!r}; choose one of {_choices()}")
+        raise FormatError(f"unknown format {name!r}; choose one of {names(choices)}",
+                          ErrorKind.USAGE)
     return found
 
 
-def format_for_path(path: Path) -> RdfFormat:
-    """The format a file's extension names (any case); ValueError if it names none."""
+def format_for_path(path: Path) -> Format:
+    """The format a file's extension names (any case); FormatError if it names none."""
     found = _BY_EXTENSION.get(path.suffix.lower())
     if found is None:
-        extensions = ", ".join(ext for fmt in FORMATS for ext in fmt.extensions)
+        extensions = ", ".join(ext for fmt in RDF_FORMATS for ext in fmt.extensions)
         what = f"extension {path.suffix!r}" if path.suffix else "no extension"
-        raise ValueError(
-            f"cannot tell the format of {path} from its {what}: give --format "
-            f"({_choices()}) or use one of {extensions}"
-        )
+        raise FormatError(f"cannot tell the format of {path} from its {what}: give --format "
+                          f"({names(RDF_FORMATS)}) or use one of {extensions}", ErrorKind.USAGE)
     return found
 
 
-def format_for(name: str | None, path: Path | None = None) -> RdfFormat:
-    """The format to write: by ``name`` when given (it wins over the extension), else by the
-    extension of ``path``, else Turtle. ValueError, listing the choices, for an unknown one."""
-    if name is not None:
-        return format_named(name)
-    if path is not None:
-        return format_for_path(path)
-    return DEFAULT_FORMAT
-
-
-def format_for_media_type(media_type: str) -> RdfFormat | None:
+def format_for_media_type(media_type: str) -> Format | None:
     """The format of a media type (parameters such as ``; charset=utf-8`` and case ignored),
-    or None when benchgraph writes no RDF format of that type."""
-    essence = media_type.split(";", 1)[0].strip().lower()
-    return _BY_MEDIA_TYPE.get(essence)
+    or None when benchgraph writes no format of that type."""
+    return _BY_MEDIA_TYPE.get(media_type.split(";", 1)[0].strip().lower())
 
 
-def media_types() -> tuple[str, ...]:
-    """Every media type benchgraph can write, each format's preferred one first."""
-    return tuple(media_type for fmt in FORMATS for media_type in fmt.media_types)
+def format_for(name: str | None, path: Path | None = None) -> Format:
+    """The format to write a graph or dataset in: by ``name`` when given (it wins over the
+    extension), else by the extension of ``path``, else Turtle. FormatError for an unknown
+    one, or one that holds query results, not graphs."""
+    fmt = format_named(name, RDF_FORMATS) if name is not None else (
+        format_for_path(path) if path is not None else DEFAULT_FORMAT)
+    if not fmt.holds_graph:
+        raise FormatError(f"{fmt.name} is a format of SELECT and ASK results, not of a graph; "
+                          f"choose one of {names(RDF_FORMATS)}", ErrorKind.USAGE)
+    return fmt
+
+
+_WITH_ARTICLE = {"SELECT": "a SELECT", "ASK": "an ASK", "CONSTRUCT": "a CONSTRUCT",
+                 "DESCRIBE": "a DESCRIBE"}
+
+
+def format_for_query(name: str | None, form: str) -> Format:
+    """The format to write the result of a query of this form in: ``name``, else the table
+    (SELECT, ASK) or Turtle (CONSTRUCT, DESCRIBE). FormatError when it does not fit."""
+    if name is None:
+        return TURTLE if form in GRAPH_FORMS else TABLE
+    fmt = format_named(name)
+    if not fmt.fits(form):
+        raise FormatError(f"--format {name} does not fit {_WITH_ARTICLE.get(form, form)} query "
+                          f"(use {names(formats_for(form))})")
+    return fmt
+
+
+def formats_for(form: str) -> tuple[Format, ...]:
+    """The formats the result of a query of this form can be written in, the default first."""
+    return RDF_FORMATS if form in GRAPH_FORMS else RESULT_FORMATS
+
+
+def media_types(formats: Iterable[Format] = RDF_FORMATS) -> tuple[str, ...]:
+    """Every media type of these formats (the RDF ones unless told), each format's preferred
+    one first."""
+    return tuple(media_type for fmt in formats for media_type in fmt.media_types)
+
+
+def negotiate(accept: str | None, offered: Sequence[Format]) -> Format | None:
+    """The format of ``offered`` an HTTP ``Accept`` header prefers; None when it accepts none.
+
+    Each media range's ``q`` (default 1) applies to the types it matches, the most specific
+    range deciding (``text/turtle;q=0`` beats ``*/*``); a format takes the best ``q`` of its
+    media types. Ties go to the earlier format in ``offered`` (the server's preference), and
+    an empty or missing header accepts the first."""
+    if not accept or not accept.strip():
+        return offered[0] if offered else None
+    ranges = [_media_range(part) for part in accept.split(",") if part.strip()]
+    best: tuple[float, Format] | None = None
+    for fmt in offered:
+        q = max((_quality(media_type, ranges) for media_type in fmt.media_types), default=0.0)
+        if q > 0 and (best is None or q > best[0]):
+            best = (q, fmt)
+    return None if best is None else best[1]
+
+
+def _media_range(part: str) -> tuple[str, str, float]:
+    kind, *parameters = (piece.strip() for piece in part.split(";"))
+    main, _, sub = kind.lower().partition("/")
+    q = 1.0
+    for parameter in parameters:
+        key, _, value = parameter.partition("=")
+        if key.strip().lower() == "q":
+            try:
+                q = min(max(float(value), 0.0), 1.0)
+            except ValueError:
+                q = 0.0  # an unreadable weight accepts nothing rather than everything
+    return main, sub or "*", q
+
+
+def _quality(media_type: str, ranges: list[tuple[str, str, float]]) -> float:
+    """The q the most specific matching range gives ``media_type``; 0 when none matches."""
+    main, _, sub = media_type.partition("/")
+    found: tuple[int, float] | None = None
+    for range_main, range_sub, q in ranges:
+        if range_main == main and range_sub == sub:
+            specificity = 2
+        elif range_main == main and range_sub == "*":
+            specificity = 1
+        elif range_main == "*":
+            specificity = 0
+        else:
+            continue
+        if found is None or specificity > found[0] or (specificity == found[0] and q > found[1]):
+            found = (specificity, q)
+    return 0.0 if found is None else found[1]
+
+
+__all__ = [
+    "CSV",
+    "DEFAULT_FORMAT",
+    "FORMATS",
+    "GRAPH_FORMS",
+    "JSONLD",
+    "NQUADS",
+    "NTRIPLES",
+    "RDFXML",
+    "RDF_FORMATS",
+    "RESULT_FORMATS",
+    "SPARQL_JSON",
+    "SPARQL_XML",
+    "TABLE",
+    "TRIG",
+    "TSV",
+    "TURTLE",
+    "Content",
+    "Format",
+    "FormatError",
+    "RdfWriter",
+    "ResultsWriter",
+    "format_for",
+    "format_for_media_type",
+    "format_for_path",
+    "format_for_query",
+    "format_named",
+    "formats_for",
+    "media_types",
+    "names",
+    "negotiate",
+]

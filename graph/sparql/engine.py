@@ -17,23 +17,28 @@ pyoxigraph ``use_default_graph_as_union=True``) and answer with one ``QueryResul
 Running on pyoxigraph (the floor now, the served engine later) is in ``graph.sparql.oxigraph``.
 """
 
+import os
 import re
+import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
+from pathlib import Path
 from typing import Literal as TypingLiteral
 from typing import cast
 
 import pyoxigraph as ox
+import rdflib.plugins.sparql
 from pyparsing import ParseBaseException, ParseResults
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.namespace import XSD
 from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
 from rdflib.plugins.sparql.parserutils import CompValue
-from rdflib.plugins.sparql.sparql import Query
+from rdflib.plugins.sparql.sparql import Query, SPARQLError
 
+from graph.errors import BenchgraphError, ErrorKind
 from graph.mapping.iris import Iris
 from graph.namespace import BASE_PREFIX, PREFIXES
 from graph.records.fields import BENCHMARK_ID
@@ -59,8 +64,10 @@ _FORMS: dict[str, QueryForm] = {
 _OX_ERROR = re.compile(r"error at (\d+):(\d+): (.*)", re.DOTALL)
 
 
-class QueryError(Exception):
+class QueryError(BenchgraphError):
     """A query that cannot run as given: its message is one line for the user."""
+
+    kind = ErrorKind.QUERY
 
 
 class QuerySyntaxError(QueryError):
@@ -78,6 +85,8 @@ class ReadOnlyError(QueryError):
 
 class ParameterError(QueryError):
     """A parameter that is unknown, missing, or whose value is not of its type."""
+
+    kind = ErrorKind.USAGE
 
 
 @dataclass(frozen=True)
@@ -260,7 +269,7 @@ def _iri(value: str, base: str, make: Callable[[str], ParameterError]) -> URIRef
         iri = text[1:-1]
     else:
         curie = _CURIE.fullmatch(text)
-        prefixes = {**PREFIXES, BASE_PREFIX: base}
+        prefixes = {**PREFIXES, BASE_PREFIX: base}  # base:benchmark/x is {base}benchmark/x
         if curie is not None and curie.group("prefix") in prefixes:
             iri = prefixes[curie.group("prefix")] + curie.group("local")
         elif "://" in text or text.startswith("urn:"):
@@ -288,19 +297,41 @@ def _shown(value: str) -> str:
 
 # -- running ------------------------------------------------------------------------------------
 
-ENGINE_ERRORS = (TypeError, ValueError, ArithmeticError, LookupError, AttributeError,
-                 NotImplementedError, RecursionError)
-"""What rdflib's evaluator raises on some valid queries it cannot run (a MIN over a mix of
-values and errors, say): the user gets one line naming it, not a traceback."""
+ENGINE_ERRORS: tuple[type[Exception], ...] = (SPARQLError, re.error)
+"""What rdflib's evaluator raises, by design, on a valid query it cannot run: its own
+``SPARQLError`` (a ``SUM`` over text, say) and ``re.error`` for a ``REGEX`` or ``REPLACE``
+pattern Python cannot compile. Both are the query's fault and reach the user as one line."""
+
+EVALUATOR_FAULTS: tuple[type[Exception], ...] = (TypeError, AttributeError)
+"""What rdflib's evaluator raises, by accident, on some valid queries (tried on rdflib 7.6):
+``MIN``/``MAX`` or ``ORDER BY`` over unbound and bound values compare ``None`` with a term
+(TypeError), and ``SUM`` over a value that failed to cast reads ``.datatype`` of an error
+(AttributeError). They are the user's only when raised inside rdflib's SPARQL package: the
+same types raised by benchgraph's own code are bugs and stay tracebacks."""
+
+_RDFLIB_SPARQL = os.path.join(Path(rdflib.plugins.sparql.__file__).parent, "")
 
 
 def run_query(compiled: CompiledQuery, dataset: Dataset, bindings: Bindings) -> QueryResult:
     """Run on rdflib, over the union of the dataset's named graphs."""
+    source = compiled.query.source
     try:
         return _run_rdflib(compiled, dataset, bindings)
+    except re.error as error:
+        raise QueryError(f"{source}: not a valid regular expression: {error}") from error
     except ENGINE_ERRORS as error:
-        raise QueryError(f"{compiled.query.source}: rdflib cannot evaluate this query "
+        raise QueryError(f"{source}: rdflib cannot evaluate this query ({error})") from error
+    except EVALUATOR_FAULTS as error:
+        if not _raised_in_rdflib_sparql(error):
+            raise
+        raise QueryError(f"{source}: rdflib cannot evaluate this query "
                          f"({type(error).__name__}: {error})") from error
+
+
+def _raised_in_rdflib_sparql(error: BaseException) -> bool:
+    """Whether the innermost frame of the error's traceback is rdflib's SPARQL code."""
+    frames = traceback.extract_tb(error.__traceback__)
+    return bool(frames) and frames[-1].filename.startswith(_RDFLIB_SPARQL)
 
 
 def _run_rdflib(compiled: CompiledQuery, dataset: Dataset, bindings: Bindings) -> QueryResult:
@@ -320,6 +351,8 @@ def _run_rdflib(compiled: CompiledQuery, dataset: Dataset, bindings: Bindings) -
 
 
 __all__ = [
+    "ENGINE_ERRORS",
+    "EVALUATOR_FAULTS",
     "Bindings",
     "CompiledQuery",
     "ParameterError",

@@ -1,55 +1,56 @@
 """Query results as text: an aligned table for people, the W3C result formats for programs.
 
-SELECT and ASK results: ``table``; ``csv`` and ``tsv`` (SPARQL 1.1 Query Results CSV and TSV
-Formats); ``json`` (SPARQL 1.1 Query Results JSON Format); ``xml`` (SPARQL Query Results XML
-Format). CONSTRUCT and DESCRIBE results: ``ttl``, ``jsonld``, ``nt``.
+SELECT and ASK results: ``to_table``; ``to_csv`` and ``to_tsv`` (SPARQL 1.1 Query Results CSV
+and TSV Formats); ``to_json`` (SPARQL 1.1 Query Results JSON Format); ``to_xml`` (SPARQL
+Query Results XML Format). Which format is which, by name, extension or media type, is the
+one format registry's business (``graph.export.formats``); CONSTRUCT and DESCRIBE results are
+graphs, written by the same writers as the exports (``graph.export.serialize_result``).
 
 The W3C CSV/TSV formats define no ASK result: an ASK answer is written as a one-column
 table, header ``boolean`` (``?boolean`` in TSV), and one row ``true`` or ``false``.
 """
+
+from __future__ import annotations
 
 import csv
 import io
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from rdflib import BNode, URIRef
+from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import XSD
 
-from graph.namespace import PREFIXES
-from graph.sparql.engine import QueryResult, Term
+from graph.errors import BenchgraphError, ErrorKind
+from graph.namespace import curie
+
+if TYPE_CHECKING:  # the engine's types only: this module stays light to import
+    from rdflib.term import Node
+
+    from graph.sparql.engine import QueryResult, Term
 
 
-class FormatError(ValueError):
-    """A result that the chosen format cannot hold (a graph as a table, or the reverse)."""
+class FormatError(BenchgraphError):
+    """A format that cannot be used as asked: unknown, or unable to hold this result (a graph
+    as a table, a SELECT result as Turtle, a control character in XML)."""
+
+    kind = ErrorKind.QUERY
 
 
 @dataclass(frozen=True)
-class ResultFormat:
-    name: str
-    media_type: str
-    for_graphs: bool
-    """True for CONSTRUCT and DESCRIBE results, False for SELECT and ASK."""
+class Layout:
+    """How a result is laid out for a reader. Only the table reads it: the W3C formats are for
+    programs and always hold every value in full."""
+
+    base: str | None = None
+    """The data's base IRI, shown as the prefix ``base:``."""
+    width: int | None = None
+    """The widest line a table may take (a terminal's width); None: never cut a value."""
 
 
-FORMATS: tuple[ResultFormat, ...] = (
-    ResultFormat("table", "text/plain; charset=utf-8", False),
-    ResultFormat("csv", "text/csv; charset=utf-8", False),
-    ResultFormat("tsv", "text/tab-separated-values; charset=utf-8", False),
-    ResultFormat("json", "application/sparql-results+json", False),
-    ResultFormat("xml", "application/sparql-results+xml", False),
-    ResultFormat("ttl", "text/turtle; charset=utf-8", True),
-    ResultFormat("jsonld", "application/ld+json", True),
-    ResultFormat("nt", "application/n-triples", True),
-)
-FORMAT_NAMES: tuple[str, ...] = tuple(f.name for f in FORMATS)
-_BY_NAME = {f.name: f for f in FORMATS}
-_RDFLIB_FORMATS = {"ttl": "turtle", "jsonld": "json-ld", "nt": "nt"}
 _NUMERIC = {
     XSD.integer: re.compile(r"[+-]?[0-9]+"),
     XSD.decimal: re.compile(r"[+-]?[0-9]*\.[0-9]+"),
@@ -58,35 +59,9 @@ _NUMERIC = {
 _TURTLE_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 SPARQL_RESULTS_NS = "http://www.w3.org/2005/sparql-results#"
-TABLE_CELL_CHARS = 60
-
-
-def result_format(name: str) -> ResultFormat:
-    found = _BY_NAME.get(name)
-    if found is None:
-        raise FormatError(f"unknown format {name!r} (use {', '.join(FORMAT_NAMES)})")
-    return found
-
-
-def default_format(result: QueryResult) -> str:
-    return "ttl" if result.graph is not None else "table"
-
-
-def render(result: QueryResult, name: str, prefixes: Mapping[str, str] | None = None) -> bytes:
-    """The result in the format called ``name``; FormatError when it cannot hold it."""
-    fmt = result_format(name)
-    if fmt.for_graphs != (result.graph is not None):
-        kinds = ("CONSTRUCT and DESCRIBE", "SELECT and ASK")
-        others = ", ".join(f.name for f in FORMATS if f.for_graphs != fmt.for_graphs)
-        raise FormatError(f"format {name!r} is for {kinds[0] if fmt.for_graphs else kinds[1]} "
-                          f"results, and this is a {result.form} query (use {others})")
-    if fmt.for_graphs:
-        return to_rdf(result, name, prefixes or PREFIXES)
-    writers: dict[str, Callable[[QueryResult], str]] = {
-        "table": lambda r: to_table(r, prefixes or PREFIXES),
-        "csv": to_csv, "tsv": to_tsv, "json": to_json, "xml": to_xml,
-    }
-    return writers[name](result).encode("utf-8")
+COLUMN_FLOOR = 8
+"""A table column is cut to no fewer characters than this (or its header, if wider), unless
+its values are all shorter."""
 
 
 # -- the W3C formats ----------------------------------------------------------------------------
@@ -149,7 +124,7 @@ def to_json(result: QueryResult) -> str:
     if result.boolean is not None:
         return json.dumps({"head": {}, "boolean": result.boolean}, ensure_ascii=False) + "\n"
     bindings = [
-        {name: _json_term(term) for name, term in zip(result.variables, row, strict=True)
+        {name: json_term(term) for name, term in zip(result.variables, row, strict=True)
          if term is not None}
         for row in result.rows
     ]
@@ -157,12 +132,17 @@ def to_json(result: QueryResult) -> str:
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
-def _json_term(term: Term) -> dict[str, Any]:
+def json_term(term: Node) -> dict[str, str]:
+    """One RDF term as the SPARQL 1.1 JSON Results Format writes it: ``{"type": "uri" |
+    "literal" | "bnode", "value": ...}``, a literal with its ``xml:lang`` or its ``datatype``
+    (none for a plain ``xsd:string``). Every JSON output of benchgraph writes terms this way."""
     if isinstance(term, BNode):
         return {"type": "bnode", "value": str(term)}
     if isinstance(term, URIRef):
         return {"type": "uri", "value": str(term)}
-    value: dict[str, Any] = {"type": "literal", "value": str(term)}
+    if not isinstance(term, Literal):
+        raise TypeError(f"not an RDF term: {term!r}")
+    value = {"type": "literal", "value": str(term)}
     if term.language:
         value["xml:lang"] = term.language
     elif term.datatype is not None and term.datatype != XSD.string:
@@ -210,27 +190,22 @@ def _xml_term(term: Term) -> str:
     return f"<literal>{escaped}</literal>"
 
 
-def to_rdf(result: QueryResult, name: str, prefixes: Mapping[str, str]) -> bytes:
-    """A CONSTRUCT or DESCRIBE result as Turtle, JSON-LD or N-Triples."""
-    if result.graph is None:
-        raise FormatError(f"a {result.form} result is not a graph")
-    graph = result.graph
-    for prefix, namespace in prefixes.items():
-        graph.bind(prefix, namespace, override=True)
-    return graph.serialize(format=_RDFLIB_FORMATS[name], encoding="utf-8")
-
-
 # -- the table ----------------------------------------------------------------------------------
 
-def to_table(result: QueryResult, prefixes: Mapping[str, str] | None = None) -> str:
-    """An aligned plain-text table: IRIs shortened with the known prefixes, literals as their
-    text (line breaks shown as ``\\n``, long values cut with ``…``), then the row count."""
+def to_table(result: QueryResult, layout: Layout | None = None) -> str:
+    """An aligned plain-text table, then the row count. IRIs are CURIEs where a prefix fits
+    (``bench:Gated``, ``base:benchmark/x``), else ``<iri>``; line breaks in literals show as
+    ``\\n``. With ``layout.width``, long values are cut with ``…`` so that every line fits,
+    each column keeping as much as a fair share allows (``fit_widths``)."""
+    layout = layout or Layout()
     if result.boolean is not None:
         return ("true" if result.boolean else "false") + "\n"
-    known = sorted((prefixes or PREFIXES).items(), key=lambda item: -len(item[1]))
     header = list(result.variables)
-    cells = [[_table_cell(term, known) for term in row] for row in result.rows]
-    widths = [max([_width(h), *(_width(row[i]) for row in cells)]) for i, h in enumerate(header)]
+    cells = [[_table_cell(term, layout.base) for term in row] for row in result.rows]
+    natural = [max([text_width(h), *(text_width(row[i]) for row in cells)])
+               for i, h in enumerate(header)]
+    widths = natural if layout.width is None else fit_widths(
+        natural, [text_width(h) for h in header], layout.width)
     lines = [_table_line(header, widths), "  ".join("-" * w for w in widths)]
     lines += [_table_line(row, widths) for row in cells]
     count = len(result.rows)
@@ -238,32 +213,60 @@ def to_table(result: QueryResult, prefixes: Mapping[str, str] | None = None) -> 
     return "\n".join(lines) + "\n"
 
 
-def _table_cell(term: Term | None, prefixes: list[tuple[str, str]]) -> str:
+def fit_widths(natural: list[int], headers: list[int], width: int) -> list[int]:
+    """Column widths whose line (two spaces between columns) fits ``width``: every column
+    whole when they all fit; else the narrow ones whole and the wide ones cut to one common
+    cap, the largest that fits (max-min fairness), the characters left over going to the
+    first cut columns. No column is cut below its floor (``COLUMN_FLOOR`` or its header);
+    when the floors alone do not fit, the line is as narrow as they allow."""
+    budget = width - 2 * (len(natural) - 1)
+    if sum(natural) <= budget:
+        return list(natural)
+    floors = [min(n, max(COLUMN_FLOOR, h)) for n, h in zip(natural, headers, strict=True)]
+
+    def used(cap: int) -> int:
+        return sum(max(f, min(n, cap)) for n, f in zip(natural, floors, strict=True))
+
+    low, high = 0, max(natural)  # used(low) fits when the floors do; used(high) does not
+    if used(low) > budget:
+        return floors
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if used(middle) <= budget else (low, middle)
+    widths = [max(f, min(n, low)) for n, f in zip(natural, floors, strict=True)]
+    spare = budget - sum(widths)
+    for i, n in enumerate(natural):
+        if spare and widths[i] < n:
+            widths[i] += 1
+            spare -= 1
+    return widths
+
+
+def _table_cell(term: Term | None, base: str | None) -> str:
     if term is None:
         return ""
     if isinstance(term, URIRef):
-        text = str(term)
-        for prefix, namespace in prefixes:
-            if text.startswith(namespace) and len(text) > len(namespace):
-                text = f"{prefix}:{text[len(namespace):]}"
-                break
+        text = curie(term, base)
     elif isinstance(term, BNode):
         text = f"_:{term}"
     else:
         text = str(term)
-    text = "".join(_TURTLE_ESCAPES.get(ch, ch) if ch in "\n\r\t" else
+    return "".join(_TURTLE_ESCAPES.get(ch, ch) if ch in "\n\r\t" else
                    ("?" if unicodedata.category(ch) in ("Cc", "Cf") else ch) for ch in text)
-    return text if _width(text) <= TABLE_CELL_CHARS else _cut(text, TABLE_CELL_CHARS)
 
 
-def _width(text: str) -> int:
+def text_width(text: str) -> int:
+    """Terminal columns the text takes: two for a wide (East Asian) character."""
     return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 
-def _cut(text: str, width: int) -> str:
+def cut(text: str, width: int) -> str:
+    """The text in at most ``width`` columns: whole if it fits, else cut and ended by ``…``."""
+    if text_width(text) <= width:
+        return text
     out, used = [], 0
     for ch in text:
-        used += _width(ch)
+        used += text_width(ch)
         if used > width - 1:
             break
         out.append(ch)
@@ -271,21 +274,21 @@ def _cut(text: str, width: int) -> str:
 
 
 def _table_line(cells: list[str], widths: list[int]) -> str:
-    return "  ".join(cell + " " * (width - _width(cell))
-                     for cell, width in zip(cells, widths, strict=True)).rstrip()
+    shown = [cut(cell, width) for cell, width in zip(cells, widths, strict=True)]
+    return "  ".join(cell + " " * (width - text_width(cell))
+                     for cell, width in zip(shown, widths, strict=True)).rstrip()
 
 
 __all__ = [
-    "FORMATS",
-    "FORMAT_NAMES",
+    "COLUMN_FLOOR",
     "FormatError",
-    "ResultFormat",
-    "default_format",
-    "render",
-    "result_format",
+    "Layout",
+    "cut",
+    "fit_widths",
+    "json_term",
+    "text_width",
     "to_csv",
     "to_json",
-    "to_rdf",
     "to_table",
     "to_tsv",
     "to_xml",

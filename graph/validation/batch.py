@@ -21,7 +21,7 @@ from rdflib.namespace import RDF, RDFS, SH
 from rdflib.term import Node
 
 from graph.dataset.quads import Quad
-from graph.validation.paths import prefixed
+from graph.namespace import curie
 from graph.validation.report import Severity, ValidationResult
 from graph.validation.shapes import ShapeSet
 from graph.validation.sparql import format_message, oxigraph_store, predicates_needed, run_rule
@@ -241,5 +241,5 @@ class BatchValidator:
 def render_term(term: Node) -> str:
     """A term as a message shows it: ``bench:released``, ``<iri>``, or a literal's text."""
     if isinstance(term, URIRef):
-        return prefixed(term)
+        return curie(term)
     return str(term)

@@ -8,26 +8,16 @@ from rdflib.collection import Collection
 from rdflib.namespace import RDF, SH
 from rdflib.term import Node
 
-from graph.namespace import PREFIXES
+from graph.namespace import curie
 
-_BY_LENGTH = sorted(PREFIXES.items(), key=lambda item: -len(item[1]))
 _SUFFIXES = ((SH.zeroOrMorePath, "*"), (SH.oneOrMorePath, "+"), (SH.zeroOrOnePath, "?"))
-
-
-def prefixed(iri: URIRef) -> str:
-    """``bench:released`` for an IRI under a known prefix, else ``<iri>``."""
-    for prefix, namespace in _BY_LENGTH:
-        local = iri.removeprefix(namespace)
-        if local != iri and local and all(c.isalnum() or c in "_-" for c in local):
-            return f"{prefix}:{local}"
-    return f"<{iri}>"
 
 
 def bracketed(iri: URIRef) -> str:
     return f"<{iri}>"
 
 
-def render_path(graph: Graph, path: Node, iri: Callable[[URIRef], str] = prefixed) -> str:
+def render_path(graph: Graph, path: Node, iri: Callable[[URIRef], str] = curie) -> str:
     """The SHACL path ``path`` (an IRI, or a blank node of ``graph``) in SPARQL syntax."""
     if isinstance(path, URIRef):
         return iri(path)

@@ -3,7 +3,7 @@
 A result says what is wrong (the shape's name and message, in the curator's words),
 where (the record file, the focus node, the path) and with what value. The report is
 the W3C SHACL report as data: ``to_graph`` gives the ``sh:ValidationReport`` graph,
-``to_json`` a plain structure for tools.
+``to_json`` a plain structure for tools (terms as the SPARQL JSON results write them).
 """
 
 from collections.abc import Iterable
@@ -16,6 +16,7 @@ from rdflib.namespace import RDF, SH
 from rdflib.term import Node
 
 from graph.namespace import PREFIXES
+from graph.sparql.results import json_term
 
 
 class Severity(Enum):
@@ -85,9 +86,9 @@ class ValidationResult:
             "severity": self.severity.value,
             "record": None if self.record is None else str(self.record),
             "source_file": self.source_file,
-            "focus_node": _json_term(self.focus_node),
+            "focus_node": json_term(self.focus_node),
             "path": self.path,
-            "value": None if self.value is None else _json_term(self.value),
+            "value": None if self.value is None else json_term(self.value),
             "shape": str(self.shape),
             "shape_name": self.shape_name,
             "message": self.message,
@@ -180,14 +181,3 @@ def _copy_bnode(source: Graph, node: BNode, target: Graph) -> None:
         if isinstance(o, BNode):
             _copy_bnode(source, o, target)
 
-
-def _json_term(term: Node) -> dict[str, Any] | str:
-    """An IRI as a string; a literal as ``{"value", "datatype"}`` or ``{"value", "language"}``."""
-    if isinstance(term, Literal):
-        out: dict[str, Any] = {"value": str(term)}
-        if term.language:
-            out["language"] = term.language
-        else:
-            out["datatype"] = str(term.datatype or URIRef("http://www.w3.org/2001/XMLSchema#string"))
-        return out
-    return str(term)
