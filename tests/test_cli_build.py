@@ -12,8 +12,10 @@ from rdflib import Dataset, Graph
 from graph.cli import main
 from graph.resources import data_dir
 
-FORMATS = {"turtle": "ttl", "ntriples": "nt", "trig": "trig", "nquads": "nq", "jsonld": "jsonld"}
-RAPPER_SYNTAX = {"turtle": "turtle", "ntriples": "ntriples", "trig": "trig", "nquads": "nquads"}
+FORMATS = {"turtle": "ttl", "ntriples": "nt", "trig": "trig", "nquads": "nq", "jsonld": "jsonld",
+           "rdfxml": "rdf"}
+RAPPER_SYNTAX = {"turtle": "turtle", "ntriples": "ntriples", "trig": "trig", "nquads": "nquads",
+                 "rdfxml": "rdfxml"}
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -40,6 +42,7 @@ def test_stdout_is_turtle_and_the_report_goes_to_stderr(
     graph = Graph().parse(data=out, format="turtle")
     assert len(graph) > 1000
     assert b"2 records loaded" in err and b"0 files rejected" in err
+    assert f"wrote {len(graph):,} triples: ".encode() in err
 
 
 def test_same_input_same_bytes(tmp_path: Path) -> None:
@@ -84,6 +87,67 @@ def test_usage_errors_are_one_line_and_exit_2(
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith("benchgraph build: ")
+
+
+@pytest.mark.parametrize(("argv", "env", "message"), [
+    (["build", "--base", "not an iri"], None,
+     "benchgraph build: bad setting: --base 'not an iri': must be an http(s) IRI ending in / or #"),
+    (["stats"], "ftp://x/",
+     "benchgraph stats: bad setting: BENCHGRAPH_BASE 'ftp://x/': must be an http(s) IRI ending "
+     "in / or #"),
+    (["query", "gated-medhelm", "--base", "https://x.org/no-end"], None,
+     "benchgraph query: bad setting: --base 'https://x.org/no-end': must be an http(s) IRI "
+     "ending in / or #"),
+])
+def test_a_bad_setting_says_in_words_what_it_must_be(
+    argv: list[str], env: str | None, message: str,
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if env is not None:
+        monkeypatch.setenv("BENCHGRAPH_BASE", env)
+    assert main(argv) == 2
+    assert capsys.readouterr().err == message + "\n"
+
+
+def test_build_and_stats_count_the_same_statements_and_say_what_each_counts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "g.ttl"
+    assert main(["build", "-o", str(out)]) == 0
+    (wrote,) = [line for line in capsys.readouterr().err.splitlines() if line.startswith("wrote")]
+    assert main(["stats"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert wrote == f"wrote {first}"
+    total, parts = first.split(" triples: ")
+    assert int(total.replace(",", "")) == len(Graph().parse(out, format="turtle"))
+    numbers = [int(part.split()[0].replace(",", "")) for part in parts.split(", ")]
+    assert [part.split(" ", 1)[1] for part in parts.split(", ")] == [
+        "from records", "from the build graph", "from the ontology"]
+    assert sum(numbers) == int(total.replace(",", "")) and all(numbers)
+    assert main(["stats", "--format", "json"]) == 0
+    triples = json.loads(capsys.readouterr().out)["triples"]
+    assert [triples[k] for k in ("total", "records", "build graph", "ontology")] == [
+        sum(numbers), *numbers]
+
+
+def test_a_dataset_format_counts_quads_by_graph(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "g.nq"
+    assert main(["build", "-o", str(out)]) == 0
+    (wrote,) = [line for line in capsys.readouterr().err.splitlines() if line.startswith("wrote")]
+    assert wrote.startswith(f"wrote {len(out.read_text().splitlines()):,} quads: ")
+    assert " in 2 record graphs, " in wrote
+
+
+def test_paths_go_anywhere(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first, second = sorted(data_dir("catalog").iterdir())
+    out = tmp_path / "g.nt"
+    assert main(["build", str(first), "-o", str(out), "--format", "ntriples", str(second)]) == 0
+    assert "2 records loaded" in capsys.readouterr().err
+    assert main(["stats", str(first), "--format", "json", str(second)]) == 0
+    assert json.loads(capsys.readouterr().out)["per class"]["bench:Record"] == 2
+    assert main(["validate", str(first), "--severity", "violation", str(second)]) == 0
+    assert "2 records checked" in capsys.readouterr().out
 
 
 def test_base_is_a_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -138,6 +138,12 @@ def test_a_rejected_record_is_reported_and_the_rest_still_answers(
     (["query", "stale-records", "-p", "before=yesterday"], "is not a date"),
     (["query", "models-most-results", "-p", "min_results=many"], "not a whole number"),
     (["query", "gated-medhelm", "--format", "ttl"], "does not fit a SELECT query"),
+    (["query", "is-catalogued", "-p", "benchmark=x", "--format", "nt"],
+     "does not fit an ASK query"),
+    (["query", "gated-medhelm", "--format", "yaml"], "unknown format 'yaml'"),
+    (["query", "-e", "ASK {}", "lineage"], "'lineage' is a named query: give either"),
+    (["query", "-e", "ASK {}", "lineag"], "'lineag' is no file or folder"),
+    (["query", "-e", "ASK {}", "mine.rq"], "give either -e SPARQL or a FILE.rq, not both"),
     (["query", "benchmark-card", "-p", "benchmark=x", "--format", "csv"],
      "does not fit a CONSTRUCT query"),
     (["query", "-e", "SELECT ?x WHERE {\n ?x ?p }"], "syntax error at line 2, column 2"),
@@ -179,3 +185,103 @@ def test_an_injection_through_a_string_finds_nothing(capsys: pytest.CaptureFixtu
 def test_a_missing_path_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, "query", "gated-medhelm", str(tmp_path / "nowhere"))
     assert code == 2 and "nowhere" in err and err.count("\n") == 1
+
+
+# -- PATHs anywhere, -e with PATHs ----------------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["query", "by-access-level", "--param", "level=bench:Private", str(FIXTURES),
+     "--format", "csv"],
+    ["query", "--format", "csv", "by-access-level", str(FIXTURES), "-p", "level=bench:Private"],
+    ["query", "by-access-level", str(FIXTURES), "-p", "level=bench:Private", "--format=csv"],
+])
+def test_the_name_comes_first_and_paths_go_anywhere(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    code, out, _ = run(capsys, *argv)
+    assert (code, out) == (0, "id,name,access_statement\r\nlatency_bench,Latency Bench,\r\n")
+
+
+def test_with_an_expression_every_word_is_a_path(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "query", "-e", "SELECT ?id WHERE { ?b dcterms:identifier ?id } "
+                       "ORDER BY ?id LIMIT 1", "--format", "csv", str(FIXTURES))
+    assert (code, out) == (0, "id\r\nagent_arena\r\n")  # of the fixtures, not the seeds
+
+
+def test_an_unknown_option_among_the_paths_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["query", "gated-medhelm", str(FIXTURES), "--frmat", "csv"])
+    assert stopped.value.code == 2
+    assert "unrecognized arguments: --frmat" in capsys.readouterr().err
+
+
+# -- tables that fit the terminal -----------------------------------------------------------------
+
+PARAMETERLESS = sorted(name for name, query in load_named_queries().items()
+                       if not any(parameter.required for parameter in query.parameters))
+
+
+def test_there_are_parameterless_queries_that_print_tables() -> None:
+    assert len(PARAMETERLESS) >= 10
+
+
+@pytest.mark.parametrize("name", PARAMETERLESS)
+def test_every_parameterless_query_fits_120_columns_on_the_seeds(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    monkeypatch.setenv("COLUMNS", "120")
+    code, out, _ = run(capsys, "query", name)
+    assert code == 0
+    too_wide = [line for line in out.splitlines() if len(line) > 120]
+    assert not too_wide, too_wide
+    assert "https://w3id.org/benchgraph/" not in out  # the base's IRIs are CURIEs: base:...
+
+
+def test_some_table_is_wider_than_that_uncut(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fit above is the cutting's work: with --wide, values are whole and lines long."""
+    monkeypatch.setenv("COLUMNS", "120")
+    widest = 0
+    for name in PARAMETERLESS:
+        code, out, _ = run(capsys, "query", name, "--wide")
+        assert code == 0 and "…" not in out
+        widest = max(widest, *(len(line) for line in out.splitlines()))
+    assert widest > 120
+
+
+def test_a_narrow_terminal_cuts_the_table_but_never_csv_or_json(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "70")
+    _, table, _ = run(capsys, "query", "top-results")
+    assert max(len(line) for line in table.splitlines()) <= 70 and "…" in table
+    assert "base:reco" in table  # a CURIE, cut
+    _, text, _ = run(capsys, "query", "top-results", "--format", "csv")
+    assert "https://w3id.org/benchgraph/record/002_e36a0be437d5fce5" in text and "…" not in text
+    _, text, _ = run(capsys, "query", "top-results", "--format", "json")
+    assert "…" not in text
+
+
+def test_a_construct_result_in_rdfxml_is_the_same_graph(capsys: pytest.CaptureFixture[str]) -> None:
+    _, turtle, _ = run(capsys, "query", "benchmark-card", "-p", "benchmark=mimic_rrs")
+    code, xml, _ = run(capsys, "query", "benchmark-card", "-p", "benchmark=mimic_rrs",
+                       "--format", "rdfxml")
+    assert code == 0 and xml.startswith("<?xml")
+    assert set(Graph().parse(data=xml, format="xml")) == set(Graph().parse(data=turtle))
+
+
+# -- one error base class -------------------------------------------------------------------------
+
+def test_a_bug_stays_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """main catches BenchgraphError only: a TypeError of benchgraph's own is not a user error."""
+    import graph.cli.query
+
+    def broken(*args: object) -> None:
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(graph.cli.query, "run_query", broken)
+    with pytest.raises(TypeError, match="a bug"):
+        main(["query", "gated-medhelm"])

@@ -63,3 +63,17 @@ def test_the_layout_table_names_every_module_and_folder() -> None:
     entries += ["ontology", "shapes", "queries", "web", "catalog", "perf", "tests"]
     unnamed = sorted(entry for entry in entries if entry not in named)
     assert not unnamed, f"add these to the README's layout table: {unnamed}"
+
+
+def test_the_formats_table_is_the_format_registry() -> None:
+    from graph.export.formats import FORMATS
+
+    section = README.split("## Commands", 1)[1].split("\n## ", 1)[0]
+    rows = [[cell.strip() for cell in row.strip("|").split("|")]
+            for row in section.splitlines() if row.startswith("| `") and row.count("|") == 6]
+    documented = {row[0].strip("`"): row[1:4] for row in rows}
+    assert documented == {
+        fmt.name: [", ".join(f"`{alias}`" for alias in fmt.aliases),
+                   ", ".join(f"`{ext}`" for ext in fmt.extensions), f"`{fmt.media_type}`"]
+        for fmt in FORMATS
+    }

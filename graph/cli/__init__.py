@@ -46,12 +46,17 @@ def parse_arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def one_line(message: str) -> str:
+    """The message on one line: some carry a parser's own multi-line text (rdflib's)."""
+    return " ".join(line.strip() for line in message.splitlines() if line.strip())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_arguments(argv)
     try:
         code: int = args.run(args)
     except BenchgraphError as error:
-        print(f"benchgraph {args.command}: {error.message}", file=sys.stderr)
+        print(f"benchgraph {args.command}: {one_line(error.message)}", file=sys.stderr)
         return error.kind.exit_code
     except KeyboardInterrupt:
         print("benchgraph: interrupted", file=sys.stderr)

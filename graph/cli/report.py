@@ -4,9 +4,9 @@ A catalog of 10,000 records can warn tens of thousands of times about a few prob
 the terminal gets a summary that stays short whatever the catalog: the counts, each rejected
 file on its own line, then one line per kind of warning (its field, list indices dropped as
 in ``page.sources[].url``, and its reason) with how often it occurs and the first files. It
-keeps to ``MAX_LINES``; what does not fit is counted on a last line. ``--verbose`` lists
-every warning and rejection instead, and ``--report FILE.json`` writes each of them (file,
-field, reason, value, kind) for tools.
+keeps to ``MAX_LINES``, rejections first; what does not fit is counted on a last line.
+``--verbose`` lists every warning and rejection instead, and ``--report FILE.json`` writes
+each of them (file, field, reason, value, kind) for tools.
 """
 
 import json
@@ -27,7 +27,10 @@ from graph.stats import StatementCounts
 MAX_LINES = 40
 """The most lines the load report takes without ``--verbose``."""
 FILES_SHOWN = 3
-"""Files named on the line of a kind of warning."""
+"""Files named on the line of a kind of warning, as many as the terminal's width allows."""
+WARNING_LINES_KEPT = 8
+"""When not everything fits, rejections come first, but this many kinds of warning are still
+shown (if there are as many)."""
 _INDEX = re.compile(r"\[\d+\]")
 
 
@@ -115,7 +118,7 @@ def report_lines(
     if len(rejected) + len(groups) <= room:
         return lines + rejected + [group.line(width) for group in groups]
     room -= 1  # for the line that counts what is left out
-    shown_rejected = min(len(rejected), max(room - len(groups), room // 2))
+    shown_rejected = min(len(rejected), room - min(len(groups), WARNING_LINES_KEPT))
     shown_groups = room - shown_rejected
     left_out = [_count(len(rejected) - shown_rejected, "more rejected file")] if len(
         rejected) > shown_rejected else []

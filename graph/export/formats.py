@@ -137,7 +137,7 @@ TURTLE = Format("turtle", ("ttl",), ("text/turtle", "application/x-turtle"), (".
                 Content.GRAPH, rdf_writer=write_turtle, rdflib_name="turtle")
 NTRIPLES = Format("ntriples", ("nt", "n-triples"), ("application/n-triples",), (".nt",),
                   Content.GRAPH, rdf_writer=_ntriples, rdflib_name="nt")
-RDFXML = Format("rdfxml", ("rdf/xml", "rdf-xml", "xml-rdf"), ("application/rdf+xml",),
+RDFXML = Format("rdfxml", ("rdf-xml", "rdf/xml"), ("application/rdf+xml",),
                 (".rdf", ".owl"), Content.GRAPH, rdf_writer=write_rdfxml, rdflib_name="xml")
 TRIG = Format("trig", (), ("application/trig", "application/x-trig"), (".trig",),
               Content.DATASET, rdf_writer=_trig, rdflib_name="trig")
