@@ -24,6 +24,7 @@ EXTRA_WORDS = "extra_words"
 (``benchgraph build -o out.ttl a/ --base X b/``): argparse fills a ``nargs="*"`` positional
 once, so later PATHs reach ``main`` as unrecognised and it puts them there."""
 
+
 def add_build_arguments(parser: argparse.ArgumentParser, words: str | None = "paths") -> None:
     """PATH..., ``--base``, ``--verbose`` and ``--report FILE``: the same for every command
     that builds. ``words=None`` when the command declares its own positional words (``query``)

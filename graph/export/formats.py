@@ -257,15 +257,17 @@ def negotiate(accept: str | None, offered: Sequence[Format]) -> Format | None:
     """The format of ``offered`` an HTTP ``Accept`` header prefers; None when it accepts none.
 
     Each media range's ``q`` (default 1) applies to the types it matches, the most specific
-    range deciding (``text/turtle;q=0`` beats ``*/*``); a format takes the best ``q`` of its
-    media types. Ties go to the earlier format in ``offered`` (the server's preference), and
-    an empty or missing header accepts the first."""
+    range deciding (``text/turtle;q=0`` beats ``*/*``), and so for a format with several media
+    types (``text/turtle``, ``application/x-turtle``): the most specific match of any of them
+    decides. Ties go to the earlier format in ``offered`` (the server's preference), and an
+    empty or missing header accepts the first."""
     if not accept or not accept.strip():
         return offered[0] if offered else None
     ranges = [_media_range(part) for part in accept.split(",") if part.strip()]
     best: tuple[float, Format] | None = None
     for fmt in offered:
-        q = max((_quality(media_type, ranges) for media_type in fmt.media_types), default=0.0)
+        matches = [_match(media_type, ranges) for media_type in fmt.media_types]
+        q = max((match for match in matches if match is not None), default=(0, 0.0))[1]
         if q > 0 and (best is None or q > best[0]):
             best = (q, fmt)
     return None if best is None else best[1]
@@ -285,8 +287,9 @@ def _media_range(part: str) -> tuple[str, str, float]:
     return main, sub or "*", q
 
 
-def _quality(media_type: str, ranges: list[tuple[str, str, float]]) -> float:
-    """The q the most specific matching range gives ``media_type``; 0 when none matches."""
+def _match(media_type: str, ranges: list[tuple[str, str, float]]) -> tuple[int, float] | None:
+    """(specificity, q) of the most specific range matching ``media_type`` (2 for ``a/b``, 1 for
+    ``a/*``, 0 for ``*/*``; the higher q among equals); None when none matches."""
     main, _, sub = media_type.partition("/")
     found: tuple[int, float] | None = None
     for range_main, range_sub, q in ranges:
@@ -298,9 +301,9 @@ def _quality(media_type: str, ranges: list[tuple[str, str, float]]) -> float:
             specificity = 0
         else:
             continue
-        if found is None or specificity > found[0] or (specificity == found[0] and q > found[1]):
+        if found is None or (specificity, q) > found:
             found = (specificity, q)
-    return 0.0 if found is None else found[1]
+    return found
 
 
 __all__ = [

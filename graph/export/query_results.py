@@ -15,6 +15,7 @@ import pyoxigraph as ox
 from rdflib import BNode, Graph, URIRef
 from rdflib.namespace import RDF
 
+from graph.dataset.quads import Quad
 from graph.export import prefixes_for, serialize
 from graph.export.formats import RDFXML, Format
 from graph.export.oxigraph_writers import rdfxml
@@ -40,8 +41,8 @@ def serialize_result(
     graph = result.graph if result.graph is not None else Graph()
     if any(isinstance(term, BNode) for triple in graph for term in triple):
         return _with_blank_nodes(graph, fmt, prefixes_for(base))
-    quads = [(s, p, o, RESULT_GRAPH) for s, p, o in graph]
-    return serialize(quads, fmt, base=base, as_graph=True).data  # type: ignore[arg-type]
+    quads = cast(list[Quad], [(s, p, o, RESULT_GRAPH) for s, p, o in graph])  # IRIs, literals
+    return serialize(quads, fmt, base=base, as_graph=True).data
 
 
 def _with_blank_nodes(graph: Graph, fmt: Format, prefixes: dict[str, str]) -> bytes:
