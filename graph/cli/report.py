@@ -165,15 +165,13 @@ def statements_line(counts: StatementCounts) -> str:
 
 
 def report_json(report: LoadReport) -> dict[str, Any]:
-    """Every rejection and warning, for tools: file, field, reason, value, kind."""
-    problems = [*(_problem_json(p, "rejected") for p in report.rejected),
-                *(_problem_json(p, "warning") for p in report.warnings)]
+    """Every rejection and warning, for tools: two lists of problems, each with its file,
+    field, reason, value and kind (``rejected`` or ``warning``), in report order."""
     return {
         "files_read": report.files_read,
         "records_loaded": len(report.records),
-        "rejected": len(report.rejected),
-        "warnings": len(report.warnings),
-        "problems": problems,
+        "rejected": [_problem_json(p, "rejected") for p in report.rejected],
+        "warnings": [_problem_json(p, "warning") for p in report.warnings],
     }
 
 
