@@ -208,10 +208,6 @@ BASE_PREFIX = "base"
 type ``iri`` reads ``base:benchmark/x`` as ``{base}benchmark/x``."""
 
 
-BASE_PREFIX = "base"
-"""The prefix every output gives the data's base IRI (``base:benchmark/mimic_rrs``)."""
-
-
 def curie(iri: str, base: str | None = None) -> str:
     """An IRI for people to read: ``bench:Gated``, or with the data's ``base``,
     ``base:benchmark/mimic_rrs``; the IRI in angle brackets when no prefix fits. The longest
