@@ -256,12 +256,14 @@ def test_a_narrow_terminal_cuts_the_table_but_never_csv_or_json(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COLUMNS", "70")
-    _, table, _ = run(capsys, "query", "top-results")
+    records = ("SELECT ?record ?file ?summary WHERE { ?record a bench:Record ; "
+               "bench:sourceFile ?file ; bench:describes/dcterms:abstract ?summary }")
+    _, table, _ = run(capsys, "query", "-e", records)
     assert max(len(line) for line in table.splitlines()) <= 70 and "…" in table
     assert "base:reco" in table  # a CURIE, cut
-    _, text, _ = run(capsys, "query", "top-results", "--format", "csv")
+    _, text, _ = run(capsys, "query", "-e", records, "--format", "csv")
     assert "https://w3id.org/benchgraph/record/002_e36a0be437d5fce5" in text and "…" not in text
-    _, text, _ = run(capsys, "query", "top-results", "--format", "json")
+    _, text, _ = run(capsys, "query", "-e", records, "--format", "json")
     assert "…" not in text
 
 

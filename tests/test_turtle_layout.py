@@ -21,7 +21,7 @@ from rdflib.namespace import DCTERMS, RDF, RDFS, SKOS
 from graph.build import BuildResult
 from graph.dataset.quads import Quad
 from graph.export import serialize
-from graph.export.formats import NQUADS, NTRIPLES, TRIG, TURTLE, RdfFormat
+from graph.export.formats import NQUADS, NTRIPLES, TRIG, TURTLE, Format
 from graph.namespace import BENCH
 from graph.settings import DEFAULT_BASE
 from tests.test_turtle_property import QUADS, iris, quads_of
@@ -118,7 +118,7 @@ def graph_and_subject(quad: ox.Quad) -> tuple[str, str]:
     return str(quad.graph_name), str(quad.subject)
 
 
-def oxigraph_format(fmt: RdfFormat) -> ox.RdfFormat:
+def oxigraph_format(fmt: Format) -> ox.RdfFormat:
     found = ox.RdfFormat.from_media_type(fmt.media_type)
     assert found is not None
     return found

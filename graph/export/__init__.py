@@ -43,7 +43,6 @@ Source = QuadTable | Iterable[Quad]
 """What the writers take: a built table, or rdflib quads."""
 
 
-
 @dataclass(frozen=True)
 class Serialized:
     """A graph serialised in memory, as the chunks the writers made (joined only on demand:
