@@ -81,6 +81,7 @@ class _BENCH(DefinedNamespace):
     catalogued: URIRef
     predecessor: URIRef
     successor: URIRef
+    ownVariant: URIRef
     family: URIRef
     relatedBenchmark: URIRef
     measures: URIRef

@@ -18,6 +18,7 @@ from graph.importers.base import Problem, RecordRejected
 from graph.importers.strict_json import parse_json
 from graph.loader import LoadReport, load_records
 from graph.records import CatalogPage
+from graph.records.fields import NOT_A_URL, NOT_AN_ARXIV_ID
 from graph.resources import data_dir
 from graph.settings import Settings
 
@@ -335,48 +336,64 @@ def test_duplicate_id_across_files(tmp_path: Path) -> None:
     assert_names(problem, "page.id", f"duplicate id 'mimic_rrs': already defined by {first}")
 
 
+# -- field-level defects: the record is kept, with a warning -----------------------------
+
+
+def kept_beside_seeds(tmp_path: Path, content: str, name: str = "odd.json") -> list[Problem]:
+    """Load the file beside the seeds: every file loads, and the file's warnings are returned."""
+    report = load_records([catalog_with(tmp_path, name, content)], DEFAULTS)
+    assert report.rejected == []
+    assert {loaded.record.benchmark_id for loaded in report.records} == SEED_IDS | {"altered"}
+    assert {problem.path.name for problem in report.warnings} <= {name}
+    return report.warnings
+
+
 @pytest.mark.parametrize(
     "url", ["ftp://example.org/x", "javascript:alert(1)", "example.org/x", "http://", "file:///etc",
             "https://exa mple.org"],
 )
 def test_urls_that_are_not_http(tmp_path: Path, url: str) -> None:
     text = altered(lambda r: r["page"]["sources"][2].update(url=url))
-    problem = rejected_beside_seeds(tmp_path, text)
-    assert_names(problem, "page.sources[2].url", f"{url!r} is not an http(s) URL")
+    (warning,) = kept_beside_seeds(tmp_path, text)
+    assert (warning.field, warning.value) == ("page.sources[2].url", url)
+    assert warning.reason == NOT_A_URL
 
 
 def test_url_field_on_the_page(tmp_path: Path) -> None:
     text = altered(lambda r: r["page"].update(repo_url="javascript:alert(1)"))
-    assert_names(rejected_beside_seeds(tmp_path, text), "page.repo_url", "not an http(s) URL")
+    (warning,) = kept_beside_seeds(tmp_path, text)
+    assert warning.field == "page.repo_url" and "not an http(s) URL" in str(warning)
 
 
 @pytest.mark.parametrize(
-    "arxiv",
-    ["arXiv:2211.08584", "2211.085", "22110.8584", "hep-th/99", "2211.08584v",
-     "https://arxiv.org/abs/2211.08584"],
+    "arxiv", ["2211.085", "22110.8584", "hep-th/99", "2211.08584v", "arXiv 2211.08584",
+              "https://arxiv.org/list/cs.CL/new", "12.34567x"],
 )
 def test_malformed_arxiv_ids(tmp_path: Path, arxiv: str) -> None:
     text = altered(lambda r: r["page"]["paper"].update(arxiv=arxiv))
-    problem = rejected_beside_seeds(tmp_path, text)
-    assert_names(problem, "page.paper.arxiv", f"{arxiv!r} is not an arXiv id")
+    (warning,) = kept_beside_seeds(tmp_path, text)
+    assert (warning.field, warning.value, warning.reason) == (
+        "page.paper.arxiv", arxiv, NOT_AN_ARXIV_ID)
 
 
 def test_benchmark_listed_as_its_own_variant(tmp_path: Path) -> None:
     text = altered(lambda r: r["page"]["lineage"].update(variants=["mimic_bhc", "altered"]))
-    problem = rejected_beside_seeds(tmp_path, text)
-    assert_names(problem, "page.lineage", "'altered'", "not its own variant")
+    (warning,) = kept_beside_seeds(tmp_path, text)
+    assert (warning.field, warning.value) == ("page.lineage.variants[1]", "altered")
+    assert "not its own variant" in warning.reason
 
 
 def test_several_problems_name_the_first_and_give_each_other(tmp_path: Path) -> None:
     def change(record: dict[str, Any]) -> None:
-        record["page"]["paper"]["arxiv"] = "nope"
-        record["page"]["repo_url"] = "ftp://x"
+        record["page"]["paper"]["year"] = "2023"
+        record["page"]["repo_url"] = "ftp://x"  # a field-level defect: not counted
         record["page"]["tags"] = [1]
+        record["page"]["summary"] = 5
 
     problem = rejected_beside_seeds(tmp_path, altered(change))
-    assert problem.field == "page.tags[0]"  # the first in the model's order
-    assert problem.reason.startswith("must be text, not the number 1; also page.repo_url: ")
-    assert "'ftp://x' is not an http(s) URL; also page.paper.arxiv: 'nope' is not" in problem.reason
+    assert problem.field == "page.summary"  # the first in the model's order
+    assert problem.reason.startswith("must be text, not the number 5; also page.tags[0]: ")
+    assert "also page.paper.year: " in problem.reason and "ftp://x" not in problem.reason
 
 
 def test_directory_page_with_no_title(tmp_path: Path) -> None:

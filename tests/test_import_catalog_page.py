@@ -13,6 +13,15 @@ from graph.importers.base import Imported, RecordRejected, SourceFile
 from graph.importers.catalog_page import CatalogPageImporter
 from graph.importers.strict_json import format_path
 from graph.records import CatalogPage
+from graph.records.fields import (
+    EMPTY_NAME,
+    NOT_A_DATE,
+    NOT_A_DATE_TIME,
+    NOT_A_PARTIAL_DATE,
+    NOT_A_URL,
+    NOT_AN_ARXIV_ID,
+)
+from graph.records.verbatim import Verbatim
 from graph.resources import data_dir
 from graph.settings import Settings
 
@@ -128,19 +137,19 @@ def test_a_different_canonical_id_is_kept_without_warning() -> None:
 def test_unknown_keys_are_warnings_naming_file_and_key() -> None:
     data = seed_data()
     data["exported_by"] = "catalog 2.0"
-    data["page"]["paper"]["doi"] = "10.18653/v1/2023.acl-short.41"
+    data["page"]["paper"]["pmid"] = "36711478"
     data["page"]["sources"][1]["note"] = {"kept": True}
     imported = load(data)
     assert [(w.field, w.reason) for w in imported.warnings] == [
         ("exported_by", "unknown key, kept as data"),
-        ("page.paper.doi", "unknown key, kept as data"),
+        ("page.paper.pmid", "unknown key, kept as data"),
         ("page.sources[1].note", "unknown key, kept as data"),
     ]
     assert all(w.path == Path("catalog/record.txt") for w in imported.warnings)
-    expected = "catalog/record.txt: page.paper.doi: unknown key, kept as data"
+    expected = "catalog/record.txt: page.paper.pmid: unknown key, kept as data"
     assert str(imported.warnings[1]) == expected
     record = page_of(imported)
-    assert record.page.paper.model_extra == {"doi": "10.18653/v1/2023.acl-short.41"}
+    assert record.page.paper.model_extra == {"pmid": "36711478"}
 
 
 # -- error lines -------------------------------------------------------------------------
@@ -168,21 +177,17 @@ def test_the_example_line_from_the_brief() -> None:
         (lambda d: d["page"].update(id=None), "page.id: must be text, not null"),
         (lambda d: d["page"].update(id=""),
          "page.id: is empty: a benchmark id is required (a-z, 0-9 and _)"),
-        (lambda d: d["page"].update(name="  "), "page.name: must not be empty"),
+        (lambda d: d["page"].update(name=None), "page.name: must be text, not null"),
         (lambda d: d["page"]["paper"].update(year=1850),
          "page.paper.year: must be at least 1900, not the number 1850"),
         (lambda d: d["page"]["dataset"].update(size=-1),
          "page.dataset.size: must be at least 0, not the number -1"),
-        (lambda d: d["page"].update(released="2023-13"),
-         "page.released: '2023-13' is not a real year, month or day"),
-        (lambda d: d["page"].update(released="May 2023"),
-         "page.released: 'May 2023' is not a year, year-month or date (YYYY, YYYY-MM, YYYY-MM-DD)"),
-        (lambda d: d["build"].update(built_at="yesterday"),
-         "build.built_at: 'yesterday' is not a date and time (ISO 8601)"),
-        (lambda d: d["page"]["sources"][7].update(accessed="2026-02-30"),
-         "page.sources[7].accessed: '2026-02-30' is not a date (YYYY-MM-DD)"),
-        (lambda d: d["page"]["sources"][2].update(url="ftp://example.org"),
-         "page.sources[2].url: 'ftp://example.org' is not an http(s) URL"),
+        (lambda d: d["page"].update(released=2023),
+         "page.released: must be text, not the number 2023"),
+        (lambda d: d["build"].update(built_at=True),
+         "build.built_at: must be a date and time (ISO 8601), not true"),
+        (lambda d: d["page"]["sources"][2].update(url=["https://example.org"]),
+         "page.sources[2].url: must be text, not an array"),
         (lambda d: d["page"].update(summary="x" * 100 + 5 * "é"),
          None),  # long but within limits: loads
         (lambda d: d["page"].update(tags="x" * 100),
@@ -198,13 +203,52 @@ def test_error_lines_read_well(change: Any, line: str | None) -> None:
         assert rejection(data) == line
 
 
-def test_own_variant_names_the_lineage() -> None:
+# -- field-level defects: warnings, the record kept -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "value", "reason"),
+    [
+        (lambda d: d["page"].update(name="  "), "page.name", "  ", EMPTY_NAME),
+        (lambda d: d["page"].update(name=""), "page.name", "", EMPTY_NAME),
+        (lambda d: d["page"].update(released="2023-13"), "page.released", "2023-13",
+         NOT_A_PARTIAL_DATE),
+        (lambda d: d["page"].update(released="May 2023"), "page.released", "May 2023",
+         NOT_A_PARTIAL_DATE),
+        (lambda d: d["build"].update(built_at="yesterday"), "build.built_at", "yesterday",
+         NOT_A_DATE_TIME),
+        (lambda d: d["page"]["sources"][7].update(accessed="2026-02-30"),
+         "page.sources[7].accessed", "2026-02-30", NOT_A_DATE),
+        (lambda d: d["page"]["sources"][2].update(url="ftp://example.org"),
+         "page.sources[2].url", "ftp://example.org", NOT_A_URL),
+        (lambda d: d["page"]["paper"].update(arxiv="12.34567x"), "page.paper.arxiv",
+         "12.34567x", NOT_AN_ARXIV_ID),
+        (lambda d: d["page"]["publisher"]["authors"].insert(1, " "),
+         "page.publisher.authors[1]", " ", EMPTY_NAME),
+    ],
+)
+def test_field_level_defects_are_warnings_and_the_record_is_kept(
+    change: Any, field: str, value: str, reason: str
+) -> None:
     data = seed_data()
-    data["page"]["lineage"]["variants"] = ["mimic_rrs"]
-    assert rejection(data) == (
-        "page.lineage: variants lists 'mimic_rrs', the page's own id: "
-        "a benchmark is not its own variant"
-    )
+    change(data)
+    imported = load(data)
+    assert [(w.field, w.value, w.reason) for w in imported.warnings] == [(field, value, reason)]
+    assert value not in reason or not value.strip()  # the reason groups: it holds no value
+    assert str(imported.warnings[0]).startswith(f"catalog/record.txt: {field}: {reason}")
+    assert page_of(imported).benchmark_id == "mimic_rrs"
+
+
+def test_own_variant_is_kept_as_text_and_the_other_variants_stay() -> None:
+    data = seed_data()
+    data["page"]["lineage"]["variants"] = ["mimic_bhc", "mimic_rrs", "mimic_repsum"]
+    imported = load(data)
+    (warning,) = imported.warnings
+    assert (warning.field, warning.value) == ("page.lineage.variants[1]", "mimic_rrs")
+    assert "not its own variant" in warning.reason
+    variants = page_of(imported).page.lineage.variants
+    assert variants == ["mimic_bhc", "mimic_rrs", "mimic_repsum"]
+    assert [isinstance(v, Verbatim) for v in variants] == [False, True, False]
 
 
 def test_own_variant_is_not_checked_against_a_bad_id() -> None:
@@ -214,6 +258,13 @@ def test_own_variant_is_not_checked_against_a_bad_id() -> None:
     line = rejection(data)
     assert line.startswith("page.id: 'Bad Id' is not a benchmark id")
     assert "; also page.lineage.variants[0]: 'Bad Id' is not a benchmark id" in line
+
+
+def test_a_file_level_error_rejects_the_file_whatever_its_defects() -> None:
+    data = seed_data()
+    data["page"]["released"] = "c. 2018"
+    data["page"]["paper"]["year"] = "2023"
+    assert rejection(data) == "page.paper.year: must be a whole number, not the text '2023'"
 
 
 @pytest.mark.parametrize(

@@ -2,9 +2,18 @@
 
 Chosen by content: a file whose text starts with ``{`` or ``[`` (the seed is JSON in a
 ``.txt`` file). The JSON is parsed strictly (``strict_json``), then validated by the
-strict pydantic model ``CatalogPage``. A validation failure becomes one line naming the
-field in dotted form (``page.sources[2].url: 'ftp://x' is not an http(s) URL``); a key
-the model does not declare is kept and reported as a warning.
+strict pydantic model ``CatalogPage``. What is wrong with a file is one of two things
+(DESIGN.md, "Defects"):
+
+- a validation failure (a value of the wrong JSON type, a missing or invalid id) rejects
+  the file, with one line naming the field in dotted form (``page.paper.year: must be a
+  whole number, not the text '2023'``);
+- a field-level defect (a value of the right type that breaks its field's rule: a date
+  like ``c. 2018``, an ``ftp:`` URL, an empty name, the page's own id among its variants)
+  keeps the record: the value stays as written (``graph.records.verbatim``) and is a
+  warning naming the field, with the value in ``Problem.value``.
+
+A key the model does not declare is kept and reported as a warning too.
 """
 
 import re
@@ -17,6 +26,7 @@ from pydantic_core import ErrorDetails
 from graph.importers.base import Imported, Problem, RecordRejected, SourceFile
 from graph.importers.strict_json import format_path, parse_json
 from graph.records import CatalogPage
+from graph.records.verbatim import kept_any, new_context
 from graph.settings import Settings
 
 _JSON_SCALAR = re.compile(
@@ -42,11 +52,14 @@ class CatalogPageImporter:
         value = parse_json(source.text, settings)
         if not isinstance(value, dict):
             raise RecordRejected(f"the record must be a JSON object, not {_kind(value)}")
+        context = new_context()
         try:
-            record = CatalogPage.model_validate(value)
+            record = CatalogPage.model_validate(value, context=context)
         except ValidationError as error:
             raise rejection(error) from None
-        warnings = [
+        defects = record.field_defects() if kept_any(context) else []
+        warnings = [Problem(source.path, key, kept.reason, str(kept)) for key, kept in defects]
+        warnings += [
             Problem(source.path, key, "unknown key, kept as data")
             for key, _value in record.unknown_keys()
         ]

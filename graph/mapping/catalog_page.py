@@ -12,6 +12,7 @@ from graph.mapping.makers import add_authors, add_makers
 from graph.mapping.references import markdown_links
 from graph.namespace import BENCH, DCTERMS, PROV, RDFS, SCHEMA, SKOS, XSD
 from graph.records.catalog_page import CatalogPage, Dataset, Metric, Page, Paper
+from graph.records.verbatim import Verbatim
 from graph.slug import node_key
 
 
@@ -127,12 +128,13 @@ def _paper(paper: Paper, benchmark: URIRef, out: Statements, ctx: MappingContext
 
 
 def _paper_key(paper: Paper) -> str | None:
-    if paper.arxiv is not None:
+    """An arXiv id kept as written (a field-level defect) identifies nothing: the paper is
+    then known by its title, or else by what the record wrote."""
+    if paper.arxiv is not None and not isinstance(paper.arxiv, Verbatim):
         return arxiv_key(paper.arxiv)
-    if paper.title is not None:
-        return node_key(paper.title)
-    if paper.url is not None:
-        return node_key(paper.url)
+    for name in (paper.title, paper.url, paper.arxiv):
+        if name is not None:
+            return node_key(name)
     return None
 
 
@@ -191,7 +193,10 @@ def _lineage(record: CatalogPage, benchmark: URIRef, out: Statements, ctx: Mappi
     for successor in lineage.successors:
         out.add(benchmark, BENCH.successor, ctx.benchmark_reference(out, successor))
     for variant in lineage.variants:
-        out.add(benchmark, BENCH.variant, ctx.benchmark_reference(out, variant))
+        if isinstance(variant, Verbatim):  # the page's own id: kept as text, not a link
+            out.add_text(benchmark, BENCH.ownVariant, variant)
+        else:
+            out.add(benchmark, BENCH.variant, ctx.benchmark_reference(out, variant))
     for link in markdown_links(record.body):
         if link.benchmark_id != record.page.id:
             out.add(benchmark, BENCH.mentions, ctx.benchmark_reference(out, link.benchmark_id))

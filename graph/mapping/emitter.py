@@ -1,7 +1,8 @@
 """``Statements``: the quads of one named graph, and the typed-literal rules in one place.
 
 Every ``add_*`` method skips ``None``: a JSON ``null`` or empty string means "unknown"
-and adds no triple.
+and adds no triple. The typed ones state a value kept as written (a ``Verbatim``: a field
+-level defect of the record) as a plain string instead, never as a typed literal.
 """
 
 from collections.abc import Iterable
@@ -15,6 +16,7 @@ from graph.dataset.quads import Object
 from graph.dataset.table import QuadTable
 from graph.dataset.terms import typed
 from graph.namespace import RDF, XSD
+from graph.records.verbatim import Verbatim
 
 _TYPE = RDF.type
 _STRING_TYPES = {4: XSD.gYear, 7: XSD.gYearMonth}
@@ -80,10 +82,18 @@ class Statements:
         obj = self._typed(lexical, datatype, value)
         self._add((iri(subject), iri(predicate), obj, self._graph))
 
+    def _add_verbatim(self, subject: URIRef, predicate: URIRef, kept: Verbatim) -> None:
+        iri = self._iri
+        self._add((iri(subject), iri(predicate), self._plain(str(kept)), self._graph))
+
     def add_url(self, subject: URIRef, predicate: URIRef, url: str | None) -> None:
-        """A web address, as an ``xsd:anyURI`` literal (kept verbatim, never dereferenced)."""
+        """A web address, as an ``xsd:anyURI`` literal (kept verbatim, never dereferenced);
+        one that is not http(s) as a plain string."""
         if url is not None:
-            self._add_typed(subject, predicate, url, _ANY_URI, url)
+            if isinstance(url, Verbatim):
+                self._add_verbatim(subject, predicate, url)
+            else:
+                self._add_typed(subject, predicate, url, _ANY_URI, url)
 
     def add_decimal(self, subject: URIRef, predicate: URIRef, value: Decimal | None) -> None:
         if value is not None:
@@ -101,19 +111,30 @@ class Statements:
         if value is not None:
             self.add(subject, predicate, TRUE if value else FALSE)
 
-    def add_date(self, subject: URIRef, predicate: URIRef, value: date | None) -> None:
-        if value is not None:
+    def add_date(
+        self, subject: URIRef, predicate: URIRef, value: date | Verbatim | None
+    ) -> None:
+        if isinstance(value, date):
             self._add_typed(subject, predicate, value.isoformat(), _DATE, value)
+        elif value is not None:
+            self._add_verbatim(subject, predicate, value)
 
-    def add_datetime(self, subject: URIRef, predicate: URIRef, value: datetime | None) -> None:
-        if value is not None:
+    def add_datetime(
+        self, subject: URIRef, predicate: URIRef, value: datetime | Verbatim | None
+    ) -> None:
+        if isinstance(value, datetime):
             self._add_typed(subject, predicate, value.isoformat(), _DATE_TIME, value)
+        elif value is not None:
+            self._add_verbatim(subject, predicate, value)
 
     def add_partial_date(self, subject: URIRef, predicate: URIRef, value: str | None) -> None:
-        """``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD`` as ``xsd:gYear``, ``gYearMonth`` or ``date``."""
+        """``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD`` as ``xsd:gYear``, ``gYearMonth`` or ``date``;
+        a date kept as written as a plain string."""
         if value is None:
             return
-        if len(value) == 10:
+        if isinstance(value, Verbatim):
+            self._add_verbatim(subject, predicate, value)
+        elif len(value) == 10:
             self.add_date(subject, predicate, date.fromisoformat(value))
         else:
             self._add_typed(subject, predicate, value, _STRING_TYPES[len(value)], None)

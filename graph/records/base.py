@@ -5,6 +5,8 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict
 
+from graph.records.verbatim import Verbatim
+
 
 class RecordModel(BaseModel):
     """Strict, immutable; a key no model declares is kept in ``model_extra``, never dropped."""
@@ -26,6 +28,25 @@ class RecordModel(BaseModel):
                 for index, item in enumerate(value):
                     if isinstance(item, RecordModel) and _may_hold_unknown_keys(item):
                         found += item.unknown_keys(f"{prefix}{name}[{index}].")
+        return found
+
+
+    def field_defects(self, prefix: str = "") -> list[tuple[str, Verbatim]]:
+        """Every value, at any depth, kept as written because it breaks its field's rule:
+        (dotted path, the ``Verbatim``), in the order of the fields."""
+        found: list[tuple[str, Verbatim]] = []
+        for name, value in self.__dict__.items():
+            kind = value.__class__
+            if kind is Verbatim:
+                found.append((f"{prefix}{name}", value))
+            elif kind is list:
+                for index, item in enumerate(value):
+                    if item.__class__ is Verbatim:
+                        found.append((f"{prefix}{name}[{index}]", item))
+                    elif isinstance(item, RecordModel):
+                        found += item.field_defects(f"{prefix}{name}[{index}].")
+            elif isinstance(value, RecordModel):
+                found += value.field_defects(f"{prefix}{name}.")
         return found
 
 

@@ -6,7 +6,7 @@ model does not know is kept (``unknown_keys``) and reported, never silently drop
 
 from typing import Annotated
 
-from pydantic import AfterValidator, Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from graph.records.base import RecordModel
 from graph.records.fields import (
@@ -14,6 +14,8 @@ from graph.records.fields import (
     BenchmarkId,
     IsoDate,
     IsoDateTime,
+    Name,
+    Names,
     Number,
     OptionalBenchmarkId,
     OptionalNumber,
@@ -21,12 +23,7 @@ from graph.records.fields import (
     Text,
     Url,
 )
-
-NonEmptyText = Annotated[str, AfterValidator(lambda v: v if v.strip() else _empty())]
-
-
-def _empty() -> str:
-    raise ValueError("must not be empty")
+from graph.records.verbatim import keep
 
 
 class Build(RecordModel):
@@ -40,7 +37,7 @@ class Build(RecordModel):
 class VerifiedResult(RecordModel):
     """A result the catalog has checked against its source."""
 
-    model: NonEmptyText
+    model: Name
     score: Number
     unit: Text = None
     source_url: Url = None
@@ -91,10 +88,22 @@ class Harness(RecordModel):
 
 
 class Lineage(RecordModel):
+    """A benchmark's relatives, by id. A variant naming the page's own id is kept as a
+    ``Verbatim`` (see ``Page``): it is reported and never linked. (The page's own id as
+    its predecessor or successor is linked, and a core shape calls it a violation.)"""
+
     family: Text = None
     predecessor: OptionalBenchmarkId = None
     successors: list[BenchmarkId] = []
     variants: list[BenchmarkId] = []
+
+    def without_own_id(self, own: str, info: ValidationInfo) -> "Lineage":
+        """This lineage with each variant equal to ``own`` kept as a ``Verbatim``."""
+        if own not in self.variants:
+            return self  # the common case: nothing to copy
+        reason = "the page's own id: a benchmark is not its own variant; kept as text, not linked"
+        variants = [keep(v, reason, info) if v == own else v for v in self.variants]
+        return self.model_copy(update={"variants": variants})
 
 
 class Metric(RecordModel):
@@ -115,7 +124,7 @@ class Paper(RecordModel):
 
 
 class Publisher(RecordModel):
-    authors: list[str] = []
+    authors: Names = []
     org: Text = None
     url: Url = None
 
@@ -137,14 +146,14 @@ class Page(RecordModel):
     """The benchmark page itself."""
 
     id: BenchmarkId
-    name: NonEmptyText
-    aliases: list[str] = []
+    name: Name
+    aliases: Names = []
     summary: Text = None
     measures: Text = None
     task_format: Text = None
     category: Text = None
     subcategory: Text = None
-    tags: list[str] = []
+    tags: Names = []
     status: Text = None
     page_kind: Text = None
     released: PartialDate = None
@@ -165,13 +174,8 @@ class Page(RecordModel):
     @field_validator("lineage")
     @classmethod
     def _not_own_variant(cls, lineage: Lineage, info: ValidationInfo) -> Lineage:
-        # A field validator, not a model one, so the error names the field (page.lineage).
         own = info.data.get("id")  # absent when the id itself failed
-        if own is not None and own in lineage.variants:
-            raise ValueError(
-                f"variants lists {own!r}, the page's own id: a benchmark is not its own variant"
-            )
-        return lineage
+        return lineage if own is None else lineage.without_own_id(own, info)
 
 
 class CatalogPage(RecordModel):
@@ -181,7 +185,7 @@ class CatalogPage(RecordModel):
     body: Text = None
     build: Build = Build()
     disposition: Disposition = Disposition()
-    models_covered: list[str] = []
+    models_covered: Names = []
 
     @property
     def benchmark_id(self) -> str:

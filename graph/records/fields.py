@@ -1,15 +1,24 @@
 """Field types shared by the record models: each validates one kind of value.
 
-A JSON ``null`` or an empty string means "unknown": optional text, URL and date
-fields turn both into ``None`` so that they add no triple.
+A JSON ``null`` or an empty string means "unknown": optional text, URL, identifier and
+date fields turn both into ``None`` so that they add no triple.
+
+The lexical fields (URLs, arXiv ids, dates, names) are validated by one function each
+(``Lexical``): a value of the right JSON type that breaks the field's rule comes back as a
+``Verbatim`` (kept as written, reported as a warning; see ``graph.records.verbatim``), a
+value of the wrong type is an error that rejects the file.
 """
 
 import re
+from collections.abc import Callable
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator
+from pydantic import AfterValidator, BeforeValidator, ValidationInfo
+from pydantic_core import PydanticKnownError
+
+from graph.records.verbatim import Lexical, Verbatim, keep, not_text
 
 BENCHMARK_ID = re.compile(r"[a-z0-9_]+")
 # New-style arXiv ids (0704.0001, 2211.08584v2) and old-style (hep-th/9901001, math.GT/0309136).
@@ -17,6 +26,17 @@ ARXIV_ID = re.compile(r"(\d{4}\.\d{4,5}|[a-z][a-z-]*(\.[A-Z]{2})?/\d{7})(v\d+)?"
 # http:// or https:// (any case), a host part, then anything but white space.
 HTTP_URL = re.compile(r"(?i:https?)://[^\s/?#]+[^\s]*")
 PARTIAL_DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
+
+# Why a value is kept as written: the same words whatever the value, so that a load report
+# can group the same defect over many files.
+NOT_A_URL = "not an http(s) URL; kept as written, as text"
+NOT_AN_ARXIV_ID = "not an arXiv id (like 2211.08584 or hep-th/9901001); kept as written, as text"
+NOT_A_PARTIAL_DATE = (
+    "not a year, year-month or date (YYYY, YYYY-MM or YYYY-MM-DD); kept as written, as text"
+)
+NOT_A_DATE = "not a date (YYYY-MM-DD); kept as written, as text"
+NOT_A_DATE_TIME = "not a date and time (ISO 8601); kept as written, as text"
+EMPTY_NAME = "the name is empty or only white space; kept as written"
 
 
 def _blank_to_none(value: Any) -> Any:
@@ -31,46 +51,84 @@ def _check_benchmark_id(value: str) -> str:
     return value
 
 
-def _check_url(value: str) -> str:
-    if not HTTP_URL.fullmatch(value):
-        raise ValueError(f"{value!r} is not an http(s) URL")
-    return value
+def _optional_text(
+    read: Callable[[str], str | None], reason: str
+) -> Callable[[Any, ValidationInfo], str | None]:
+    """The check of an optional text field with a rule: ``""`` and ``null`` are unknown;
+    ``read`` gives the value in its one form, or None when the text breaks the rule (then
+    kept as written, for ``reason``)."""
+
+    def check(value: Any, info: ValidationInfo) -> str | None:
+        if isinstance(value, str):
+            if not value:
+                return None
+            found = read(value)
+            return keep(value, reason, info) if found is None else found
+        if value is None:
+            return None
+        raise not_text()
+
+    return check
 
 
-def _check_arxiv(value: str) -> str:
-    if not ARXIV_ID.fullmatch(value):
-        raise ValueError(f"{value!r} is not an arXiv id (like 2211.08584 or hep-th/9901001)")
-    return value
+def _read_url(text: str) -> str | None:
+    if HTTP_URL.fullmatch(text):
+        return text
+    stripped = text.strip()  # white space around an address is no part of it
+    return stripped if HTTP_URL.fullmatch(stripped) else None
 
 
-def _check_partial_date(value: str) -> str:
-    if not PARTIAL_DATE.fullmatch(value):
-        raise ValueError(f"{value!r} is not a year, year-month or date (YYYY, YYYY-MM, YYYY-MM-DD)")
-    try:
-        date.fromisoformat((value + "-01-01")[:10])
+def _read_arxiv(text: str) -> str | None:
+    return text if ARXIV_ID.fullmatch(text) else None
+
+
+def _read_partial_date(text: str) -> str | None:
+    if not PARTIAL_DATE.fullmatch(text):
+        return None
+    try:  # a real year, month and day: 2023-13 is not one
+        date.fromisoformat((text + "-01-01")[:10])
     except ValueError:
-        raise ValueError(f"{value!r} is not a real year, month or day") from None
-    return value
+        return None
+    return text
 
 
-def _parse_date(value: Any) -> Any:
-    if isinstance(value, str) and value:
-        try:
-            if len(value) == 10:
+def _date(value: Any, info: ValidationInfo) -> date | Verbatim | None:
+    if isinstance(value, str):
+        if len(value) == 10 and value[4] == value[7] == "-":
+            try:
                 return date.fromisoformat(value)
-        except ValueError:
-            pass
-        raise ValueError(f"{value!r} is not a date (YYYY-MM-DD)")
-    return _blank_to_none(value)
+            except ValueError:
+                pass
+        return None if not value else keep(value, NOT_A_DATE, info)
+    if value is None or type(value) is date:
+        return value
+    raise PydanticKnownError("date_type")
 
 
-def _parse_datetime(value: Any) -> Any:
-    if isinstance(value, str) and value:
-        try:
-            return datetime.fromisoformat(value)
-        except ValueError:
-            raise ValueError(f"{value!r} is not a date and time (ISO 8601)") from None
-    return _blank_to_none(value)
+def _datetime(value: Any, info: ValidationInfo) -> datetime | Verbatim | None:
+    if isinstance(value, str):
+        if value:
+            try:
+                return datetime.fromisoformat(value)
+            except ValueError:
+                return keep(value, NOT_A_DATE_TIME, info)
+        return None
+    if value is None or isinstance(value, datetime):
+        return value
+    raise PydanticKnownError("datetime_type")
+
+
+def _name(value: Any, info: ValidationInfo) -> str:
+    if isinstance(value, str):
+        return value if value and not value.isspace() else keep(value, EMPTY_NAME, info)
+    raise not_text()
+
+
+def _names(values: list[str], info: ValidationInfo) -> list[str]:
+    # A list of names is checked whole, at C speed, and copied only when one is blank.
+    if "" not in values and not any(map(str.isspace, values)):
+        return values
+    return [_name(value, info) for value in values]
 
 
 def _to_decimal(value: Any) -> Any:
@@ -85,22 +143,16 @@ def _to_decimal(value: Any) -> Any:
 Text = Annotated[str | None, BeforeValidator(_blank_to_none)]
 BenchmarkId = Annotated[str, AfterValidator(_check_benchmark_id)]
 OptionalBenchmarkId = Annotated[BenchmarkId | None, BeforeValidator(_blank_to_none)]
-Url = Annotated[
-    str | None,
-    BeforeValidator(_blank_to_none),
-    AfterValidator(lambda v: None if v is None else _check_url(v)),
-]
-ArxivId = Annotated[
-    str | None,
-    BeforeValidator(_blank_to_none),
-    AfterValidator(lambda v: None if v is None else _check_arxiv(v)),
-]
-PartialDate = Annotated[
-    str | None,
-    BeforeValidator(_blank_to_none),
-    AfterValidator(lambda v: None if v is None else _check_partial_date(v)),
-]
-IsoDate = Annotated[date | None, BeforeValidator(_parse_date)]
-IsoDateTime = Annotated[datetime | None, BeforeValidator(_parse_datetime)]
 Number = Annotated[Decimal, BeforeValidator(_to_decimal)]
 OptionalNumber = Annotated[Decimal | None, BeforeValidator(_to_decimal)]
+
+# The lexical fields. Those typed ``str`` may hold a ``Verbatim`` (a ``str``) too.
+Url = Annotated[str | None, Lexical(_optional_text(_read_url, NOT_A_URL))]
+ArxivId = Annotated[str | None, Lexical(_optional_text(_read_arxiv, NOT_AN_ARXIV_ID))]
+PartialDate = Annotated[str | None, Lexical(_optional_text(_read_partial_date, NOT_A_PARTIAL_DATE))]
+IsoDate = Annotated[date | Verbatim | None, Lexical(_date)]
+IsoDateTime = Annotated[datetime | Verbatim | None, Lexical(_datetime)]
+Name = Annotated[str, Lexical(_name)]
+"""A name: an empty or blank one is kept (as a ``Verbatim``) and reported."""
+Names = Annotated[list[str], AfterValidator(_names)]
+"""A list of names, each a ``Name``."""

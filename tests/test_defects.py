@@ -1,0 +1,143 @@
+"""Field-level defects keep the record (DESIGN.md, "Defects: reject the file, or keep the
+record"), on the fixtures of tests/data/defects/ (see its README).
+
+For each defect: the record is catalogued, its value as written comes back from a SPARQL
+query as a plain string, the load warning names the file and the field, and the
+recommended shape named in the README flags it; the folder validates with no violation.
+"""
+
+from dataclasses import dataclass
+
+import pytest
+from rdflib import Dataset, Literal
+from rdflib.namespace import XSD
+
+from graph.build import BuildResult, build
+from graph.export import to_dataset
+from graph.settings import Settings
+from graph.sparql.engine import ad_hoc_query, bind_parameters, compile_query, run_query
+from graph.validate import Severity, ValidationReport, validate
+from graph.validation.shapes import BSH
+
+from .conftest import DATA
+
+DEFECTS = DATA / "defects"
+BASE = Settings().base
+
+
+@dataclass(frozen=True)
+class Defect:
+    file: str
+    benchmark: str
+    field: str
+    value: str
+    where: str
+    """A SPARQL pattern binding ``?value`` from ``?benchmark``."""
+    shape: str
+
+
+CASES = [
+    Defect("released-circa.json", "defect_released_circa", "page.released", "c. 2018",
+           "?benchmark bench:released ?value", "CataloguedBenchmarkRecommendations-releaseDate"),
+    Defect("released-sometime.json", "defect_released_sometime", "page.released",
+           "sometime in 2019", "?benchmark bench:released ?value",
+           "CataloguedBenchmarkRecommendations-releaseDate"),
+    Defect("accessed-in-words.json", "defect_accessed", "page.sources[0].accessed", "last week",
+           "?benchmark bench:source/bench:accessed ?value", "SourceRecommendations-accessedDate"),
+    Defect("built-at-in-words.json", "defect_built_at", "build.built_at", "yesterday",
+           "?record bench:describes ?benchmark ; prov:generatedAtTime ?value",
+           "RecordRecommendations-builtAt"),
+    Defect("arxiv-malformed.json", "defect_arxiv", "page.paper.arxiv", "12.34567x",
+           "?benchmark bench:paper/bench:arxiv ?value", "PaperRecommendations-arxiv"),
+    Defect("url-javascript.json", "defect_url_javascript", "page.repo_url", "javascript:alert(1)",
+           "?benchmark schema:codeRepository ?value",
+           "CataloguedBenchmarkRecommendations-codeRepository"),
+    Defect("url-ftp.json", "defect_url_ftp", "page.sources[0].url", "ftp://x",
+           "?benchmark bench:source/schema:url ?value", "WebAddressRecommendations"),
+    Defect("name-blank.json", "defect_name_blank", "page.name", "   ",
+           "?benchmark rdfs:label ?value", "NameRecommendations"),
+    Defect("own-variant.json", "defect_own_variant", "page.lineage.variants[1]",
+           "defect_own_variant", "?benchmark bench:ownVariant ?value",
+           "CataloguedBenchmarkRecommendations-ownVariant"),
+]
+
+
+@pytest.fixture(scope="module")
+def built() -> BuildResult:
+    return build([DEFECTS], Settings())
+
+
+@pytest.fixture(scope="module")
+def dataset(built: BuildResult) -> Dataset:
+    return to_dataset(built.quads)
+
+
+@pytest.fixture(scope="module")
+def report(built: BuildResult) -> ValidationReport:
+    return validate(built.quads, Settings())
+
+
+def select(dataset: Dataset, text: str, benchmark: str) -> list[tuple[object, ...]]:
+    """The rows of a query whose ``$benchmark`` is bound to the benchmark with that id."""
+    query = ad_hoc_query(f"#+ title: defect\n#+ param: benchmark id — the benchmark\n{text}")
+    compiled = compile_query(query, base=BASE)
+    answer = run_query(compiled, dataset, bind_parameters(query, {"benchmark": benchmark}, BASE))
+    if answer.form == "ASK":
+        return [(answer.boolean,)]
+    return [tuple(row) for row in answer.rows]
+
+
+def test_every_fixture_is_listed_here_and_in_the_readme() -> None:
+    names = {path.name for path in DEFECTS.iterdir() if path.name != "README.md"}
+    assert names == {case.file for case in CASES}
+    readme = (DEFECTS / "README.md").read_text("utf-8")
+    assert all(f"`{name}`" in readme for name in names)
+    assert all(f"`{case.shape}`" in readme and f"`{case.field}`" in readme for case in CASES)
+
+
+def test_no_file_is_rejected_and_each_defect_is_one_warning(built: BuildResult) -> None:
+    assert built.report.rejected == []
+    assert len(built.report.records) == len(CASES)
+    assert sorted(w.path.name for w in built.report.warnings) == sorted(c.file for c in CASES)
+
+
+def test_the_folder_validates_with_no_violation(report: ValidationReport) -> None:
+    assert report.conforms, [str(r) for r in report.results if r.severity is Severity.VIOLATION]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.file)
+def test_the_record_is_catalogued(dataset: Dataset, case: Defect) -> None:
+    assert select(dataset, "ASK { $benchmark bench:catalogued true }", case.benchmark) == [(True,)]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.file)
+def test_the_value_comes_back_verbatim_as_plain_text(dataset: Dataset, case: Defect) -> None:
+    rows = select(dataset, f"SELECT ?value WHERE {{ {case.where} }}", case.benchmark)
+    assert rows == [(Literal(case.value),)]
+    (value,) = rows[0]
+    assert isinstance(value, Literal) and value.datatype in (None, XSD.string)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.file)
+def test_the_warning_names_the_file_and_the_field(built: BuildResult, case: Defect) -> None:
+    (warning,) = [w for w in built.report.warnings if w.path.name == case.file]
+    assert (warning.path, warning.field, warning.value) == (DEFECTS / case.file, case.field,
+                                                            case.value)
+    assert not case.value.strip() or case.value not in warning.reason  # the same for any value
+    assert str(warning).startswith(f"{DEFECTS / case.file}: {case.field}: ")
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.file)
+def test_a_recommended_shape_flags_it(report: ValidationReport, case: Defect) -> None:
+    results = [r for r in report.results if r.source_file == case.file]
+    assert {(r.shape, r.severity) for r in results if r.shape == BSH[case.shape]} == {
+        (BSH[case.shape], Severity.WARNING)
+    }
+    flagged = [r.value for r in results if r.shape == BSH[case.shape]]
+    assert flagged in ([Literal(case.value)], [None])  # maxCount 0 results carry no value
+
+
+def test_the_other_variants_stay_links(dataset: Dataset) -> None:
+    rows = select(dataset, "SELECT ?id WHERE { $benchmark bench:variant/dcterms:identifier ?id }"
+                           " ORDER BY ?id", "defect_own_variant")
+    assert rows == [(Literal("toy_other_variant"),), (Literal("toy_variant"),)]
