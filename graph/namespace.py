@@ -72,6 +72,8 @@ class _BENCH(DefinedNamespace):
     taskName: URIRef
     paper: URIRef
     arxiv: URIRef
+    arxivVersion: URIRef
+    doi: URIRef
     publisher: URIRef
     variant: URIRef
     mentions: URIRef

@@ -6,10 +6,12 @@ query as a plain string, the load warning names the file and the field, and the
 recommended shape named in the README flags it; the folder validates with no violation.
 """
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
-from rdflib import Dataset, Literal
+from rdflib import Dataset, Literal, URIRef
 from rdflib.namespace import XSD
 
 from graph.build import BuildResult, build
@@ -49,6 +51,8 @@ CASES = [
            "RecordRecommendations-builtAt"),
     Defect("arxiv-malformed.json", "defect_arxiv", "page.paper.arxiv", "12.34567x",
            "?benchmark bench:paper/bench:arxiv ?value", "PaperRecommendations-arxiv"),
+    Defect("doi-malformed.json", "defect_doi", "page.paper.doi", "10/abc",
+           "?benchmark bench:paper/bench:doi ?value", "PaperRecommendations-doi"),
     Defect("url-javascript.json", "defect_url_javascript", "page.repo_url", "javascript:alert(1)",
            "?benchmark schema:codeRepository ?value",
            "CataloguedBenchmarkRecommendations-codeRepository"),
@@ -60,6 +64,7 @@ CASES = [
            "defect_own_variant", "?benchmark bench:ownVariant ?value",
            "CataloguedBenchmarkRecommendations-ownVariant"),
 ]
+NO_DEFECT = ["paper-url-only.json", "paper-doi-only.json"]
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +94,7 @@ def select(dataset: Dataset, text: str, benchmark: str) -> list[tuple[object, ..
 
 def test_every_fixture_is_listed_here_and_in_the_readme() -> None:
     names = {path.name for path in DEFECTS.iterdir() if path.name != "README.md"}
-    assert names == {case.file for case in CASES}
+    assert names == {case.file for case in CASES} | set(NO_DEFECT)
     readme = (DEFECTS / "README.md").read_text("utf-8")
     assert all(f"`{name}`" in readme for name in names)
     assert all(f"`{case.shape}`" in readme and f"`{case.field}`" in readme for case in CASES)
@@ -97,7 +102,7 @@ def test_every_fixture_is_listed_here_and_in_the_readme() -> None:
 
 def test_no_file_is_rejected_and_each_defect_is_one_warning(built: BuildResult) -> None:
     assert built.report.rejected == []
-    assert len(built.report.records) == len(CASES)
+    assert len(built.report.records) == len(CASES) + len(NO_DEFECT)
     assert sorted(w.path.name for w in built.report.warnings) == sorted(c.file for c in CASES)
 
 
@@ -141,3 +146,49 @@ def test_the_other_variants_stay_links(dataset: Dataset) -> None:
     rows = select(dataset, "SELECT ?id WHERE { $benchmark bench:variant/dcterms:identifier ?id }"
                            " ORDER BY ?id", "defect_own_variant")
     assert rows == [(Literal("toy_other_variant"),), (Literal("toy_variant"),)]
+
+
+# -- papers known only by URL or DOI -------------------------------------------------------
+
+
+@pytest.mark.parametrize(("benchmark", "key", "label", "identifier"), [
+    ("paper_url_only", "https_aclanthology_org_2023_acl_short_41",
+     "https://aclanthology.org/2023.acl-short.41/", None),
+    ("paper_doi_only", "10_18653_v1_2023_acl_short_41", "10.18653/v1/2023.acl-short.41",
+     "10.18653/v1/2023.acl-short.41"),
+])
+def test_a_paper_known_by_url_or_doi_is_labelled_by_it(
+    dataset: Dataset, benchmark: str, key: str, label: str, identifier: str | None
+) -> None:
+    rows = select(dataset, "SELECT ?paper ?label ?doi WHERE { $benchmark bench:paper ?paper . "
+                           "?paper rdfs:label ?label OPTIONAL { ?paper bench:doi ?doi } }",
+                  benchmark)
+    doi = None if identifier is None else Literal(identifier)
+    assert rows == [(URIRef(f"{BASE}paper/{key}"), Literal(label), doi)]
+
+
+def test_a_missing_title_is_a_warning_not_a_violation(report: ValidationReport) -> None:
+    for name in NO_DEFECT:
+        results = [r for r in report.results if r.source_file == name]
+        assert BSH["PaperRecommendations-title"] in {r.shape for r in results}
+        assert all(r.severity is Severity.WARNING for r in results), name
+
+
+def test_the_same_paper_in_any_form_is_one_node(tmp_path: Path) -> None:
+    forms = {
+        "a": {"arxiv": "2409.01545"},
+        "b": {"arxiv": "arXiv:2409.01545v2"},
+        "c": {"url": "https://arxiv.org/pdf/2409.01545v3.pdf"},
+        "d": {"doi": "https://doi.org/10.48550/arXiv.2409.01545"},
+        "e": {"arxiv": "https://arxiv.org/abs/2409.01545"},
+    }
+    for name, paper in forms.items():
+        record = {"page": {"id": name, "name": name.upper(), "paper": paper}}
+        (tmp_path / f"{name}.json").write_text(json.dumps(record), "utf-8")
+    result = build([tmp_path], Settings())
+    assert result.report.warnings == [] and result.report.rejected == []
+    papers = {(s, o) for s, p, o, _ in result.quads if str(p).endswith("#paper")}
+    assert {o for _, o in papers} == {URIRef(f"{BASE}paper/2409.01545")}
+    arxiv = {o for _, p, o, _ in result.quads if str(p).endswith("#arxiv")}
+    versions = {o.toPython() for _, p, o, _ in result.quads if str(p).endswith("#arxivVersion")}
+    assert arxiv == {Literal("2409.01545")} and versions == {2, 3}

@@ -17,6 +17,7 @@ from graph.records.fields import (
     EMPTY_NAME,
     NOT_A_DATE,
     NOT_A_DATE_TIME,
+    NOT_A_DOI,
     NOT_A_PARTIAL_DATE,
     NOT_A_URL,
     NOT_AN_ARXIV_ID,
@@ -188,6 +189,8 @@ def test_the_example_line_from_the_brief() -> None:
          "build.built_at: must be a date and time (ISO 8601), not true"),
         (lambda d: d["page"]["sources"][2].update(url=["https://example.org"]),
          "page.sources[2].url: must be text, not an array"),
+        (lambda d: d["page"]["paper"].update(doi=10.1145),
+         "page.paper.doi: must be text, not the number 10.1145"),
         (lambda d: d["page"].update(summary="x" * 100 + 5 * "é"),
          None),  # long but within limits: loads
         (lambda d: d["page"].update(tags="x" * 100),
@@ -223,6 +226,8 @@ def test_error_lines_read_well(change: Any, line: str | None) -> None:
          "page.sources[2].url", "ftp://example.org", NOT_A_URL),
         (lambda d: d["page"]["paper"].update(arxiv="12.34567x"), "page.paper.arxiv",
          "12.34567x", NOT_AN_ARXIV_ID),
+        (lambda d: d["page"]["paper"].update(doi="10/abc"), "page.paper.doi", "10/abc",
+         NOT_A_DOI),
         (lambda d: d["page"]["publisher"]["authors"].insert(1, " "),
          "page.publisher.authors[1]", " ", EMPTY_NAME),
     ],
@@ -265,6 +270,18 @@ def test_a_file_level_error_rejects_the_file_whatever_its_defects() -> None:
     data["page"]["released"] = "c. 2018"
     data["page"]["paper"]["year"] = "2023"
     assert rejection(data) == "page.paper.year: must be a whole number, not the text '2023'"
+
+
+def test_normalised_forms_are_no_warning() -> None:
+    data = seed_data()
+    data["page"]["paper"]["arxiv"] = "arXiv:2211.08584v2"
+    data["page"]["paper"]["doi"] = "https://doi.org/10.18653/v1/2023.acl-short.41"
+    data["page"]["repo_url"] = " https://github.com/x/y "
+    imported = load(data)
+    paper = page_of(imported).page.paper
+    assert imported.warnings == []
+    assert (paper.arxiv, paper.doi) == ("2211.08584v2", "10.18653/v1/2023.acl-short.41")
+    assert page_of(imported).page.repo_url == "https://github.com/x/y"
 
 
 @pytest.mark.parametrize(

@@ -236,11 +236,11 @@ def test_records_keep_sorted_path_order(tmp_path: Path) -> None:
 
 def test_warnings_are_gathered_from_every_record(tmp_path: Path) -> None:
     data = json.loads(record_text("warned"))
-    data["page"]["paper"]["doi"] = "10.1/x"
+    data["page"]["paper"]["pmid"] = "36711478"
     path = write(tmp_path / "w.json", json.dumps(data))
     report = load_records([tmp_path, CATALOG], DEFAULTS)
     assert [str(w) for w in report.warnings] == [
-        f"{path}: page.paper.doi: unknown key, kept as data"
+        f"{path}: page.paper.pmid: unknown key, kept as data"
     ]
 
 

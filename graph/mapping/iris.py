@@ -4,6 +4,7 @@ Every IRI is the validated base (``Settings.base``) plus slugs, ids, keys and nu
 none of which can hold a character an IRI forbids, so they are built without re-checking.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from rdflib import URIRef
@@ -74,5 +75,19 @@ class Iris:
 
 
 def arxiv_key(arxiv_id: str) -> str:
-    """A paper's key from its arXiv id: old-style ``hep-th/9901001`` becomes ``hep-th_9901001``."""
+    """A paper's key from its arXiv id (without a version): old-style ``hep-th/9901001``
+    becomes ``hep-th_9901001``."""
     return arxiv_id.replace("/", "_")
+
+
+def paper_key(arxiv_id: str | None, doi: str | None, names: Iterable[str | None]) -> str | None:
+    """The key of a paper's IRI, ``{base}paper/{key}``: its arXiv id (without a version,
+    so that every version of a paper is one node), else its DOI slugged (``10.1145/3442188``
+    -> ``10_1145_3442188``: a DOI is the same in any case), else the first of ``names``
+    (title, URL...) that it has, slugged; None for a paper with none of them."""
+    if arxiv_id is not None:
+        return arxiv_key(arxiv_id)
+    if doi is not None:
+        return node_key(doi)
+    name = next((name for name in names if name is not None), None)
+    return None if name is None else node_key(name)

@@ -12,6 +12,7 @@ from graph.records.base import RecordModel
 from graph.records.fields import (
     ArxivId,
     BenchmarkId,
+    Doi,
     IsoDate,
     IsoDateTime,
     Name,
@@ -117,7 +118,11 @@ class Metric(RecordModel):
 
 
 class Paper(RecordModel):
+    """The paper that describes the benchmark, known by any of its arXiv id, DOI, title
+    and URL."""
+
     arxiv: ArxivId = None
+    doi: Doi = None
     title: Text = None
     url: Url = None
     year: Annotated[int | None, Field(ge=1900, le=2999)] = None

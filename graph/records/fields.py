@@ -3,10 +3,11 @@
 A JSON ``null`` or an empty string means "unknown": optional text, URL, identifier and
 date fields turn both into ``None`` so that they add no triple.
 
-The lexical fields (URLs, arXiv ids, dates, names) are validated by one function each
-(``Lexical``): a value of the right JSON type that breaks the field's rule comes back as a
-``Verbatim`` (kept as written, reported as a warning; see ``graph.records.verbatim``), a
-value of the wrong type is an error that rejects the file.
+The lexical fields (URLs, arXiv ids, DOIs, dates, names) are validated by one function
+each (``Lexical``): a value of the right JSON type that breaks the field's rule comes back
+as a ``Verbatim`` (kept as written, reported as a warning; see ``graph.records.verbatim``),
+a value of the wrong type is an error that rejects the file. Identifiers in another form
+that can only mean one thing are normalised (``graph.records.identifiers``).
 """
 
 import re
@@ -18,11 +19,10 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BeforeValidator, ValidationInfo
 from pydantic_core import PydanticKnownError
 
+from graph.records.identifiers import arxiv_id, doi
 from graph.records.verbatim import Lexical, Verbatim, keep, not_text
 
 BENCHMARK_ID = re.compile(r"[a-z0-9_]+")
-# New-style arXiv ids (0704.0001, 2211.08584v2) and old-style (hep-th/9901001, math.GT/0309136).
-ARXIV_ID = re.compile(r"(\d{4}\.\d{4,5}|[a-z][a-z-]*(\.[A-Z]{2})?/\d{7})(v\d+)?")
 # http:// or https:// (any case), a host part, then anything but white space.
 HTTP_URL = re.compile(r"(?i:https?)://[^\s/?#]+[^\s]*")
 PARTIAL_DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
@@ -31,6 +31,7 @@ PARTIAL_DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
 # can group the same defect over many files.
 NOT_A_URL = "not an http(s) URL; kept as written, as text"
 NOT_AN_ARXIV_ID = "not an arXiv id (like 2211.08584 or hep-th/9901001); kept as written, as text"
+NOT_A_DOI = "not a DOI (like 10.18653/v1/2023.acl-short.41); kept as written, as text"
 NOT_A_PARTIAL_DATE = (
     "not a year, year-month or date (YYYY, YYYY-MM or YYYY-MM-DD); kept as written, as text"
 )
@@ -76,10 +77,6 @@ def _read_url(text: str) -> str | None:
         return text
     stripped = text.strip()  # white space around an address is no part of it
     return stripped if HTTP_URL.fullmatch(stripped) else None
-
-
-def _read_arxiv(text: str) -> str | None:
-    return text if ARXIV_ID.fullmatch(text) else None
 
 
 def _read_partial_date(text: str) -> str | None:
@@ -148,7 +145,8 @@ OptionalNumber = Annotated[Decimal | None, BeforeValidator(_to_decimal)]
 
 # The lexical fields. Those typed ``str`` may hold a ``Verbatim`` (a ``str``) too.
 Url = Annotated[str | None, Lexical(_optional_text(_read_url, NOT_A_URL))]
-ArxivId = Annotated[str | None, Lexical(_optional_text(_read_arxiv, NOT_AN_ARXIV_ID))]
+ArxivId = Annotated[str | None, Lexical(_optional_text(arxiv_id, NOT_AN_ARXIV_ID))]
+Doi = Annotated[str | None, Lexical(_optional_text(doi, NOT_A_DOI))]
 PartialDate = Annotated[str | None, Lexical(_optional_text(_read_partial_date, NOT_A_PARTIAL_DATE))]
 IsoDate = Annotated[date | Verbatim | None, Lexical(_date)]
 IsoDateTime = Annotated[datetime | Verbatim | None, Lexical(_datetime)]
