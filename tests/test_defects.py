@@ -192,3 +192,28 @@ def test_the_same_paper_in_any_form_is_one_node(tmp_path: Path) -> None:
     arxiv = {o for _, p, o, _ in result.quads if str(p).endswith("#arxiv")}
     versions = {o.toPython() for _, p, o, _ in result.quads if str(p).endswith("#arxivVersion")}
     assert arxiv == {Literal("2409.01545")} and versions == {2, 3}
+
+
+# -- the directory page path ------------------------------------------------------------------
+
+
+def test_a_directory_page_release_date_in_words_is_kept_and_warned(tmp_path: Path) -> None:
+    page = "Toy Directory Benchmark\nA toy page.\n- Made by\n- Toy Lab\n- Released\n- c. 2018\n"
+    (tmp_path / "page.txt").write_text(page, "utf-8")
+    result = build([tmp_path], Settings())
+    assert result.report.rejected == []
+    (warning,) = result.report.warnings
+    assert (warning.path.name, warning.field, warning.value) == ("page.txt", "facts.released",
+                                                                 "c. 2018")
+    dataset = to_dataset(result.quads)
+    rows = select(dataset, "SELECT ?value WHERE { $benchmark bench:released ?value }",
+                  "toy_directory_benchmark")
+    assert rows == [(Literal("c. 2018"),)]
+    shapes = {r.shape for r in validate(result.quads, Settings()).results}
+    assert BSH["CataloguedBenchmarkRecommendations-releaseDate"] in shapes
+
+
+def test_a_directory_page_release_date_people_write_is_no_warning(tmp_path: Path) -> None:
+    page = "Toy Directory Benchmark\nA toy page.\n- Released\n- 12 Jan 2019\n"
+    (tmp_path / "page.txt").write_text(page, "utf-8")
+    assert build([tmp_path], Settings()).report.warnings == []

@@ -60,6 +60,7 @@ from graph.importers.directory_sections import (
     split_access,
     survey_counts,
 )
+from graph.mapping.dates import partial_date
 from graph.records.directory_page import (
     DirectoryPage,
     Fact,
@@ -73,6 +74,8 @@ from graph.settings import Settings
 from graph.slug import slugify
 
 _FIRST_VISIBLE = re.compile(r"\S")
+NOT_A_RELEASE_DATE = ("not a year, a month or a date (2023, January 2019, 2019-01-31); kept as "
+                      "written, as text")
 
 
 class DirectoryPageImporter:
@@ -192,6 +195,10 @@ class _PageParser:
             last = items[-1]
             self._warn("facts", last, f"fact {quote(last.item or '')} has no value line after "
                                       "it; left out")
+        for fact in facts:  # a field-level defect: the mapping keeps the date as written
+            if slugify(fact.key) == "released" and partial_date(fact.value) is None:
+                self.warnings.append(Problem(self.path, "facts.released", NOT_A_RELEASE_DATE,
+                                             fact.value))
         self.fields["facts"] = facts
 
     def _section(self, heading: Line, kind: Heading | None) -> None:
