@@ -62,7 +62,8 @@ def test_vocabulary_members_have_a_notation_and_an_ontology_class(ontology: Grap
 @pytest.fixture(scope="module")
 def built() -> list[Quad]:
     """The fixture records' build: every record graph, the build graph and the ontology's."""
-    return build([data_dir("catalog"), DATA / "records", DATA / "directory"], Settings()).quads
+    folders = [data_dir("catalog"), DATA / "records", DATA / "directory", DATA / "defects"]
+    return build(folders, Settings()).quads
 
 
 def test_every_bench_term_the_mapping_emits_is_declared(ontology: Graph, built: list[Quad]) -> None:
