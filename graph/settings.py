@@ -40,6 +40,20 @@ class Settings(BaseSettings):
     max_nesting_depth: int = Field(
         100, ge=1, description="Deepest nesting of JSON arrays and objects accepted in a record."
     )
+    store: str = Field(
+        "memory",
+        description="Which store queries run on: memory (built at start), oxigraph:DIR (built "
+        "once by `benchgraph build --store oxigraph:DIR`) or sparql:URL (flag --store).",
+    )
+    query_timeout: float = Field(
+        30.0, gt=0, description="Seconds a query may run before it is stopped (flag --timeout)."
+    )
+    row_limit: int = Field(
+        10_000,
+        ge=0,
+        description="Most rows or triples a query returns; the answer says when it was cut; 0 "
+        "for no limit (flag --row-limit).",
+    )
 
 
     @field_validator("base")

@@ -5,8 +5,8 @@ the ontology), and nodes per class, per suite, per access level, per harness.
 ``statement_counts``, so they can never disagree.
 """
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -86,6 +86,22 @@ class GraphStats:
     per_suite: dict[URIRef, int]
     per_access_level: dict[URIRef, int]
     per_harness: dict[URIRef, int]
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts as JSON: the statements by part, then each section a mapping from IRI
+        to count, in order (what a store folder keeps in its manifest)."""
+        sections = {name: {str(iri): n for iri, n in getattr(self, name).items()}
+                    for name in _SECTIONS}
+        return {"statements": asdict(self.statements), **sections}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "GraphStats":
+        sections = {name: {URIRef(iri): int(n) for iri, n in data[name].items()}
+                    for name in _SECTIONS}
+        return cls(statements=StatementCounts(**data["statements"]), **sections)
+
+
+_SECTIONS = ("per_class", "per_suite", "per_access_level", "per_harness")
 
 
 def graph_stats(table: QuadTable, base: str) -> GraphStats:

@@ -1,0 +1,147 @@
+"""The ``Store`` protocol: all that the CLI, the validator and the web app see of the graph.
+
+A store runs a query (typed bindings, an optional dataset, limits) and answers with a
+``QueryResult``; describes a node (its outgoing and incoming statements, each with the graph
+that states it); lists the record graphs; and gives the counts ``benchgraph stats`` prints.
+Nothing above this module knows which kind of store it has (``graph.store.kinds``).
+
+Terms are pyoxigraph's (``NamedNode``, ``BlankNode``, ``Literal``): the engine's own, so a
+result reaches a page or a file without a conversion per term.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import pyoxigraph as ox
+
+from graph.stats import GraphStats
+from graph.store.result import QueryResult
+
+Term = ox.NamedNode | ox.BlankNode | ox.Literal
+BindingTerm = ox.NamedNode | ox.Literal
+Bindings = Mapping[str, BindingTerm]
+"""Values for a query's variables, by name without ``?``: bound before the query runs."""
+
+
+@dataclass(frozen=True)
+class QueryDataset:
+    """The RDF dataset a request picks (SPARQL Protocol ``default-graph-uri`` and
+    ``named-graph-uri``): graphs of the store by IRI. An IRI the store does not hold is an
+    empty graph; nothing is ever fetched."""
+
+    default_graphs: tuple[str, ...] = ()
+    named_graphs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How long a query may run and how many rows (or triples) it may return."""
+
+    timeout: float
+    """Seconds; the query is stopped, whatever it is doing, when they are up."""
+    rows: int | None
+    """At most this many rows or triples are returned (the result says it was cut); None
+    for no limit."""
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement about a described node, and the named graph that states it."""
+
+    subject: Term
+    predicate: ox.NamedNode
+    object: Term
+    graph: ox.NamedNode
+
+
+@dataclass(frozen=True)
+class Description:
+    """What the store says about one node: statements from it and statements to it."""
+
+    node: ox.NamedNode
+    outgoing: tuple[Statement, ...]
+    incoming: tuple[Statement, ...]
+    truncated: bool = False
+    """True when the store holds more statements than the description's limit let in."""
+
+    @property
+    def exists(self) -> bool:
+        """Whether the store says anything about the node at all."""
+        return bool(self.outgoing or self.incoming)
+
+
+@dataclass(frozen=True)
+class RecordGraph:
+    """One record's named graph, and the file it was built from."""
+
+    graph: str
+    source_file: str
+    sha256: str
+    """The SHA-256 of the record file's text, as the build read it."""
+
+
+@dataclass(frozen=True)
+class BuildFacts:
+    """What a store knows of the build it holds."""
+
+    base: str
+    built_at: str
+    """ISO 8601, UTC."""
+    records: tuple[RecordGraph, ...] = ()
+    rejected: tuple[str, ...] = field(default=())
+    """Files the build could not read, as ``path: field: reason`` lines."""
+
+
+class Store(Protocol):
+    """A built graph that queries can run on (read-only)."""
+
+    @property
+    def base(self) -> str:
+        """The base IRI of the data."""
+        ...
+
+    def query(
+        self,
+        text: str,
+        bindings: Bindings | None = None,
+        dataset: QueryDataset | None = None,
+        limits: Limits | None = None,
+    ) -> QueryResult:
+        """Run a SPARQL query (SELECT, ASK, CONSTRUCT or DESCRIBE).
+
+        Raises ``ReadOnlyError`` for an update or SERVICE, ``QuerySyntaxError`` for text the
+        parser refuses, ``QueryTimeout`` when the time limit stops it."""
+        ...
+
+    def describe(self, node: str, limit: int | None = None) -> Description:
+        """Every statement from and to ``node`` (at most ``limit`` of each), with its graph."""
+        ...
+
+    def record_graphs(self) -> Sequence[RecordGraph]:
+        """The record graphs, in the order of their files."""
+        ...
+
+    def counts(self) -> GraphStats:
+        """The counts ``benchgraph stats`` prints."""
+        ...
+
+    def close(self) -> None:
+        """Stop what the store runs (query processes) and remove what it made for itself."""
+        ...
+
+
+__all__ = [
+    "BindingTerm",
+    "Bindings",
+    "BuildFacts",
+    "Description",
+    "Limits",
+    "QueryDataset",
+    "RecordGraph",
+    "Statement",
+    "Store",
+    "Term",
+]

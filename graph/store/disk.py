@@ -1,0 +1,170 @@
+"""An Oxigraph store on disk, built once and opened read-only: the ``oxigraph:DIR`` kind.
+
+A store folder holds one or more *generations* (each a complete pyoxigraph store in its own
+subfolder) and ``benchgraph-store.json``, the manifest naming the current one with the facts
+of its build (base IRI, when, from which files, a SHA-256 per record, the counts). A build
+bulk-loads a new generation beside the current one and then replaces the manifest with
+``os.replace``, the one step that switches: a crash or Ctrl-C at any moment before it leaves
+the old store whole, and after it the new one is complete. Older generations are removed
+after the switch (a reader that still has one open keeps reading it: the files stay until it
+closes them).
+
+What a generation holds (DESIGN.md, "The served graph"): every record's named graph, the
+build graph and the ontology, each as a named graph; and in the default graph their RDF
+merge, so that a triple stated by two records is one triple there while ``GRAPH ?g`` still
+sees each record's own statement. (pyoxigraph's ``use_default_graph_as_union`` returns such a
+triple once per graph that holds it, so it is not the way.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyoxigraph as ox
+
+from graph.dataset.table import QuadTable
+from graph.errors import BenchgraphError, ErrorKind
+from graph.export import serialize
+from graph.export.formats import NQUADS, NTRIPLES
+from graph.stats import GraphStats, graph_stats
+from graph.store.base import BuildFacts, RecordGraph
+
+MANIFEST = "benchgraph-store.json"
+FORMAT_VERSION = 1
+_GENERATION_PREFIX = "generation-"
+
+
+class StoreError(BenchgraphError):
+    """A store that cannot be opened or built as asked."""
+
+    kind = ErrorKind.STORE
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The facts a store folder keeps about the build it holds."""
+
+    generation: str
+    """The subfolder holding the current pyoxigraph store."""
+    facts: BuildFacts
+    counts: GraphStats
+    quads: int
+    """Statements in the named graphs (each record's own, the build graph, the ontology)."""
+    triples: int
+    """Statements in the default graph: their merge."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT_VERSION,
+            "generation": self.generation,
+            "base": self.facts.base,
+            "built_at": self.facts.built_at,
+            "quads": self.quads,
+            "triples": self.triples,
+            "records": [asdict(record) for record in self.facts.records],
+            "rejected": list(self.facts.rejected),
+            "counts": self.counts.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Manifest:
+        facts = BuildFacts(
+            base=data["base"],
+            built_at=data["built_at"],
+            records=tuple(RecordGraph(**record) for record in data["records"]),
+            rejected=tuple(data["rejected"]),
+        )
+        return cls(data["generation"], facts, GraphStats.from_json(data["counts"]),
+                   data["quads"], data["triples"])
+
+
+def build_store(folder: Path, table: QuadTable, facts: BuildFacts) -> Manifest:
+    """Bulk-load ``table`` into a new generation under ``folder`` and switch to it.
+
+    StoreError when ``folder`` exists and is neither empty nor a benchgraph store (nothing
+    in it is touched)."""
+    _check_folder(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    generation = f"{_GENERATION_PREFIX}{stamp}-{secrets.token_hex(4)}"
+    loading = folder / f".{generation}.loading"
+    try:
+        store = ox.Store(str(loading))
+        store.bulk_load(serialize(table, NQUADS).data, format=ox.RdfFormat.N_QUADS)
+        union = serialize(table, NTRIPLES)
+        store.bulk_load(union.data, format=ox.RdfFormat.N_TRIPLES)
+        store.flush()
+        del store  # closes the database before it is moved
+        os.rename(loading, folder / generation)
+    except BaseException:
+        shutil.rmtree(loading, ignore_errors=True)
+        raise
+    manifest = Manifest(generation, facts, graph_stats(table), quads=len(table),
+                        triples=union.statements)
+    _write_manifest(folder, manifest)
+    _remove_old_generations(folder, keep=generation)
+    return manifest
+
+
+def read_manifest(folder: Path, base: str | None = None) -> Manifest:
+    """The manifest of the store in ``folder``; StoreError when there is none, when it is
+    unreadable, or when it was built with another base IRI than ``base``."""
+    path = folder / MANIFEST
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise StoreError(f"{folder} holds no benchgraph store: build one with "
+                         f"`benchgraph build --store oxigraph:{folder}`") from None
+    except (OSError, ValueError) as error:
+        raise StoreError(f"{path} cannot be read as a store manifest: {error}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT_VERSION:
+        raise StoreError(f"{folder} was built by another version of benchgraph: build it again")
+    manifest = Manifest.from_json(data)
+    if base is not None and manifest.facts.base != base:
+        raise StoreError(f"the store in {folder} was built with the base IRI "
+                         f"{manifest.facts.base}, not {base}: give --base "
+                         f"{manifest.facts.base} or build the store again")
+    if not (folder / manifest.generation).is_dir():
+        raise StoreError(f"the store in {folder} is incomplete (no {manifest.generation}/): "
+                         "build it again")
+    return manifest
+
+
+def _check_folder(folder: Path) -> None:
+    if not folder.exists():
+        return
+    if not folder.is_dir():
+        raise StoreError(f"{folder} is not a folder")
+    if (folder / MANIFEST).exists():
+        return
+    if any(not entry.name.startswith(f".{_GENERATION_PREFIX}") for entry in folder.iterdir()):
+        raise StoreError(f"{folder} is not empty and holds no benchgraph store: choose a new "
+                         "or empty folder")
+
+
+def _write_manifest(folder: Path, manifest: Manifest) -> None:
+    temporary = folder / f".{MANIFEST}.{secrets.token_hex(4)}.tmp"
+    with temporary.open("w", encoding="utf-8") as handle:
+        json.dump(manifest.to_json(), handle, indent=1, ensure_ascii=False)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, folder / MANIFEST)
+
+
+def _remove_old_generations(folder: Path, keep: str) -> None:
+    for entry in folder.iterdir():
+        name = entry.name
+        stale = name.startswith(_GENERATION_PREFIX) and name != keep
+        interrupted = name.startswith(f".{_GENERATION_PREFIX}") and name.endswith(".loading")
+        if (stale or interrupted) and entry.is_dir():
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+__all__ = ["MANIFEST", "Manifest", "StoreError", "build_store", "read_manifest"]

@@ -1,0 +1,128 @@
+"""The query process: opens the store read-only once, then answers requests until told to stop.
+
+pyoxigraph 0.5 cannot stop a query from Python: a running query holds its thread, and a
+signal handler only runs once the query returns. So every query runs in one of these
+processes, which its parent kills when the time limit is up (``graph.store.pool``). The
+process keeps nothing between requests but the open store, so killing it loses nothing.
+
+A request is a ``QueryRequest``; the answer a ``QueryResult``, or a ``Failure`` saying why
+not. Only the engine's own errors become failures: pyoxigraph's ``SyntaxError`` (the query
+text) and ``OSError`` (reading the store). Anything else is a bug, sent back as one.
+"""
+
+from __future__ import annotations
+
+import signal
+import traceback
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Literal
+
+import pyoxigraph as ox
+
+from graph.sparql.query_text import QueryForm
+from graph.store.result import QueryResult
+
+FailureKind = Literal["syntax", "store", "bug"]
+
+
+@dataclass(frozen=True)
+class QueryRequest:
+    """One query to run, with everything it needs: the engine sees nothing else."""
+
+    text: str
+    form: QueryForm
+    prefixes: dict[str, str]
+    base_iri: str | None = None
+    default_graphs: tuple[str, ...] | None = None
+    """The graphs to query as the default graph; None: the store's own (the merge)."""
+    named_graphs: tuple[str, ...] | None = None
+    """The graphs ``GRAPH`` may see; None: every named graph of the store."""
+    row_limit: int | None = None
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a request has no answer."""
+
+    kind: FailureKind
+    message: str
+
+
+def run_request(store: ox.Store, request: QueryRequest) -> QueryResult:
+    """Run one request on ``store`` and put its answer in a ``QueryResult``."""
+    answer = store.query(
+        request.text,
+        prefixes=request.prefixes,
+        base_iri=request.base_iri,
+        default_graph=_graphs(request.default_graphs),  # type: ignore[arg-type]
+        named_graphs=_graphs(request.named_graphs),
+    )
+    limit = request.row_limit
+    if isinstance(answer, ox.QueryBoolean):
+        return QueryResult(request.form, boolean=bool(answer))
+    if isinstance(answer, ox.QuerySolutions):
+        variables = tuple(variable.value for variable in answer.variables)
+        lines = ["\t".join(f"?{name}" for name in variables)]
+        truncated = False
+        for solution in answer:
+            if limit is not None and len(lines) > limit:
+                truncated = True
+                break
+            lines.append("\t".join("" if term is None else str(term) for term in solution))
+        payload = ("\n".join(lines) + "\n").encode()
+        return QueryResult(request.form, variables, payload=payload, count=len(lines) - 1,
+                           truncated=truncated)
+    triples: list[str] = []
+    truncated = False
+    for triple in answer:
+        if limit is not None and len(triples) >= limit:
+            truncated = True
+            break
+        triples.append(f"{triple} .\n")
+    return QueryResult(request.form, payload="".join(triples).encode(), count=len(triples),
+                       truncated=truncated)
+
+
+def _graphs(iris: tuple[str, ...] | None) -> list[ox.NamedNode | ox.BlankNode] | None:
+    return None if iris is None else [ox.NamedNode(iri) for iri in iris]
+
+
+def serve(connection: Connection, store_path: str) -> None:
+    """The process's whole life: open the store, say so, answer requests until the pipe
+    closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent, which stops us
+    try:
+        store = ox.Store.read_only(store_path)
+    except OSError as error:
+        connection.send(Failure("store", str(error)))
+        return
+    connection.send(READY)
+    while True:
+        try:
+            request = connection.recv()
+        except (EOFError, OSError):
+            return
+        response: QueryResult | Failure
+        try:
+            response = run_request(store, request)
+        except SyntaxError as error:
+            response = Failure("syntax", str(error))
+        except OSError as error:
+            response = Failure("store", str(error))
+        except Exception:  # a bug: sent back whole, and raised again by the parent
+            response = Failure("bug", traceback.format_exc())
+        connection.send(response)
+
+
+READY = "ready"
+"""What a query process sends once its store is open."""
+
+
+def main(argv: list[str]) -> None:
+    """The child's program, given ``FD STORE``: serve on the socket ``FD``."""
+    descriptor, store_path = argv
+    serve(Connection(int(descriptor)), store_path)
+
+
+__all__ = ["READY", "Failure", "QueryRequest", "main", "run_request", "serve"]

@@ -1,0 +1,122 @@
+"""Which store a command or the web app gets: ``--store`` / ``BENCHGRAPH_STORE``.
+
+- ``memory`` (the default): built at start from the PATHs given (or the bundled catalog)
+  into a temporary folder (in RAM where ``/dev/shm`` is), removed when the store closes;
+- ``oxigraph:DIR``: the store ``benchgraph build --store oxigraph:DIR`` made, opened
+  read-only without reading a record;
+- ``sparql:URL``: a remote SPARQL 1.1 engine (not yet: a clear error says so).
+
+Chosen once, when a command or the app starts (``open_store``); nothing above this module
+knows which kind it has.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from graph.build import BuildResult, build
+from graph.errors import BenchgraphError, ErrorKind
+from graph.mapping.iris import Iris
+from graph.settings import Settings
+from graph.store.base import BuildFacts, Limits, RecordGraph
+from graph.store.disk import Manifest, build_store, read_manifest
+from graph.store.local import LocalStore
+
+StoreKind = Literal["memory", "oxigraph", "sparql"]
+_RAM_FOLDER = Path("/dev/shm")
+
+
+@dataclass(frozen=True)
+class StoreSpec:
+    """A store as the user names it."""
+
+    kind: StoreKind
+    location: str = ""
+    """The folder of an ``oxigraph`` store, the query URL of a ``sparql`` one."""
+
+    @classmethod
+    def parse(cls, text: str) -> StoreSpec:
+        """``memory``, ``oxigraph:DIR`` or ``sparql:URL``; BenchgraphError (usage) otherwise."""
+        kind, _, location = text.strip().partition(":")
+        if kind == "memory" and not location:
+            return cls("memory")
+        if kind in ("oxigraph", "sparql") and location:
+            return cls(kind, location)  # type: ignore[arg-type]
+        raise BenchgraphError(f"--store {text!r}: give memory, oxigraph:DIR or sparql:URL",
+                              ErrorKind.USAGE)
+
+    def __str__(self) -> str:
+        return self.kind if self.kind == "memory" else f"{self.kind}:{self.location}"
+
+
+def limits_from(settings: Settings) -> Limits:
+    """The query limits the settings give."""
+    return Limits(timeout=settings.query_timeout, rows=settings.row_limit or None)
+
+
+def build_facts(result: BuildResult, base: str) -> BuildFacts:
+    """The facts a store keeps about ``result``, the build it holds."""
+    iris = Iris(base)
+    records = tuple(
+        RecordGraph(
+            graph=str(iris.record(loaded.key)),
+            source_file=str(loaded.source.relative),
+            sha256=hashlib.sha256(loaded.source.text.encode()).hexdigest(),
+        )
+        for loaded in result.report.records
+    )
+    return BuildFacts(
+        base=base,
+        built_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        records=records,
+        rejected=tuple(str(problem) for problem in result.report.rejected),
+    )
+
+
+def build_into(folder: Path, result: BuildResult, settings: Settings) -> Manifest:
+    """Put a build into the store folder ``folder`` (``benchgraph build --store``)."""
+    return build_store(folder, result.table, build_facts(result, settings.base))
+
+
+def open_store(
+    spec: StoreSpec,
+    settings: Settings,
+    paths: Sequence[Path] = (),
+    *,
+    processes: int = 1,
+    built: BuildResult | None = None,
+) -> LocalStore:
+    """The store ``spec`` names. A ``memory`` store is built from ``paths`` (or ``built``,
+    a build already made); an ``oxigraph`` one is opened as it is (``paths`` must be empty)."""
+    limits = limits_from(settings)
+    if spec.kind == "memory":
+        result = built or build(paths, settings)
+        folder = Path(tempfile.mkdtemp(prefix="benchgraph-memory-",
+                                       dir=_RAM_FOLDER if _RAM_FOLDER.is_dir() else None))
+        try:
+            manifest = build_into(folder, result, settings)
+        except BaseException:
+            import shutil
+
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        return LocalStore(folder, manifest, limits, processes, remove_on_close=True)
+    if spec.kind == "oxigraph":
+        if paths:
+            raise BenchgraphError(
+                f"--store {spec} serves the store as it was built; to build it from record "
+                f"files, run `benchgraph build PATH... --store {spec}`", ErrorKind.USAGE)
+        folder = Path(spec.location)
+        expected = settings.base if "base" in settings.model_fields_set else None
+        return LocalStore(folder, read_manifest(folder, expected), limits, processes)
+    raise BenchgraphError(f"--store {spec}: remote SPARQL stores are not supported yet",
+                          ErrorKind.USAGE)
+
+
+__all__ = ["StoreSpec", "build_facts", "build_into", "limits_from", "open_store"]
