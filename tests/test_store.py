@@ -1,0 +1,285 @@
+"""The Store: both local kinds, the merge as default graph, limits, refusals, atomic builds."""
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+
+from graph.build import BuildResult
+from graph.errors import ErrorKind
+from graph.settings import Settings
+from graph.store import disk
+from graph.store.base import Limits, QueryDataset
+from graph.store.disk import StoreError, read_manifest
+from graph.store.kinds import StoreSpec, build_into, open_store
+from graph.store.local import LocalStore, ReadOnlyRefusal, SyntaxRefusal
+from graph.store.pool import QueryTimeout
+
+BASE = "https://w3id.org/benchgraph/"
+MIMIC = f"{BASE}benchmark/mimic_rrs"
+RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+
+
+@pytest.fixture(scope="module")
+def memory_store(seed_build: BuildResult, settings: Settings) -> Iterator[LocalStore]:
+    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build)
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def oxigraph_store(
+    seed_build: BuildResult, settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LocalStore]:
+    folder = tmp_path_factory.mktemp("stores") / "seeds"
+    build_into(folder, seed_build, settings)
+    store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)
+    yield store
+    store.close()
+
+
+@pytest.fixture(params=["memory", "oxigraph"])
+def store(request: pytest.FixtureRequest) -> LocalStore:
+    fixture: LocalStore = request.getfixturevalue(f"{request.param}_store")
+    return fixture
+
+
+def test_spec_parsing() -> None:
+    assert StoreSpec.parse("memory") == StoreSpec("memory")
+    assert StoreSpec.parse("oxigraph:/tmp/x") == StoreSpec("oxigraph", "/tmp/x")
+    assert str(StoreSpec.parse("sparql:http://h/q")) == "sparql:http://h/q"
+    for bad in ("", "oxigraph", "oxigraph:", "memory:x", "fuseki:x"):
+        with pytest.raises(Exception, match="memory, oxigraph:DIR or sparql:URL"):
+            StoreSpec.parse(bad)
+
+
+def test_select_rows_and_terms(store: LocalStore) -> None:
+    result = store.query("SELECT ?id WHERE { ?b a bench:Benchmark ; dcterms:identifier ?id "
+                         "FILTER(?id = 'mimic_rrs') }")
+    assert result.variables == ("id",)
+    assert result.rows == ((ox.Literal("mimic_rrs"),),)
+    assert not result.truncated
+
+
+def test_bindings_are_joined_as_values(store: LocalStore) -> None:
+    result = store.query("SELECT ?label WHERE { ?b rdfs:label ?label }",
+                         bindings={"b": ox.NamedNode(MIMIC)})
+    assert [row[0] for row in result.rows] == [ox.Literal("MIMIC-RRS (MedHELM)")]
+
+
+def test_default_graph_is_the_merge(tmp_path: Path, settings: Settings) -> None:
+    """A triple two records state is one triple in the default graph, and each record's own
+    statement is still in its graph."""
+    for name in ("one", "two"):
+        (tmp_path / f"{name}.txt").write_text(
+            f"Bench {name}\nA summary.\n- Made by\n- Shared Lab\n", encoding="utf-8")
+    store = open_store(StoreSpec.parse("memory"), settings, [tmp_path])
+    try:
+        lab = ox.NamedNode(f"{BASE}org/shared_lab")
+        merged = store.query("SELECT ?type WHERE { ?lab a ?type }", bindings={"lab": lab})
+        assert merged.rows == ((ox.NamedNode("https://w3id.org/benchgraph/ontology#Organization"),),)
+        graphs = store.query("SELECT ?g WHERE { GRAPH ?g { ?lab a ?type } } ORDER BY ?g",
+                             bindings={"lab": lab})
+        assert [row[0] for row in graphs.rows] == [
+            ox.NamedNode(f"{BASE}record/one"), ox.NamedNode(f"{BASE}record/two")]
+    finally:
+        store.close()
+
+
+def test_dataset_picks_record_graphs(store: LocalStore) -> None:
+    record = store.record_graphs()[0].graph
+    only = store.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }",
+                       dataset=QueryDataset(named_graphs=(record,)))
+    assert only.rows == ((ox.NamedNode(record),),)
+    unknown = store.query("ASK { ?s ?p ?o }",
+                          dataset=QueryDataset(default_graphs=("http://example.org/none",)))
+    assert unknown.boolean is False
+
+
+def test_construct_gives_triples(store: LocalStore) -> None:
+    result = store.query("CONSTRUCT WHERE { ?s a bench:Suite }")
+    assert result.is_graph and result.count == 1
+    assert result.triples[0].object == ox.NamedNode("https://w3id.org/benchgraph/ontology#Suite")
+
+
+def test_row_limit_cuts_and_says_so(store: LocalStore) -> None:
+    result = store.query("SELECT ?s ?p ?o WHERE { ?s ?p ?o }", limits=Limits(timeout=30, rows=3))
+    assert result.count == 3 and len(result.rows) == 3 and result.truncated
+    graph = store.query("CONSTRUCT WHERE { ?s ?p ?o }", limits=Limits(timeout=30, rows=2))
+    assert graph.count == 2 and len(graph.triples) == 2 and graph.truncated
+
+
+def test_describe_gives_both_directions_with_graphs(store: LocalStore) -> None:
+    description = store.describe(MIMIC)
+    assert description.exists
+    predicates = {statement.predicate.value for statement in description.outgoing}
+    assert "http://www.w3.org/2000/01/rdf-schema#label" in predicates
+    assert any(s.subject.value.endswith("record/000_501ccd0cd0e2608f")  # type: ignore[union-attr]
+               for s in description.incoming)
+    graphs = {statement.graph.value for statement in description.outgoing}
+    assert f"{BASE}build" in graphs and f"{BASE}record/000_501ccd0cd0e2608f" in graphs
+    capped = store.describe(MIMIC, limit=2)
+    assert len(capped.outgoing) == 2 and capped.truncated
+    assert not store.describe(f"{BASE}benchmark/no_such_thing").exists
+
+
+def test_updates_and_service_are_refused(store: LocalStore) -> None:
+    for update in ("INSERT DATA { <http://a> <http://b> <http://c> }",
+                   "PREFIX x: <http://x/> DELETE WHERE { ?s ?p ?o }",
+                   "LOAD <http://example.org/data.ttl>", "CLEAR ALL"):
+        with pytest.raises(ReadOnlyRefusal, match="read-only") as refused:
+            store.query(update)
+        assert refused.value.kind is ErrorKind.QUERY
+    assert store.query("ASK { ?s ?p ?o }").boolean is True  # unchanged
+
+
+def test_no_connection_is_made(store: LocalStore) -> None:
+    """SERVICE (nested too) is refused before it runs; FROM names graphs and fetches nothing."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    listener.settimeout(0.2)
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}/sparql"
+    accepted: list[object] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                accepted.append(listener.accept())
+            except TimeoutError:
+                continue
+
+    thread = threading.Thread(target=accept)
+    thread.start()
+    try:
+        for query in (f"SELECT * WHERE {{ SERVICE <{url}> {{ ?s ?p ?o }} }}",
+                      f"SELECT * WHERE {{ OPTIONAL {{ SERVICE SILENT <{url}> {{ ?s ?p ?o }} }} }}",
+                      f"SELECT * WHERE {{ {{ SELECT * WHERE {{ service <{url}> {{ ?s ?p ?o }} }} }}"
+                      " }"):
+            with pytest.raises(ReadOnlyRefusal, match="SERVICE"):
+                store.query(query)
+        assert store.query(f"ASK FROM <{url}> {{ ?s ?p ?o }}").boolean is False
+        assert store.query(f"SELECT * FROM NAMED <{url}> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}"
+                           ).count == 0
+        time.sleep(0.3)
+    finally:
+        stop.set()
+        thread.join()
+        listener.close()
+    assert accepted == []
+
+
+def test_syntax_error_names_line_and_column(store: LocalStore) -> None:
+    with pytest.raises(SyntaxRefusal, match="line 2, column") as refused:
+        store.query("SELECT *\nWHERE { ?s ?p }")
+    assert refused.value.line == 2
+
+
+def test_runaway_query_is_stopped_and_the_store_answers_after(
+    seed_build: BuildResult, settings: Settings
+) -> None:
+    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build, processes=2)
+    try:
+        started = time.monotonic()
+        with pytest.raises(QueryTimeout, match="time limit of 1 s") as stopped:
+            store.query(RUNAWAY, limits=Limits(timeout=1, rows=None))
+        assert time.monotonic() - started < 1 + 2
+        assert stopped.value.kind is ErrorKind.LIMIT
+        assert store.query("ASK { ?s ?p ?o }").boolean is True
+    finally:
+        store.close()
+
+
+def test_cheap_query_answers_beside_a_runaway(seed_build: BuildResult, settings: Settings) -> None:
+    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build, processes=2)
+    try:
+        store.query("ASK { ?s ?p ?o }")  # both processes started
+        errors: list[BaseException] = []
+
+        def runaway() -> None:
+            try:
+                store.query(RUNAWAY, limits=Limits(timeout=3, rows=None))
+            except QueryTimeout as error:
+                errors.append(error)
+
+        thread = threading.Thread(target=runaway)
+        thread.start()
+        time.sleep(0.3)
+        started = time.monotonic()
+        assert store.query("ASK { ?s a bench:Benchmark }").boolean is True
+        assert time.monotonic() - started < 1
+        thread.join()
+        assert len(errors) == 1
+    finally:
+        store.close()
+
+
+def test_store_folder_keeps_its_build_facts(oxigraph_store: LocalStore, seed_build: BuildResult) -> None:
+    records = oxigraph_store.record_graphs()
+    assert [r.source_file for r in records] == [
+        str(loaded.source.relative) for loaded in seed_build.report.records]
+    assert all(len(r.sha256) == 64 for r in records)
+    assert oxigraph_store.base == BASE
+    assert oxigraph_store.counts() == oxigraph_store.manifest.counts
+    assert oxigraph_store.manifest.facts.built_at
+
+
+def test_store_built_with_another_base_is_an_error(
+    oxigraph_store: LocalStore, settings: Settings
+) -> None:
+    other = Settings(base="https://example.org/data/")
+    with pytest.raises(StoreError, match="built with the base IRI https://w3id.org/benchgraph/"):
+        open_store(StoreSpec.parse(f"oxigraph:{oxigraph_store.folder}"), other)
+    # With no base given, the store's own is taken.
+    opened = open_store(StoreSpec.parse(f"oxigraph:{oxigraph_store.folder}"), Settings())
+    assert opened.base == BASE
+    opened.close()
+
+
+def test_missing_or_foreign_folder_is_a_clear_error(tmp_path: Path, settings: Settings,
+                                                    seed_build: BuildResult) -> None:
+    with pytest.raises(StoreError, match="holds no benchgraph store"):
+        open_store(StoreSpec.parse(f"oxigraph:{tmp_path / 'none'}"), settings)
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("not a store")
+    with pytest.raises(StoreError, match="not empty"):
+        build_into(foreign, seed_build, settings)
+    assert (foreign / "notes.txt").read_text() == "not a store"
+
+
+def test_interrupted_build_leaves_the_old_store_whole(
+    tmp_path: Path, settings: Settings, seed_build: BuildResult, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "store"
+    first = build_into(folder, seed_build, settings)
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(disk, "_write_manifest", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        build_into(folder, seed_build, settings)
+    monkeypatch.undo()
+    assert read_manifest(folder) == first
+    store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)
+    try:
+        assert store.query("ASK { ?s a bench:Benchmark }").boolean is True
+    finally:
+        store.close()
+    second = build_into(folder, seed_build, settings)
+    generations = sorted(p.name for p in folder.iterdir() if p.is_dir())
+    assert generations == [second.generation]  # the old and the stray ones are gone
+
+
+def test_memory_store_removes_its_folder(seed_build: BuildResult, settings: Settings) -> None:
+    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build)
+    folder = store.folder
+    assert folder.is_dir()
+    store.close()
+    assert not folder.exists()
