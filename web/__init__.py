@@ -1,0 +1,45 @@
+"""The benchgraph web app: ``create_app`` builds it, gunicorn serves it (``benchgraph serve``).
+
+Blueprints by concern: ``home`` (the front page), ``sparql`` (the SPARQL 1.1 Protocol endpoint,
+its service description and the query editor), ``queries`` (the named queries as pages and as
+data). Every blueprint reaches the graph through ``web.stores.get_store()``, which
+``web.stores.init_app`` registers; errors take one shape (``web.errors``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from graph.settings import Settings, default_settings
+from graph.store.base import Store
+from web import errors, home, queries, sparql, stores
+
+
+def create_app(
+    settings: Settings | None = None,
+    store: Store | None = None,
+    config: dict[str, Any] | None = None,
+) -> Flask:
+    """The app over ``store`` (default: a memory store of the bundled catalog, built on first
+    use); ``config`` adds to or overrides Flask's configuration (tests)."""
+    settings = settings or default_settings()
+    app = Flask(__name__)
+    app.config.from_mapping(
+        BENCHGRAPH_SETTINGS=settings,
+        MAX_CONTENT_LENGTH=settings.max_request_bytes,
+        MAX_FORM_MEMORY_SIZE=settings.max_request_bytes,
+        JSON_SORT_KEYS=False,
+    )
+    if config:
+        app.config.update(config)
+    stores.init_app(app, store)
+    errors.init_app(app)
+    app.register_blueprint(home.bp)
+    app.register_blueprint(sparql.bp)
+    app.register_blueprint(queries.bp)
+    return app
+
+
+__all__ = ["create_app"]

@@ -128,6 +128,11 @@ class Store(Protocol):
         """The counts ``benchgraph stats`` prints."""
         ...
 
+    def prepare(self) -> None:
+        """Start what this process needs to query (its query processes), so that the first
+        query does not wait for them; a server calls it in each worker."""
+        ...
+
     def close(self) -> None:
         """Stop what the store runs (query processes) and remove what it made for itself."""
         ...

@@ -19,11 +19,13 @@ triple once per graph that holds it, so it is not the way.)
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import secrets
 import shutil
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -96,12 +98,9 @@ def build_store(folder: Path, table: QuadTable, facts: BuildFacts) -> Manifest:
     generation = f"{_GENERATION_PREFIX}{stamp}-{secrets.token_hex(4)}"
     loading = folder / f".{generation}.loading"
     try:
-        store = ox.Store(str(loading))
-        store.bulk_load(serialize(table, NQUADS).data, format=ox.RdfFormat.N_QUADS)
+        quads = serialize(table, NQUADS)
         union = serialize(table, NTRIPLES)
-        store.bulk_load(union.data, format=ox.RdfFormat.N_TRIPLES)
-        store.flush()
-        del store  # closes the database before it is moved
+        _load_apart(loading, quads.data, union.data)
         os.rename(loading, folder / generation)
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
@@ -111,6 +110,47 @@ def build_store(folder: Path, table: QuadTable, facts: BuildFacts) -> Manifest:
     _write_manifest(folder, manifest)
     _remove_old_generations(folder, keep=generation)
     return manifest
+
+
+def _load_apart(path: Path, quads: bytes, union: bytes) -> None:
+    """Bulk-load the named graphs and their merge into a new store at ``path``, in a forked
+    child process.
+
+    RocksDB, under pyoxigraph's on-disk store, starts threads of its own; a process that has
+    run it and then forks (gunicorn's master does, for its workers) leaves those threads
+    behind in each child, whose exit then crashes (seen: SIGSEGV in every worker on
+    Ctrl-C). The child inherits the serialised data (no copy is made by the fork) and is the
+    only process that ever opens the store for writing."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_bulk_load, args=(send, str(path), quads, union),
+                            name="benchgraph-load")
+    child.start()
+    send.close()
+    try:
+        outcome = receive.recv() if receive.poll(None) else None
+    except EOFError:
+        outcome = None
+    child.join()
+    if outcome is not None:
+        raise StoreError(f"the store could not be written in {path.parent}: {outcome}")
+    if child.exitcode != 0:
+        raise StoreError(f"loading the store stopped (exit code {child.exitcode})")
+
+
+def _bulk_load(report: Connection, path: str, quads: bytes, union: bytes) -> None:
+    try:
+        store = ox.Store(path)
+        store.bulk_load(quads, format=ox.RdfFormat.N_QUADS)
+        store.bulk_load(union, format=ox.RdfFormat.N_TRIPLES)
+        store.flush()
+        del store
+    except OSError as error:
+        report.send(str(error))
+    else:
+        report.send(None)
+    finally:
+        report.close()
 
 
 def read_manifest(folder: Path, base: str | None = None) -> Manifest:

@@ -80,6 +80,9 @@ class LocalStore:
             pool = self._pool = QueryPool(self.folder / self.manifest.generation, self.processes)
         return pool
 
+    def prepare(self) -> None:
+        self._pool_here()
+
     def query(
         self,
         text: str,

@@ -1,0 +1,122 @@
+"""``/sparql``: the SPARQL 1.1 Protocol endpoint, its service description, and the editor.
+
+A request with a query is answered by the store, in the format ``Accept`` (or ``format=``)
+asks for. A ``GET`` with no query gets the query editor when it comes from a browser, and
+the service description (SPARQL 1.1 Service Description, as RDF) otherwise. CORS is open,
+so that browser clients elsewhere can query; the endpoint is read-only and closed (updates
+and SERVICE refused by the store).
+"""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask_cors import CORS
+
+from graph.namespace import ONTOLOGY_IRI, PREFIXES
+from graph.settings import Settings
+from graph.sparql.named import load_named_queries
+from graph.store.kinds import limits_from
+from web.errors import wants_html
+from web.negotiation import (
+    GRAPH_FORMATS,
+    RESULT_FORMATS,
+    choose,
+    content_type,
+    formats_for,
+    write,
+    write_triples,
+)
+from web.protocol import read_request
+from web.stores import get_store
+
+bp = Blueprint("sparql", __name__)
+CORS(bp, max_age=86400)
+
+SD = "http://www.w3.org/ns/sparql-service-description#"
+TRUNCATED_HEADER = "Benchgraph-Truncated"
+"""Set, to the row limit, on an answer the row limit cut short."""
+
+
+@bp.route("/sparql", methods=["GET", "POST"], strict_slashes=False)
+def endpoint() -> Response:
+    """Answer a query, or describe the service."""
+    asked = read_request()
+    if asked.query is None:
+        if request.method == "GET" and wants_html():
+            return editor()
+        return service_description(asked.format)
+    settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
+    result = get_store().query(asked.query, dataset=asked.dataset, limits=limits_from(settings))
+    fmt = choose(formats_for(result), asked.format)
+    response = Response(write(result, fmt, get_store().base), content_type=content_type(fmt))
+    response.vary.add("Accept")
+    if result.truncated:
+        response.headers[TRUNCATED_HEADER] = str(settings.row_limit)
+    return response
+
+
+def editor() -> Response:
+    """The query editor (YASGUI), pointed at this endpoint only."""
+    queries = [
+        {"name": query.name, "title": query.title, "query": query.text}
+        for query in load_named_queries().values()
+    ]
+    body = render_template(
+        "sparql/editor.html",
+        endpoint=url_for("sparql.endpoint", _external=True),
+        prefixes={**PREFIXES, "base": get_store().base},
+        examples=queries,
+        initial=request.args.get("query", ""),
+    )
+    response = Response(body, mimetype="text/html")
+    response.vary.add("Accept")
+    return response
+
+
+def service_description(named: str | None) -> Response:
+    """This endpoint described in the SPARQL 1.1 Service Description vocabulary."""
+    fmt = choose(GRAPH_FORMATS, named)
+    endpoint_iri = ox.NamedNode(request.base_url)
+    triples = list(_description(endpoint_iri))
+    response = Response(write_triples(triples, fmt, get_store().base),
+                        content_type=content_type(fmt))
+    response.vary.add("Accept")
+    return response
+
+
+def _description(service: ox.NamedNode) -> list[ox.Triple]:
+    def sd(name: str) -> ox.NamedNode:
+        return ox.NamedNode(SD + name)
+
+    rdf_type = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+    triples = [
+        ox.Triple(service, rdf_type, sd("Service")),
+        ox.Triple(service, sd("endpoint"), service),
+        ox.Triple(service, sd("supportedLanguage"), sd("SPARQL11Query")),
+        ox.Triple(service, sd("feature"), sd("UnionDefaultGraph")),  # the merge of the graphs
+    ]
+    for fmt in (*RESULT_FORMATS, *GRAPH_FORMATS):
+        triples.append(ox.Triple(service, sd("resultFormat"), ox.NamedNode(fmt.iri)))
+    dataset = ox.BlankNode("dataset")
+    default = ox.BlankNode("default")
+    triples += [
+        ox.Triple(service, sd("defaultDataset"), dataset),
+        ox.Triple(dataset, rdf_type, sd("Dataset")),
+        ox.Triple(dataset, sd("defaultGraph"), default),
+        ox.Triple(default, rdf_type, sd("Graph")),
+    ]
+    store = get_store()
+    names = [record.graph for record in store.record_graphs()]
+    names += [f"{store.base}build", str(ONTOLOGY_IRI)]
+    for number, name in enumerate(names):
+        named = ox.BlankNode(f"graph{number}")
+        triples += [
+            ox.Triple(dataset, sd("namedGraph"), named),
+            ox.Triple(named, rdf_type, sd("NamedGraph")),
+            ox.Triple(named, sd("name"), ox.NamedNode(name)),
+        ]
+    return triples
+
+
+__all__ = ["TRUNCATED_HEADER", "bp"]
