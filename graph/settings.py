@@ -57,7 +57,9 @@ class Settings(BaseSettings):
     max_request_bytes: int = Field(
         1024 * 1024, ge=1024, description="Largest request body the web app accepts, in bytes."
     )
-    host: str = Field("127.0.0.1", description="Address `benchgraph serve` listens on (flag --host).")
+    host: str = Field(
+        "127.0.0.1", description="Address `benchgraph serve` listens on (flag --host)."
+    )
     port: int = Field(5000, ge=0, le=65535, description="Port `benchgraph serve` listens on; 0 "
                       "for any free one (flag --port).")
     workers: int = Field(2, ge=1, description="Web server processes of `benchgraph serve` (flag "

@@ -219,7 +219,9 @@ def test_cheap_query_answers_beside_a_runaway(seed_build: BuildResult, settings:
         store.close()
 
 
-def test_store_folder_keeps_its_build_facts(oxigraph_store: LocalStore, seed_build: BuildResult) -> None:
+def test_store_folder_keeps_its_build_facts(
+    oxigraph_store: LocalStore, seed_build: BuildResult
+) -> None:
     records = oxigraph_store.record_graphs()
     assert [r.source_file for r in records] == [
         str(loaded.source.relative) for loaded in seed_build.report.records]
@@ -233,7 +235,7 @@ def test_store_built_with_another_base_is_an_error(
     oxigraph_store: LocalStore, settings: Settings
 ) -> None:
     other = Settings(base="https://example.org/data/")
-    with pytest.raises(StoreError, match="built with the base IRI https://w3id.org/benchgraph/"):
+    with pytest.raises(StoreError, match=r"built with the base IRI https://w3id\.org/benchgraph/"):
         open_store(StoreSpec.parse(f"oxigraph:{oxigraph_store.folder}"), other)
     # With no base given, the store's own is taken.
     opened = open_store(StoreSpec.parse(f"oxigraph:{oxigraph_store.folder}"), Settings())

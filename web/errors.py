@@ -21,7 +21,7 @@ _TITLES = {400: "Bad request", 403: "Forbidden", 404: "Not found", 405: "Method 
 def wants_html() -> bool:
     """Whether the client is a browser that prefers a page to data."""
     accept = request.accept_mimetypes
-    best = accept.best_match(["text/html", "application/json"], default=None)
+    best = accept.best_match(["text/html", "application/json"])
     return best == "text/html" and accept["text/html"] > accept["application/json"]
 
 
