@@ -5,6 +5,8 @@ permalink; a bad one is a 400 with the reason."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
 from graph.dataset.oxigraph import to_oxigraph
@@ -46,7 +48,7 @@ def query(name: str) -> Response:
         response = Response(render_template(
             "queries/query.html", query=named, values=values, result=result,
             cell=lambda term: cell(term, store.base),
-            editor=url_for("sparql.endpoint", query=named.text),
+            editor=url_for("sparql.endpoint") + "#" + urlencode({"query": named.text}),
             formats=formats_for(result), row_limit=settings.row_limit,
         ), mimetype="text/html")
     response.vary.add("Accept")

@@ -9,13 +9,20 @@ and SERVICE refused by the store).
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pyoxigraph as ox
-from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_cors import CORS
 
+from graph.dataset.oxigraph import to_oxigraph
 from graph.namespace import ONTOLOGY_IRI, PREFIXES
 from graph.settings import Settings
+from graph.sparql.engine import bind_parameters
 from graph.sparql.named import load_named_queries
+from graph.sparql.query_text import shape_of, with_values
+from graph.store.base import Store
 from graph.store.kinds import limits_from
 from web.errors import wants_html
 from web.negotiation import (
@@ -39,13 +46,16 @@ TRUNCATED_HEADER = "Benchgraph-Truncated"
 
 
 @bp.route("/sparql", methods=["GET", "POST"], strict_slashes=False)
-def endpoint() -> Response:
+def endpoint() -> ResponseReturnValue:
     """Answer a query, or describe the service."""
     asked = read_request()
     if asked.query is None:
         if request.method == "GET" and wants_html():
             return editor()
         return service_description(asked.format)
+    if request.method == "GET" and asked.format is None and asked.dataset is None and wants_html():
+        # A person following a link to a query: the editor, with the query open in a tab.
+        return redirect(url_for("sparql.endpoint") + "#" + urlencode({"query": asked.query}), 303)
     settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
     result = get_store().query(asked.query, dataset=asked.dataset, limits=limits_from(settings))
     fmt = choose(formats_for(result), asked.format)
@@ -57,21 +67,45 @@ def endpoint() -> Response:
 
 
 def editor() -> Response:
-    """The query editor (YASGUI), pointed at this endpoint only."""
-    queries = [
-        {"name": query.name, "title": query.title, "query": query.text}
-        for query in load_named_queries().values()
-    ]
-    body = render_template(
-        "sparql/editor.html",
-        endpoint=url_for("sparql.endpoint", _external=True),
-        prefixes={**PREFIXES, "base": get_store().base},
-        examples=queries,
-        initial=request.args.get("query", ""),
-    )
-    response = Response(body, mimetype="text/html")
+    """The query editor (YASGUI), pointed at this endpoint only, with the named queries as its
+    examples."""
+    store = get_store()
+    config = {
+        "endpoint": url_for("sparql.endpoint", _external=True),
+        "prefixes": {**PREFIXES, "base": store.base},
+        "examples": editor_examples(store),
+        "iriBase": store.base,
+        "pageRoot": url_for("home.index"),
+    }
+    response = Response(render_template("sparql/editor.html", config=config),
+                        mimetype="text/html")
     response.vary.add("Accept")
     return response
+
+
+def editor_examples(store: Store) -> dict[str, dict[str, str]]:
+    """Each named query the editor can run as it is: its parameters bound by a ``VALUES``
+    block, to their defaults, an id parameter to a catalogued benchmark; a query with another
+    required parameter is left to its own page."""
+    sample = store.query("SELECT ?id WHERE { ?b bench:catalogued true ; dcterms:identifier ?id }"
+                         " ORDER BY ?id LIMIT 1").rows
+    sample_id = sample[0][0].value if sample and sample[0][0] is not None else None
+    examples: dict[str, dict[str, str]] = {}
+    for query in load_named_queries().values():
+        values = {}
+        for parameter in query.parameters:
+            if parameter.default is None and parameter.type == "id" and sample_id:
+                values[parameter.name] = sample_id
+            elif parameter.default is None:
+                break
+        else:
+            bindings = {name: to_oxigraph(term)
+                        for name, term in bind_parameters(query, values, store.base).items()}
+            form = shape_of(query.text).form or "SELECT"
+            text = with_values(query.text, form, bindings)
+            if text is not None:
+                examples[query.name] = {"title": query.title, "query": text}
+    return examples
 
 
 def service_description(named: str | None) -> Response:
