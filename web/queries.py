@@ -9,11 +9,9 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
-from graph.dataset.oxigraph import to_oxigraph
 from graph.settings import Settings
-from graph.sparql.engine import bind_parameters
 from graph.sparql.named import find_named_query, load_named_queries
-from graph.store.base import BindingTerm
+from graph.sparql.parameters import bind_parameters
 from graph.store.kinds import limits_from
 from web.errors import wants_html
 from web.links import cell
@@ -37,10 +35,16 @@ def query(name: str) -> Response:
         abort(404, f"there is no named query {stem!r}; see /queries")
     store = get_store()
     values = {key: value for key, value in request.args.items() if key != "format" and value}
-    bindings = {key: _ox(term) for key, term in bind_parameters(named, values, store.base).items()}
+    as_data = bool(dot or request.args.get("format") or not wants_html())
+    missing = [p.name for p in named.parameters if p.required and p.name not in values]
     settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
+    if missing and not as_data:  # a person arriving at the page: the form first
+        return Response(render_template(
+            "queries/query.html", query=named, values=values, result=None, missing=missing,
+            editor=_editor_link(named.text), formats=(), row_limit=settings.row_limit,
+        ), mimetype="text/html")
+    bindings = bind_parameters(named, values, store.base)
     result = store.query(named.text, bindings=bindings, limits=limits_from(settings))
-    as_data = dot or request.args.get("format") or not wants_html()
     if as_data:
         fmt = choose(formats_for(result), suffix or request.args.get("format"))
         response = Response(write(result, fmt, store.base), content_type=content_type(fmt))
@@ -48,7 +52,7 @@ def query(name: str) -> Response:
         response = Response(render_template(
             "queries/query.html", query=named, values=values, result=result,
             cell=lambda term: cell(term, store.base),
-            editor=url_for("sparql.endpoint") + "#" + urlencode({"query": named.text}),
+            editor=_editor_link(named.text), missing=(),
             formats=formats_for(result), row_limit=settings.row_limit,
         ), mimetype="text/html")
     response.vary.add("Accept")
@@ -57,10 +61,10 @@ def query(name: str) -> Response:
     return response
 
 
-def _ox(term: object) -> BindingTerm:
-    converted = to_oxigraph(term)  # type: ignore[arg-type]
-    return converted
 
+def _editor_link(text: str) -> str:
+    """The editor, with ``text`` open in a tab of its own."""
+    return url_for("sparql.endpoint") + "#" + urlencode({"query": text})
 
 
 __all__ = ["bp"]

@@ -16,11 +16,10 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from flask.typing import ResponseReturnValue
 from flask_cors import CORS
 
-from graph.dataset.oxigraph import to_oxigraph
 from graph.namespace import ONTOLOGY_IRI, PREFIXES
 from graph.settings import Settings
-from graph.sparql.engine import bind_parameters
 from graph.sparql.named import load_named_queries
+from graph.sparql.parameters import bind_parameters
 from graph.sparql.query_text import shape_of, with_values
 from graph.store.base import Store
 from graph.store.kinds import limits_from
@@ -99,8 +98,7 @@ def editor_examples(store: Store) -> dict[str, dict[str, str]]:
             elif parameter.default is None:
                 break
         else:
-            bindings = {name: to_oxigraph(term)
-                        for name, term in bind_parameters(query, values, store.base).items()}
+            bindings = bind_parameters(query, values, store.base)
             form = shape_of(query.text).form or "SELECT"
             text = with_values(query.text, form, bindings)
             if text is not None:
