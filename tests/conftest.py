@@ -1,4 +1,5 @@
-"""Shared fixtures: the bundled seeds built once per session, as quads and as a Dataset."""
+"""Shared fixtures: the bundled seeds built once per session, as quads and as a Dataset; a live
+``benchgraph serve`` of them."""
 
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,6 +11,7 @@ from graph.build import BuildResult, build
 from graph.export import to_dataset
 from graph.resources import data_dir
 from graph.settings import Settings
+from tests.serving import LiveServer, serve
 
 DATA = Path(__file__).parent / "data"
 
@@ -39,3 +41,11 @@ def no_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         if name.startswith("BENCHGRAPH_"):
             monkeypatch.delenv(name)
     yield
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[LiveServer]:
+    """``benchgraph serve --port 0`` on the bundled catalog, one for the whole session: the
+    protocol conformance tests and the client tests talk HTTP to it."""
+    with serve() as server:
+        yield server

@@ -1,0 +1,141 @@
+"""A live ``benchgraph serve`` for the tests that talk HTTP to it, as its clients would.
+
+The server is the real command in its own process (gunicorn's master, its forked workers,
+their query processes), on a free port (``--port 0``). The address comes from the line the
+command prints on stderr once it listens; the server counts as ready when its endpoint has
+answered a request (a worker may still be starting when the line is printed). It is stopped
+as a person stops it, with Ctrl-C (SIGINT), and must then exit 0: a server that cannot stop
+cleanly is a failure too.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+LISTENING = re.compile(r"benchgraph serve: listening on (http://\S+/) \(Ctrl-C to stop\)")
+START_SECONDS = 120.0
+"""How long the bundled catalog may take to build and the workers to start."""
+STOP_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class LiveServer:
+    """A running server: its base URL (``http://127.0.0.1:PORT/``) and what it printed."""
+
+    url: str
+    stderr: list[str]
+
+    @property
+    def endpoint(self) -> str:
+        """The SPARQL endpoint's URL."""
+        return self.url + "sparql"
+
+    @property
+    def host(self) -> str:
+        return urlsplit(self.url).hostname or ""
+
+    @property
+    def port(self) -> int:
+        return urlsplit(self.url).port or 80
+
+    def connection(self, timeout: float = 30.0) -> http.client.HTTPConnection:
+        """A new HTTP/1.1 connection to the server."""
+        return http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+
+
+def _command() -> list[str]:
+    """``benchgraph``, the console script installed beside this Python."""
+    script = Path(sys.executable).with_name("benchgraph")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "graph.cli"]
+
+
+@contextmanager
+def serve(arguments: Sequence[str] = ()) -> Iterator[LiveServer]:
+    """``benchgraph serve --port 0 ARGUMENTS...`` until the block ends; then Ctrl-C, and the
+    exit status must be 0."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("BENCHGRAPH_")}
+    process = subprocess.Popen(
+        [*_command(), "serve", "--port", "0", *arguments],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True, env=env, start_new_session=True,  # its own group: see _stop
+    )
+    lines: list[str] = []
+    urls: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=_read_stderr, args=(process, lines, urls), daemon=True)
+    reader.start()
+    try:
+        server = LiveServer(_wait_for_url(process, urls, lines), lines)
+        _wait_until_answering(server, process)
+        yield server
+    finally:
+        status = _stop(process)
+        reader.join(STOP_SECONDS)
+    assert status == 0, f"benchgraph serve exited {status} on Ctrl-C:\n" + "".join(lines)
+
+
+def _read_stderr(process: subprocess.Popen[str], lines: list[str], urls: queue.Queue[str]) -> None:
+    """Keep every line (the pipe must never fill up) and hand on the address once."""
+    assert process.stderr is not None
+    for line in process.stderr:
+        lines.append(line)
+        found = LISTENING.search(line)
+        if found:
+            urls.put(found.group(1))
+
+
+def _wait_for_url(process: subprocess.Popen[str], urls: queue.Queue[str],
+                  lines: list[str]) -> str:
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            return urls.get(timeout=0.2)
+        except queue.Empty:
+            if process.poll() is not None:
+                break
+    raise AssertionError("benchgraph serve printed no address:\n" + "".join(lines))
+
+
+def _wait_until_answering(server: LiveServer, process: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while process.poll() is None and time.monotonic() < deadline:
+        connection = server.connection(timeout=5)
+        try:
+            connection.request("GET", "/sparql", headers={"Accept": "text/turtle"})
+            if connection.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        finally:
+            connection.close()
+        time.sleep(0.2)
+    raise AssertionError("benchgraph serve never answered:\n" + "".join(server.stderr))
+
+
+def _stop(process: subprocess.Popen[str]) -> int:
+    """Ctrl-C to the master; its exit status. A server still running after STOP_SECONDS is
+    killed with its whole process group (the master and the workers it forked), and that
+    counts as a failure."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+    try:
+        return process.wait(STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        return -signal.SIGKILL
+
+
+__all__ = ["LiveServer", "serve"]
