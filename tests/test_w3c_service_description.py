@@ -23,6 +23,7 @@ from tests.serving import LiveServer
 
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
 MF = Namespace("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#")
+FORMATS = "http://www.w3.org/ns/formats/"
 
 CLASSES = {"Service", "Feature", "Language", "Function", "Aggregate", "EntailmentRegime",
            "EntailmentProfile", "GraphCollection", "Dataset", "Graph", "NamedGraph"}
@@ -159,6 +160,15 @@ def test_has_endpoint_triple(live_server: LiveServer) -> None:
 def test_conforms_to_schema(live_server: LiveServer) -> None:
     for accept in RDF_ACCEPT:
         assert schema_problems(_description(live_server, accept)[1]) == []
+
+
+def test_result_formats_are_the_w3c_format_iris(live_server: LiveServer) -> None:
+    """Clients match sd:resultFormat against the W3C's list of format IRIs."""
+    _, graph = _description(live_server)
+    listed = {FORMATS + name for name in (
+        "SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV", "SPARQL_Results_TSV",
+        "Turtle", "N-Triples", "RDF_XML", "JSON-LD")}
+    assert {str(o) for o in graph.objects(None, SD.resultFormat)} == listed
 
 
 # The schema check itself, on planted mistakes: each must be found.

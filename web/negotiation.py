@@ -33,7 +33,12 @@ class WebFormat:
         """The W3C's IRI for the format (``http://www.w3.org/ns/formats/Turtle``)."""
         fmt = self.results or self.rdf
         assert fmt is not None
-        return fmt.iri
+        return _W3C_IRIS.get(fmt.iri, fmt.iri)
+
+
+_W3C_IRIS = {"https://www.w3.org/ns/formats/data/JSON-LD": "http://www.w3.org/ns/formats/JSON-LD"}
+"""Where pyoxigraph's format IRI is not the one on the W3C's list of format IRIs, which
+clients match a service description's sd:resultFormat against."""
 
 
 RESULT_FORMATS: tuple[WebFormat, ...] = (
