@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import pyoxigraph as ox
 from flask import request
+from werkzeug.datastructures import MIMEAccept
 
 from graph.errors import BenchgraphError, ErrorKind
 from graph.namespace import PREFIXES
@@ -53,24 +54,41 @@ GRAPH_FORMATS: tuple[WebFormat, ...] = (
     WebFormat("rdf", "application/rdf+xml", rdf=ox.RdfFormat.RDF_XML),
     WebFormat("jsonld", "application/ld+json", rdf=ox.RdfFormat.JSON_LD),
 )
-_ALIASES = {"turtle": "ttl", "ntriples": "nt", "n-triples": "nt", "rdfxml": "rdf", "xml": "xml",
-            "json-ld": "jsonld", "srj": "json", "srx": "xml"}
+_ALIASES = {"turtle": "ttl", "ntriples": "nt", "n-triples": "nt", "rdfxml": "rdf", "rdf+xml": "rdf",
+            "xml": "xml", "json-ld": "jsonld", "srj": "json", "srx": "xml"}
 
 
-def choose(candidates: tuple[WebFormat, ...], named: str | None = None) -> WebFormat:
+def choose(candidates: tuple[WebFormat, ...], named: str | None = None,
+           fallback_to_accept: bool = False) -> WebFormat:
     """The format of ``candidates`` the request asks for: by ``named`` (a ``format`` parameter
-    or suffix: BenchgraphError if no candidate has that name), else by ``Accept``, else the
-    first."""
+    or suffix, by name or media type), else by ``Accept``, else the first.
+
+    A ``named`` that no candidate has is a BenchgraphError, unless ``fallback_to_accept`` and
+    ``Accept`` names a candidate itself (not by a wildcard): SPARQL clients send one
+    ``format`` for every kind of answer beside an ``Accept`` that fits the query
+    (SPARQLWrapper's ``format=xml`` comes with ``Accept: application/rdf+xml`` for a
+    CONSTRUCT), and the SPARQL Protocol negotiates by ``Accept``."""
     if named:
         key = _ALIASES.get(named.lower(), named.lower())
         for fmt in candidates:
-            if fmt.name == key:
+            if key in (fmt.name, fmt.media_type):
                 return fmt
+        accepted = _accepted(candidates, wildcards=False) if fallback_to_accept else None
+        if accepted is not None:
+            return accepted
         names = ", ".join(fmt.name for fmt in candidates)
         raise BenchgraphError(f"format {named!r} cannot hold this answer (use {names})",
                               ErrorKind.USAGE)
-    best = request.accept_mimetypes.best_match([fmt.media_type for fmt in candidates])
-    return next((fmt for fmt in candidates if fmt.media_type == best), candidates[0])
+    return _accepted(candidates, wildcards=True) or candidates[0]
+
+
+def _accepted(candidates: tuple[WebFormat, ...], wildcards: bool) -> WebFormat | None:
+    """The candidate ``Accept`` prefers, if any; with ``wildcards`` false, only one it names."""
+    accept = request.accept_mimetypes
+    if not wildcards:
+        accept = MIMEAccept([(value, quality) for value, quality in accept if "*" not in value])
+    best = accept.best_match([fmt.media_type for fmt in candidates])
+    return next((fmt for fmt in candidates if fmt.media_type == best), None)
 
 
 def formats_for(result: QueryResult) -> tuple[WebFormat, ...]:

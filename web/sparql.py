@@ -57,7 +57,7 @@ def endpoint() -> ResponseReturnValue:
         return redirect(url_for("sparql.endpoint") + "#" + urlencode({"query": asked.query}), 303)
     settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
     result = get_store().query(asked.query, dataset=asked.dataset, limits=limits_from(settings))
-    fmt = choose(formats_for(result), asked.format)
+    fmt = choose(formats_for(result), asked.format, fallback_to_accept=True)
     response = Response(write(result, fmt, get_store().base), content_type=content_type(fmt))
     response.vary.add("Accept")
     if result.truncated:
@@ -108,7 +108,7 @@ def editor_examples(store: Store) -> dict[str, dict[str, str]]:
 
 def service_description(named: str | None) -> Response:
     """This endpoint described in the SPARQL 1.1 Service Description vocabulary."""
-    fmt = choose(GRAPH_FORMATS, named)
+    fmt = choose(GRAPH_FORMATS, named, fallback_to_accept=True)
     endpoint_iri = ox.NamedNode(request.base_url)
     triples = list(_description(endpoint_iri))
     response = Response(write_triples(triples, fmt, get_store().base),
