@@ -35,6 +35,7 @@ from SPARQLWrapper.SPARQLExceptions import QueryBadFormed
 from graph.sparql.named import find_named_query
 from tests.serving import LiveServer
 from tests.sparql_results import READERS, Cell, Table
+from web.sparql import TRUNCATED_HEADER
 
 BENCH = Namespace("https://w3id.org/benchgraph/ontology#")
 DCTERMS = Namespace("http://purl.org/dc/terms/")
@@ -254,7 +255,7 @@ def test_ask_in_json_and_xml(live_server: LiveServer, media_type: str) -> None:
         assert READERS[media_type](fetch(live_server, query, media_type)[1]) is answer
 
 
-# What clients stumble on: a format parameter beside Accept
+# What clients stumble on: a format parameter beside Accept, and CORS
 
 @pytest.mark.parametrize(("accept", "fmt", "media_type"), [
     ("application/rdf+xml", "xml", "application/rdf+xml"),  # SPARQLWrapper's CONSTRUCT
@@ -273,3 +274,27 @@ def test_a_format_no_accept_can_rescue_is_still_refused(live_server: LiveServer)
     response, body = request(live_server, "GET", path, {"Accept": "*/*"})
     assert response.status == 400
     assert b"cannot hold this answer" in body
+
+
+ORIGIN = {"Origin": "http://elsewhere.example"}
+
+
+def test_cors_preflight_offers_only_the_methods_the_endpoint_takes(
+        live_server: LiveServer) -> None:
+    response, _ = request(live_server, "OPTIONS", "/sparql", {
+        **ORIGIN, "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type"})
+    assert response.status == 200
+    assert response.getheader("Access-Control-Allow-Origin") == ORIGIN["Origin"]
+    methods = {m.strip() for m in response.getheader("Access-Control-Allow-Methods", "").split(",")}
+    assert {"GET", "POST"} <= methods <= {"GET", "HEAD", "POST", "OPTIONS"}
+    assert response.getheader("Access-Control-Allow-Headers", "").lower() == "content-type"
+
+
+def test_cors_lets_a_browser_read_the_truncation_header(live_server: LiveServer) -> None:
+    """A cross-origin script sees only the headers the response exposes."""
+    path = "/sparql?" + urlencode({"query": GATED_MEDHELM})
+    response, _ = request(live_server, "GET", path, ORIGIN)
+    assert response.getheader("Access-Control-Allow-Origin") == ORIGIN["Origin"]
+    exposed = response.getheader("Access-Control-Expose-Headers", "").lower()
+    assert TRUNCATED_HEADER.lower() in exposed

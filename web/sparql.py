@@ -36,12 +36,14 @@ from web.negotiation import (
 from web.protocol import read_request
 from web.stores import get_store
 
-bp = Blueprint("sparql", __name__)
-CORS(bp, max_age=86400)
-
 SD = "http://www.w3.org/ns/sparql-service-description#"
 TRUNCATED_HEADER = "Benchgraph-Truncated"
 """Set, to the row limit, on an answer the row limit cut short."""
+
+bp = Blueprint("sparql", __name__)
+# A cross-origin script reads only the headers a response exposes, and a preflight should
+# offer only the methods the endpoint takes.
+CORS(bp, max_age=86400, methods=["GET", "POST"], expose_headers=[TRUNCATED_HEADER])
 
 
 @bp.route("/sparql", methods=["GET", "POST"], strict_slashes=False)
