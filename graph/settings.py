@@ -18,6 +18,8 @@ from graph.errors import BenchgraphError, ErrorKind
 DEFAULT_BASE = "https://w3id.org/benchgraph/"
 BASE_RULE = "must be an http(s) IRI ending in / or #"
 _BASE = re.compile(r"https?://[^\s<>\"{}|\\^`]+[/#]")
+STORE_RULE = "must be memory, oxigraph:DIR or sparql:URL"
+_STORE = re.compile(r"memory|oxigraph:.+|sparql:.+")
 
 
 class Settings(BaseSettings):
@@ -46,7 +48,8 @@ class Settings(BaseSettings):
         "once by `benchgraph build --store oxigraph:DIR`) or sparql:URL (flag --store).",
     )
     query_timeout: float = Field(
-        30.0, gt=0, description="Seconds a query may run before it is stopped (flag --timeout)."
+        30.0, gt=0,
+        description="Seconds a query may run before it is stopped (flag --query-timeout).",
     )
     row_limit: int = Field(
         10_000,
@@ -67,13 +70,19 @@ class Settings(BaseSettings):
     threads: int = Field(4, ge=1, description="Requests each web server process handles at once, "
                          "each with a query process of its own.")
 
-
     @field_validator("base")
     @classmethod
     def _an_http_iri_ending_in_slash_or_hash(cls, value: str) -> str:
         if not _BASE.fullmatch(value):
             raise ValueError(BASE_RULE)
         return value
+
+    @field_validator("store")
+    @classmethod
+    def _a_kind_of_store(cls, value: str) -> str:
+        if not _STORE.fullmatch(value.strip()):
+            raise ValueError(STORE_RULE)
+        return value.strip()
 
 
 class SettingsError(BenchgraphError):

@@ -1,5 +1,5 @@
-"""Shared fixtures: the bundled seeds built once per session, as quads and as a Dataset; a live
-``benchgraph serve`` of them."""
+"""Shared fixtures: the bundled seeds built once per session, as quads, as a memory store and as
+an rdflib Dataset (for the validator's tests); a live ``benchgraph serve`` of them."""
 
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +11,8 @@ from graph.build import BuildResult, build
 from graph.export import to_dataset
 from graph.resources import data_dir
 from graph.settings import Settings
+from graph.store.base import Store
+from graph.store.kinds import StoreSpec, open_store
 from tests.serving import LiveServer, serve
 
 DATA = Path(__file__).parent / "data"
@@ -24,6 +26,14 @@ def settings() -> Settings:
 @pytest.fixture(scope="session")
 def seed_build(settings: Settings) -> BuildResult:
     return build([data_dir("catalog")], settings)
+
+
+@pytest.fixture(scope="session")
+def seed_store(seed_build: BuildResult, settings: Settings) -> Iterator[Store]:
+    """The seeds in a memory store: what commands and pages query."""
+    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build)
+    yield store
+    store.close()
 
 
 @pytest.fixture(scope="session")

@@ -2,19 +2,19 @@
 on the fixture catalog ``tests/data/one_benchmark/``: a catalog page and three directory pages
 that name one benchmark by its id, by an alias and as ``Name (ABBR)``."""
 
+from collections.abc import Iterator
 from pathlib import Path
 
-import pyoxigraph as ox
 import pytest
 from rdflib import Dataset, Literal, URIRef
 
 from graph.build import BuildResult, build
-from graph.export import to_dataset, to_oxigraph_store
+from graph.export import to_dataset
 from graph.mapping.identity import index_benchmarks
 from graph.namespace import BENCH, BENCH_IRI, RDFS, SKOS
 from graph.settings import Settings
 from graph.validate import Severity, validate
-from tests.test_queries import RECORD, rows, run_both
+from tests.test_queries import RECORD, Stores, both_stores, rows, run_both
 
 FIXTURES = Path(__file__).parent / "data" / "one_benchmark"
 D = Settings().base
@@ -34,8 +34,11 @@ def dataset(built: BuildResult) -> Dataset:
 
 
 @pytest.fixture(scope="module")
-def engines(built: BuildResult) -> tuple[Dataset, ox.Store]:
-    return to_dataset(built.quads), to_oxigraph_store(built.quads)
+def stores(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stores]:
+    pair = both_stores([FIXTURES], tmp_path_factory.mktemp("one") / "store")
+    yield pair
+    for store in pair:
+        store.close()
 
 
 def graph_of(key: str) -> URIRef:
@@ -105,9 +108,9 @@ def test_catalogued_once(built: BuildResult) -> None:
     assert flags == [(Literal(True), URIRef(f"{D}build"))]
 
 
-def test_top_results_name_every_source_once(engines: tuple[Dataset, ox.Store]) -> None:
+def test_top_results_name_every_source_once(stores: Stores) -> None:
     records = " ".join(RECORD + key for key in ["bbh", "pages_dyck_languages", *PAGES])
-    assert rows(run_both(engines, "top-results")) == [
+    assert rows(run_both(stores, "top-results")) == [
         ("bbh", "BIG-Bench Hard", "Model A", "86.1", "percent", "https://example.org/bbh/model-a",
          records),
         ("logical_deduction", "Logical Deduction", "Model B", "61", "percent", "",

@@ -146,7 +146,7 @@ def test_a_rejected_record_is_reported_and_the_rest_still_answers(
     (["query", "-e", "ASK {}", "mine.rq"], "give either -e SPARQL or a FILE.rq, not both"),
     (["query", "benchmark-card", "-p", "benchmark=x", "--format", "csv"],
      "does not fit a CONSTRUCT query"),
-    (["query", "-e", "SELECT ?x WHERE {\n ?x ?p }"], "syntax error at line 2, column 2"),
+    (["query", "-e", "SELECT ?x WHERE {\n ?x ?p }"], "syntax error at line 2, column 9"),
     (["query", "-e", "INSERT DATA { <urn:a> <urn:b> <urn:c> }"], "SPARQL Update is not allowed"),
     (["query", "-e", "DELETE WHERE { ?s ?p ?o }"], "read-only"),
     (["query", "-e", "SELECT * WHERE { SERVICE <http://example.org/> { ?s ?p ?o } }"],
@@ -281,9 +281,9 @@ def test_a_bug_stays_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
     """main catches BenchgraphError only: a TypeError of benchgraph's own is not a user error."""
     import graph.cli.query
 
-    def broken(*args: object) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
         raise TypeError("a bug")
 
-    monkeypatch.setattr(graph.cli.query, "run_query", broken)
+    monkeypatch.setattr(graph.cli.query, "serialize_result", broken)
     with pytest.raises(TypeError, match="a bug"):
         main(["query", "gated-medhelm"])

@@ -8,6 +8,7 @@ import io
 import json
 import xml.etree.ElementTree as ET
 
+import pyoxigraph as ox
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,9 +17,9 @@ from rdflib.compare import isomorphic
 from rdflib.namespace import XSD
 from rdflib.query import Result
 
+from graph.dataset.oxigraph import to_oxigraph
 from graph.export.formats import FORMATS, Format, format_named
 from graph.export.query_results import serialize_result
-from graph.sparql.engine import QueryResult
 from graph.sparql.results import (
     SPARQL_RESULTS_NS,
     FormatError,
@@ -32,10 +33,22 @@ from graph.sparql.results import (
     to_xml,
     turtle_term,
 )
+from graph.store.result import QueryResult
 
 
 def render(result: QueryResult, name: str) -> bytes:
     return serialize_result(result, format_named(name))
+
+
+def select(variables: tuple[str, ...], rows: tuple[tuple[object, ...], ...]) -> QueryResult:
+    """A SELECT answer of rows written with rdflib's terms (the readers below give them back)."""
+    return QueryResult.select(variables, [
+        tuple(None if term is None else to_oxigraph(term) for term in row) for row in rows])
+
+
+def construct(graph: Graph) -> QueryResult:
+    return QueryResult.graph("CONSTRUCT", [
+        ox.Triple(to_oxigraph(s), to_oxigraph(p), to_oxigraph(o)) for s, p, o in graph])
 
 BENCH = "https://w3id.org/benchgraph/ontology#"
 AWKWARD = Literal('tab\there, "quoted", back\\slash,\nnew line\r\n, comma')
@@ -50,8 +63,8 @@ ROW_TERMS = (
     None,
 )
 VARIABLES = ("iri", "text", "lang", "decimal", "integer", "date", "blank", "unbound")
-SELECT = QueryResult("SELECT", VARIABLES, (ROW_TERMS, (URIRef(f"{BENCH}Gated"),) + (None,) * 7))
-ASK_TRUE = QueryResult("ASK", boolean=True)
+SELECT = select(VARIABLES, (ROW_TERMS, (URIRef(f"{BENCH}Gated"),) + (None,) * 7))
+ASK_TRUE = QueryResult.ask(True)
 
 
 def parsed(text: str, fmt: str) -> list[tuple[object, ...]]:
@@ -88,12 +101,13 @@ def test_tsv_reads_back_as_the_same_terms_with_rdflibs_parser() -> None:
 
 def test_tsv_writes_a_number_in_full_when_its_lexical_form_is_not_turtle_syntax() -> None:
     # "1000" abbreviated would read back as an xsd:integer: a decimal without a point is typed.
-    assert turtle_term(Literal("1000", datatype=XSD.decimal)) == \
+    assert turtle_term(to_oxigraph(Literal("1000", datatype=XSD.decimal))) == \
         '"1000"^^<http://www.w3.org/2001/XMLSchema#decimal>'
-    assert turtle_term(Literal("1.5E3", datatype=XSD.double, normalize=False)) == "1.5E3"
-    assert turtle_term(Literal("1500.0", datatype=XSD.double, normalize=False)) == \
+    double = Literal("1.5E3", datatype=XSD.double, normalize=False)
+    assert turtle_term(to_oxigraph(double)) == "1.5E3"
+    assert turtle_term(to_oxigraph(Literal("1500.0", datatype=XSD.double, normalize=False))) == \
         '"1500.0"^^<http://www.w3.org/2001/XMLSchema#double>'
-    assert turtle_term(Literal("-7", datatype=XSD.integer)) == "-7"
+    assert turtle_term(to_oxigraph(Literal("-7", datatype=XSD.integer))) == "-7"
 
 
 def test_tsv_ask_is_one_column_one_row() -> None:
@@ -102,7 +116,7 @@ def test_tsv_ask_is_one_column_one_row() -> None:
 
 @given(st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=60))
 def test_any_string_survives_tsv_and_json(text: str) -> None:
-    result = QueryResult("SELECT", ("x",), ((Literal(text),),))
+    result = select(("x",), ((Literal(text),),))
     assert parsed(to_tsv(result), "tsv")[0][0] == Literal(text)
     assert parsed(to_json(result), "json")[0][0] == Literal(text)
 
@@ -122,7 +136,7 @@ def test_csv_is_rfc4180_with_crlf_and_plain_values() -> None:
 
 
 def test_csv_ask() -> None:
-    assert to_csv(QueryResult("ASK", boolean=False)) == "boolean\r\nfalse\r\n"
+    assert to_csv(QueryResult.ask(False)) == "boolean\r\nfalse\r\n"
 
 
 # -- JSON -----------------------------------------------------------------------------------------
@@ -164,7 +178,7 @@ def test_xml_ask_and_a_character_xml_cannot_carry() -> None:
     root = ET.fromstring(to_xml(ASK_TRUE))
     assert root.find(f"{{{SPARQL_RESULTS_NS}}}boolean").text == "true"  # type: ignore[union-attr]
     with pytest.raises(FormatError, match=r"XML 1\.0"):
-        to_xml(QueryResult("SELECT", ("x",), ((Literal("bell\x07"),),)))
+        to_xml(select(("x",), ((Literal("bell\x07"),),)))
 
 
 # -- graphs, and formats that do not fit ----------------------------------------------------------
@@ -174,7 +188,7 @@ def test_construct_results_as_rdf_read_back_to_the_same_graph() -> None:
     score = Literal("5.0", datatype=XSD.decimal)
     graph.add((URIRef("https://x/a"), URIRef(f"{BENCH}score"), score))
     graph.add((URIRef("https://x/a"), URIRef(f"{BENCH}note"), AWKWARD))
-    result = QueryResult("CONSTRUCT", graph=graph)
+    result = construct(graph)
     for name, rdflib_format in (("ttl", "turtle"), ("nt", "nt"), ("jsonld", "json-ld")):
         assert isomorphic(Graph().parse(data=render(result, name), format=rdflib_format), graph)
     assert b"@prefix bench:" in render(result, "ttl")
@@ -182,7 +196,7 @@ def test_construct_results_as_rdf_read_back_to_the_same_graph() -> None:
 
 @pytest.mark.parametrize("fmt", FORMATS, ids=str)
 def test_a_format_refuses_the_other_kind_of_result(fmt: Format) -> None:
-    wrong = SELECT if fmt.holds_graph else QueryResult("CONSTRUCT", graph=Graph())
+    wrong = SELECT if fmt.holds_graph else construct(Graph())
     with pytest.raises(FormatError, match="cannot hold the result of a"):
         serialize_result(wrong, fmt)
 
@@ -195,7 +209,7 @@ def test_unknown_format() -> None:
 # -- the table ------------------------------------------------------------------------------------
 
 def test_table_is_aligned_shortens_iris_and_escapes_line_breaks() -> None:
-    result = QueryResult("SELECT", ("level", "text", "n"), (
+    result = select(("level", "text", "n"), (
         (URIRef(f"{BENCH}Gated"), Literal("two\nlines"), Literal("5.0", datatype=XSD.decimal)),
         (URIRef("https://example.org/x"), Literal("中文名字"), None),
     ))
@@ -210,7 +224,7 @@ def test_table_is_aligned_shortens_iris_and_escapes_line_breaks() -> None:
 
 
 def test_table_cuts_long_values_to_the_width_and_counts_one_row() -> None:
-    result = QueryResult("SELECT", ("body",), ((Literal("x" * 500),),))
+    result = select(("body",), ((Literal("x" * 500),),))
     lines = to_table(result, Layout(width=60)).splitlines()
     assert lines[2].endswith("…") and len(lines[2]) == 60
     assert lines[-1] == "(1 row)"
@@ -219,7 +233,7 @@ def test_table_cuts_long_values_to_the_width_and_counts_one_row() -> None:
 
 def test_table_shows_the_data_base_iri_as_base() -> None:
     base = "https://example.org/kg/"
-    result = QueryResult("SELECT", ("b", "c"), (
+    result = select(("b", "c"), (
         (URIRef(f"{base}benchmark/mimic_rrs"), URIRef(f"{BENCH}Gated")),))
     assert to_table(result, Layout(base=base)).splitlines()[2].split() == [
         "base:benchmark/mimic_rrs", "bench:Gated"]
@@ -242,7 +256,7 @@ def test_columns_are_cut_fairly(natural: list[int], headers: list[int], width: i
 
 def test_a_cut_table_line_fits_and_keeps_its_columns_aligned() -> None:
     row = (Literal("a" * 80), URIRef("https://example.org/" + "p" * 80), Literal("short"))
-    result = QueryResult("SELECT", ("one", "two", "three"), (row, row))
+    result = select(("one", "two", "three"), (row, row))
     lines = to_table(result, Layout(width=70)).splitlines()
     assert all(len(line) <= 70 for line in lines)
     assert lines[2].split()[2] == "short" and lines[2] == lines[3]
@@ -251,17 +265,19 @@ def test_a_cut_table_line_fits_and_keeps_its_columns_aligned() -> None:
 
 def test_table_of_an_ask_result_and_of_no_rows() -> None:
     assert to_table(ASK_TRUE) == "true\n"
-    assert to_table(QueryResult("SELECT", ("id",), ())).splitlines() == ["id", "--", "(0 rows)"]
+    assert to_table(select(("id",), ())).splitlines() == ["id", "--", "(0 rows)"]
 
 
 # -- one JSON form of a term ----------------------------------------------------------------------
 
 def test_json_term_is_the_sparql_results_form() -> None:
-    assert json_term(URIRef("https://x/a")) == {"type": "uri", "value": "https://x/a"}
-    assert json_term(Literal("x", lang="en")) == {"type": "literal", "value": "x", "xml:lang": "en"}
-    assert json_term(Literal("x")) == {"type": "literal", "value": "x"}
-    assert json_term(Literal("1", datatype=XSD.integer))["datatype"] == str(XSD.integer)
-    assert json_term(BNode("b")) == {"type": "bnode", "value": "b"}
+    assert json_term(to_oxigraph(URIRef("https://x/a"))) == {"type": "uri", "value": "https://x/a"}
+    assert json_term(to_oxigraph(Literal("x", lang="en"))) == \
+        {"type": "literal", "value": "x", "xml:lang": "en"}
+    assert json_term(to_oxigraph(Literal("x"))) == {"type": "literal", "value": "x"}
+    integer = to_oxigraph(Literal("1", datatype=XSD.integer))
+    assert json_term(integer)["datatype"] == str(XSD.integer)
+    assert json_term(to_oxigraph(BNode("b"))) == {"type": "bnode", "value": "b"}
 
 
 # -- graph results: the writers of the exports ----------------------------------------------------
@@ -274,7 +290,7 @@ def test_a_result_graph_is_written_exactly_as_an_export_of_the_same_triples() ->
     score = Literal("5.0", datatype=XSD.decimal)
     graph.add((URIRef("https://x/a"), URIRef(f"{BENCH}score"), score))
     graph.add((URIRef("https://x/a"), URIRef(f"{BENCH}note"), Literal("n")))
-    result = QueryResult("CONSTRUCT", graph=graph)
+    result = construct(graph)
     quads = [(s, p, o, URIRef("https://x/g")) for s, p, o in graph]
     assert serialize_result(result, TURTLE) == serialize(quads, TURTLE).data  # type: ignore[arg-type]
     for fmt in RDF_FORMATS:  # a dataset format writes it as its default graph
@@ -293,7 +309,7 @@ def test_a_result_graph_with_blank_nodes_is_written_all_the_same() -> None:
     node = BNode()
     graph.add((URIRef("https://x/a"), URIRef(f"{BENCH}metric"), node))
     graph.add((node, URIRef(f"{BENCH}unit"), Literal("points")))
-    result = QueryResult("CONSTRUCT", graph=graph)
+    result = construct(graph)
     for fmt in RDF_FORMATS:
         parsed = Dataset()
         parsed.parse(data=serialize_result(result, fmt), format=fmt.rdflib_name)

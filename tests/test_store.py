@@ -12,11 +12,12 @@ import pytest
 from graph.build import BuildResult
 from graph.errors import ErrorKind
 from graph.settings import Settings
+from graph.sparql.errors import QuerySyntaxError, ReadOnlyError
 from graph.store import disk
 from graph.store.base import Limits, QueryDataset
 from graph.store.disk import StoreError, read_manifest
 from graph.store.kinds import StoreSpec, build_into, open_store
-from graph.store.local import LocalStore, ReadOnlyRefusal, SyntaxRefusal
+from graph.store.local import LocalStore
 from graph.store.pool import QueryTimeout
 
 BASE = "https://w3id.org/benchgraph/"
@@ -131,7 +132,7 @@ def test_updates_and_service_are_refused(store: LocalStore) -> None:
     for update in ("INSERT DATA { <http://a> <http://b> <http://c> }",
                    "PREFIX x: <http://x/> DELETE WHERE { ?s ?p ?o }",
                    "LOAD <http://example.org/data.ttl>", "CLEAR ALL"):
-        with pytest.raises(ReadOnlyRefusal, match="read-only") as refused:
+        with pytest.raises(ReadOnlyError, match="read-only") as refused:
             store.query(update)
         assert refused.value.kind is ErrorKind.QUERY
     assert store.query("ASK { ?s ?p ?o }").boolean is True  # unchanged
@@ -161,7 +162,7 @@ def test_no_connection_is_made(store: LocalStore) -> None:
                       f"SELECT * WHERE {{ OPTIONAL {{ SERVICE SILENT <{url}> {{ ?s ?p ?o }} }} }}",
                       f"SELECT * WHERE {{ {{ SELECT * WHERE {{ service <{url}> {{ ?s ?p ?o }} }} }}"
                       " }"):
-            with pytest.raises(ReadOnlyRefusal, match="SERVICE"):
+            with pytest.raises(ReadOnlyError, match="SERVICE"):
                 store.query(query)
         assert store.query(f"ASK FROM <{url}> {{ ?s ?p ?o }}").boolean is False
         assert store.query(f"SELECT * FROM NAMED <{url}> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}"
@@ -175,7 +176,7 @@ def test_no_connection_is_made(store: LocalStore) -> None:
 
 
 def test_syntax_error_names_line_and_column(store: LocalStore) -> None:
-    with pytest.raises(SyntaxRefusal, match="line 2, column") as refused:
+    with pytest.raises(QuerySyntaxError, match="line 2, column") as refused:
         store.query("SELECT *\nWHERE { ?s ?p }")
     assert refused.value.line == 2
 
@@ -227,8 +228,9 @@ def test_store_folder_keeps_its_build_facts(
         str(loaded.source.relative) for loaded in seed_build.report.records]
     assert all(len(r.sha256) == 64 for r in records)
     assert oxigraph_store.base == BASE
-    assert oxigraph_store.counts() == oxigraph_store.manifest.counts
-    assert oxigraph_store.manifest.facts.built_at
+    manifest = read_manifest(oxigraph_store.folder)
+    assert oxigraph_store.counts() == manifest.counts
+    assert manifest.facts.built_at and manifest.generation == oxigraph_store.generation
 
 
 def test_store_built_with_another_base_is_an_error(

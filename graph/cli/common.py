@@ -13,6 +13,8 @@ from graph.cli.report import print_load_report, write_report_json
 from graph.errors import BenchgraphError, ErrorKind
 from graph.settings import Settings, load_settings
 from graph.stats import StatementCounts
+from graph.store.base import Store
+from graph.store.kinds import StoreSpec, open_store
 
 EXIT_OK = 0
 EXIT_DATA_FAILS = 1
@@ -57,9 +59,45 @@ def add_build_arguments(parser: argparse.ArgumentParser, words: str | None = "pa
     )
 
 
+def add_store_arguments(parser: argparse.ArgumentParser, *, limits: bool = True) -> None:
+    """``--store`` (and with ``limits``, ``--query-timeout`` and ``--row-limit``): the same for
+    every command that reads the graph from a store."""
+    parser.add_argument(
+        "--store",
+        metavar="S",
+        help="memory (default: built now from PATH...) or oxigraph:DIR (built once by "
+        "`benchgraph build --store oxigraph:DIR`, opened as it is)",
+    )
+    if limits:
+        parser.add_argument("--query-timeout", type=float, metavar="SECONDS",
+                            help="stop a query after this long (default 30)")
+        parser.add_argument("--row-limit", type=int, metavar="N",
+                            help="return at most N rows or triples, 0 for all (default 10000)")
+
+
 def settings_from(args: argparse.Namespace) -> Settings:
-    """The settings from the environment, with the command line's ``--base`` on top."""
-    return load_settings(base=args.base) if args.base else load_settings()
+    """The settings from the environment, with the command line's flags on top: each flag is
+    named after its setting (``--base``, ``--store``, ``--row-limit``...)."""
+    flags = {name: value for name in Settings.model_fields
+             if (value := getattr(args, name, None)) is not None}
+    return load_settings(**flags)
+
+
+@contextmanager
+def opened_store(
+    args: argparse.Namespace, settings: Settings, paths: Sequence[str] | None = None
+) -> Iterator[tuple[Store, BuildResult | None]]:
+    """The store the settings name, and the build it was made from (a ``memory`` store is built
+    now, from the PATHs given; an ``oxigraph:DIR`` store is opened as it is, and PATHs beside it
+    are a usage error); closed when the command is done."""
+    spec = StoreSpec.parse(settings.store)
+    given = list(args.paths if paths is None else paths)
+    built = build_from(args, settings, given) if spec.kind == "memory" else None
+    store = open_store(spec, settings, [Path(word) for word in given], built=built, lazy=True)
+    try:
+        yield store, built
+    finally:
+        store.close()
 
 
 def build_from(
@@ -84,9 +122,10 @@ def report_load(
     print_load_report(result.report, counts=counts, verbose=args.verbose)
 
 
-def load_exit_code(result: BuildResult) -> int:
-    """``EXIT_REJECTED`` when a file was rejected, else ``EXIT_OK``."""
-    return EXIT_REJECTED if result.report.rejected else EXIT_OK
+def load_exit_code(result: BuildResult | None) -> int:
+    """``EXIT_REJECTED`` when a file was rejected, else ``EXIT_OK`` (also when nothing was
+    built: a store opened as it is)."""
+    return EXIT_REJECTED if result is not None and result.report.rejected else EXIT_OK
 
 
 @contextmanager

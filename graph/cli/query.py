@@ -2,14 +2,16 @@
 
     benchgraph queries [NAME]
     benchgraph query (NAME | FILE.rq | -e SPARQL) [PATH ...] [--param NAME=VALUE ...]
-                     [--format F] [--wide] [--base IRI] [--verbose] [--report FILE.json]
+                     [--format F] [--wide] [--store S] [--query-timeout S] [--row-limit N]
+                     [--base IRI] [--verbose] [--report FILE.json]
 
 NAME or FILE.rq is the first word; options and PATHs follow in any order. With ``-e`` every
 word is a PATH, and a word that reads as a query NAME but names no file is refused.
 
 Everything the user can get wrong (an unknown query, a syntax error, SPARQL Update, a
 missing, unknown or ill-typed parameter, a format that does not fit the query) is found
-before the graph is built and is one line on stderr, exit 2.
+before the graph is built or opened and is one line on stderr, exit 2. The query runs on the
+store (``graph.store``), as every query of benchgraph does.
 """
 
 import argparse
@@ -22,24 +24,27 @@ from graph.cli.common import (
     EXIT_OK,
     EXTRA_WORDS,
     add_build_arguments,
-    build_from,
+    add_store_arguments,
     load_exit_code,
+    opened_store,
     report_load,
     settings_from,
 )
 from graph.errors import BenchgraphError, ErrorKind
-from graph.export import to_dataset
 from graph.export.formats import FORMATS, format_for_query, names
 from graph.export.query_results import serialize_result
-from graph.sparql.engine import ad_hoc_query, bind_parameters, compile_query, run_query
 from graph.sparql.named import (
     QUERY_NAME,
     NamedQuery,
     Parameter,
+    ad_hoc_query,
     find_named_query,
     load_named_queries,
     load_query_file,
 )
+from graph.sparql.parameters import bind_parameters
+from graph.sparql.query_text import check_query
+from graph.store.kinds import limits_from
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -56,12 +61,15 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "query",
         help="run a named query, a .rq file or a SPARQL query on the graph",
         usage="benchgraph query (NAME | FILE.rq | -e SPARQL) [PATH ...] [--param NAME=VALUE ...] "
-        "[--format F] [--wide] [--base IRI] [--verbose] [--report FILE.json]",
-        description="Build the graph from record files (default: the bundled catalog) and run a "
-        "query on it. SELECT and ASK results print as a table that fits the terminal by default "
-        "(IRIs as CURIEs, long values cut with …); CONSTRUCT and DESCRIBE results as Turtle. The "
-        "graph is read-only: SPARQL Update is refused. NAME or FILE.rq comes first; options and "
-        "PATHs follow in any order. With -e, every word is a PATH.",
+        "[--format F] [--wide] [--store S] [--query-timeout S] [--row-limit N] [--base IRI] "
+        "[--verbose] [--report FILE.json]",
+        description="Run a query on the graph: a memory store built now from record files "
+        "(default: the bundled catalog), or a store built once (--store oxigraph:DIR). SELECT "
+        "and ASK results print as a table that fits the terminal by default (IRIs as CURIEs, "
+        "long values cut with …); CONSTRUCT and DESCRIBE results as Turtle. The graph is "
+        "read-only (SPARQL Update and SERVICE are refused), and a query is stopped after "
+        "--query-timeout seconds. NAME or FILE.rq comes first; options and PATHs follow in any "
+        "order. With -e, every word is a PATH.",
     )
     parser.add_argument(
         "words",
@@ -89,6 +97,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "--wide", action="store_true", help="never cut a value in the table to fit the terminal"
     )
     add_build_arguments(parser, words=None)
+    add_store_arguments(parser)
     parser.set_defaults(run=run_query_command)
 
 
@@ -130,20 +139,24 @@ def _parameter_line(parameter: Parameter) -> str:
 
 
 def run_query_command(args: argparse.Namespace) -> int:
-    """Everything the user can get wrong is found before the graph is built."""
+    """Everything the user can get wrong is found before the graph is built or opened."""
     query, paths = _query_and_paths(args)
     values = _parameter_values(args.param)
     settings = settings_from(args)
-    compiled = compile_query(query, base=settings.base)
+    form = check_query(query.text, query.source, settings.base)
     bindings = bind_parameters(query, values, settings.base)
-    fmt = format_for_query(args.format, compiled.form)
-    built = build_from(args, settings, paths)
-    if built.report.rejected or built.report.warnings:
-        report_load(args, built)
-    result = run_query(compiled, to_dataset(built.quads), bindings)
+    fmt = format_for_query(args.format, form)
+    with opened_store(args, settings, paths) as (store, built):
+        if built is not None and (built.report.rejected or built.report.warnings):
+            report_load(args, built)
+        result = store.query(query.text, bindings=bindings, limits=limits_from(settings))
     width = None if args.wide else shutil.get_terminal_size().columns
     sys.stdout.buffer.write(serialize_result(result, fmt, base=settings.base, width=width))
     sys.stdout.flush()
+    if result.truncated:
+        unit = "triples" if result.is_graph else "rows"
+        print(f"benchgraph query: cut at the row limit of {settings.row_limit:,} {unit}; "
+              "--row-limit 0 for all", file=sys.stderr)
     return load_exit_code(built)
 
 

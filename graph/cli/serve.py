@@ -10,7 +10,14 @@ for itself.
 import argparse
 import sys
 
-from graph.cli.common import EXIT_OK, add_build_arguments, build_from, report_load, settings_from
+from graph.cli.common import (
+    EXIT_OK,
+    add_build_arguments,
+    add_store_arguments,
+    build_from,
+    report_load,
+    settings_from,
+)
 from graph.store.kinds import StoreSpec, open_store
 
 
@@ -22,9 +29,6 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "(read-only), the query editor, and the named queries at /queries. With no PATH and "
         "no --store, the bundled catalog is served.",
     )
-    parser.add_argument("--store", metavar="S",
-                        help="memory (default: built now from PATH...) or oxigraph:DIR (built "
-                        "once by `benchgraph build --store oxigraph:DIR`)")
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port to listen on (default 5000; 0: any free)")
     parser.add_argument("--workers", type=int, metavar="N",
@@ -32,6 +36,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--access-log", action="store_true",
                         help="log every request on stderr")
     add_build_arguments(parser)
+    add_store_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -40,9 +45,6 @@ def run(args: argparse.Namespace) -> int:
     from web.server import ServerOptions, print_address, serve
 
     settings = settings_from(args)
-    overrides = {key: getattr(args, key) for key in ("store", "host", "port", "workers")
-                 if getattr(args, key) is not None}
-    settings = settings.model_copy(update=overrides)
     spec = StoreSpec.parse(settings.store)
     built = None
     if spec.kind == "memory":

@@ -7,14 +7,15 @@ from rdflib import URIRef
 
 from graph.cli.common import (
     add_build_arguments,
-    build_from,
+    add_store_arguments,
     load_exit_code,
+    opened_store,
     report_load,
     settings_from,
 )
 from graph.cli.report import statements_line
 from graph.namespace import curie
-from graph.stats import GraphStats, graph_stats
+from graph.stats import GraphStats
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -22,12 +23,14 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "stats",
         help="count statements, nodes per class, benchmarks per suite and access level, tasks "
         "per harness",
-        description="Build the graph from record files (default: the bundled catalog) and count "
-        "what it holds: its triples (what `benchgraph build` writes as Turtle) by where they "
-        "come from, then, in the data outside the ontology, nodes per class, benchmarks per "
-        "suite and access level, and tasks per harness.",
+        description="Count what the graph holds (a memory store built from record files, "
+        "default the bundled catalog, or a store built once: --store oxigraph:DIR): its "
+        "triples (what `benchgraph build` writes as Turtle) by where they come from, then, in "
+        "the data outside the ontology, nodes per class, benchmarks per suite and access "
+        "level, and tasks per harness.",
     )
     add_build_arguments(parser)
+    add_store_arguments(parser, limits=False)
     parser.add_argument(
         "--format", choices=("table", "json"), default="table", help="output format"
     )
@@ -36,8 +39,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
-    result = build_from(args, settings)
-    stats = graph_stats(result.table, settings.base)
+    with opened_store(args, settings) as (store, built):
+        stats = store.counts()
     sections = {title: {curie(iri, settings.base): n for iri, n in counts.items()}
                 for title, counts in _sections(stats).items()}
     if args.format == "json":
@@ -52,8 +55,9 @@ def run(args: argparse.Namespace) -> int:
             width = max((len(name) for name in named), default=0)
             for name, count in named.items():
                 print(f"  {name:<{width}}  {count:>7,}")
-    report_load(args, result)
-    return load_exit_code(result)
+    if built is not None:
+        report_load(args, built)
+    return load_exit_code(built)
 
 
 def _sections(stats: GraphStats) -> dict[str, dict[URIRef, int]]:

@@ -5,8 +5,11 @@ ValueError that names the bad IRI, datatype or language tag. The term table
 (``graph.dataset.table``) makes every N-Triples form with them, and is the one way an rdflib
 term becomes pyoxigraph's (``TermTable.form``): a store loads that text, a query holds it.
 
-Back to rdflib: ``to_rdflib``, for the terms of a query's answer. A literal typed
-``xsd:string`` is the same RDF term as a plain one; lexical forms are kept exactly.
+One rdflib term at a time, ``to_oxigraph``: for the few terms a report writes (a validation
+result's focus node and value, in the JSON every output of benchgraph shares). Back to rdflib:
+``to_rdflib``, for a query's answer where rdflib is the API (a CONSTRUCT result written by the
+export writers). A literal typed ``xsd:string`` is the same RDF term as a plain one; lexical
+forms are kept exactly.
 """
 
 from __future__ import annotations
@@ -39,6 +42,18 @@ def literal(lexical: str, datatype: str | None = None, language: str | None = No
     if datatype == _LANG_STRING:
         raise ValueError(f"literal {lexical!r} has datatype rdf:langString but no language tag")
     return ox.Literal(lexical, datatype=named_node(datatype))
+
+
+def to_oxigraph(term: object) -> ox.NamedNode | ox.BlankNode | ox.Literal:
+    """An rdflib term as the pyoxigraph term that is the same RDF term."""
+    if isinstance(term, URIRef):
+        return named_node(str(term))
+    if isinstance(term, BNode):
+        return ox.BlankNode(str(term))
+    if isinstance(term, Literal):
+        datatype = None if term.datatype is None else str(term.datatype)
+        return literal(str(term), datatype, term.language)
+    raise TypeError(f"no pyoxigraph term for {term!r}")
 
 
 def to_rdflib(term: object) -> URIRef | BNode | Literal:

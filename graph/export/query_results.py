@@ -9,12 +9,13 @@ with ``[]``) is written by pyoxigraph's own serialiser instead, which can label 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 import pyoxigraph as ox
-from rdflib import BNode, Graph, URIRef
-from rdflib.namespace import RDF
+from rdflib import URIRef
 
+from graph.dataset.oxigraph import to_rdflib
 from graph.dataset.quads import Quad
 from graph.export import prefixes_for, serialize
 from graph.export.formats import RDFXML, Format
@@ -22,10 +23,11 @@ from graph.export.oxigraph_writers import rdfxml
 from graph.sparql.results import FormatError, Layout
 
 if TYPE_CHECKING:
-    from graph.sparql.engine import QueryResult
+    from graph.store.result import QueryResult
 
 RESULT_GRAPH = URIRef("urn:x-benchgraph:result")
 """The graph name a result's triples are put in to be written; never written itself."""
+_RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 
 
 def serialize_result(
@@ -38,20 +40,21 @@ def serialize_result(
         raise FormatError(f"format {fmt.name!r} cannot hold the result of a {result.form} query")
     if fmt.results_writer is not None:
         return fmt.results_writer(result, Layout(base=base, width=width)).encode("utf-8")
-    graph = result.graph if result.graph is not None else Graph()
-    if any(isinstance(term, BNode) for triple in graph for term in triple):
-        return _with_blank_nodes(graph, fmt, prefixes_for(base))
-    quads = cast(list[Quad], [(s, p, o, RESULT_GRAPH) for s, p, o in graph])  # IRIs, literals
+    triples = result.triples
+    if any(isinstance(term, ox.BlankNode) for t in triples for term in (t.subject, t.object)):
+        return _with_blank_nodes(triples, fmt, prefixes_for(base))
+    quads = cast(list[Quad], [(to_rdflib(t.subject), to_rdflib(t.predicate), to_rdflib(t.object),
+                               RESULT_GRAPH) for t in triples])  # IRIs and literals only
     return serialize(quads, fmt, base=base, as_graph=True).data
 
 
-def _with_blank_nodes(graph: Graph, fmt: Format, prefixes: dict[str, str]) -> bytes:
-    ntriples = graph.serialize(format="nt", encoding="utf-8")
-    triples = list(ox.parse(ntriples, format=ox.RdfFormat.N_TRIPLES))
+def _with_blank_nodes(triples: Sequence[ox.Triple], fmt: Format,
+                      prefixes: dict[str, str]) -> bytes:
     if fmt is RDFXML:
-        named = {str(p) for p in graph.predicates()} | {
-            str(o) for o in graph.objects(None, RDF.type) if isinstance(o, URIRef)}
-        return rdfxml(triples, named, prefixes)
+        named = {t.predicate.value for t in triples} | {
+            t.object.value for t in triples
+            if t.predicate.value == _RDF_TYPE and isinstance(t.object, ox.NamedNode)}
+        return rdfxml(list(triples), named, prefixes)
     oxigraph_format = ox.RdfFormat.from_media_type(fmt.media_type)
     assert oxigraph_format is not None, fmt  # every RDF format of the registry is one of its
     return cast(bytes, ox.serialize(triples, format=oxigraph_format, prefixes=prefixes))

@@ -1,3 +1,5 @@
-"""SPARQL over the graph: named queries and their parameters (``named``, checked by
-``checks``), compiling, binding and running a query read-only on rdflib (``engine``) or
-pyoxigraph (``oxigraph``), and the result formats (``results``)."""
+"""SPARQL over the graph: named queries (``named``), their parameters (``parameters``) and
+the binding rule they keep (``checks``); reading a request's text by its tokens to refuse what
+a read-only graph never runs and to bind values (``query_text``); what can be wrong with a
+query (``errors``); and the result formats (``results``). Queries run on the store
+(``graph.store``)."""

@@ -1,8 +1,9 @@
 """How a query uses its variables, and whether its parameters keep the binding rule.
 
 The rule (also in ``graph.sparql.named``): a parameter ``NAME`` binds ``?NAME`` before the query
-runs. pyoxigraph gets it as a ``VALUES`` block opening the WHERE clause (join semantics) and
-rdflib as ``initBindings`` (substitution): both give the same rows only when
+runs, as a ``VALUES`` block opening the WHERE clause (join semantics, ``graph.sparql.query_text``).
+That gives the rows that putting the value in place of the variable would (what a parameter
+means) only when
 
 - ``?NAME`` occurs in the outermost scope, not only inside a sub-SELECT that hides it;
 - the query never assigns ``?NAME`` itself (``BIND``, ``VALUES``, ``(... AS ?NAME)``);
@@ -18,8 +19,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from rdflib import Variable
+from rdflib.plugins.sparql.algebra import translateQuery
+from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
+from graph.namespace import PREFIXES
 from graph.sparql.named import NamedQuery
 
 _MODIFIERS = {"SelectQuery", "AskQuery", "ConstructQuery", "DescribeQuery", "Slice", "Distinct",
@@ -41,6 +45,12 @@ class VariableUse:
     """Read in an expression below the top level of the WHERE clause."""
     outer: set[str] = field(default_factory=set)
     """Occurring in the outermost scope (a sub-SELECT contributes only what it projects)."""
+
+
+def query_algebra(text: str) -> CompValue:
+    """The SPARQL algebra of a query, by rdflib's parser: what the checks below walk. (Slow:
+    tens of milliseconds a query; for checking the named queries, not for running them.)"""
+    return translateQuery(parseQuery(text), None, PREFIXES).algebra
 
 
 def variable_use(algebra: CompValue) -> VariableUse:
@@ -157,4 +167,4 @@ def _variables(terms: Iterable[object]) -> list[Variable]:
     return [term for term in terms if isinstance(term, Variable)]
 
 
-__all__ = ["VariableUse", "binding_problems", "variable_use"]
+__all__ = ["VariableUse", "binding_problems", "query_algebra", "variable_use"]

@@ -13,7 +13,7 @@ spaces); each ``param`` line declares one parameter as ``NAME TYPE [= DEFAULT] â
 
 The binding rule (``graph.sparql.checks``; ``tests/test_queries.py`` holds every bundled query
 to it): a parameter ``NAME`` binds the variable ``?NAME`` to an RDF term before the query
-runs (rdflib ``initBindings``; pyoxigraph a ``VALUES`` block opening the WHERE clause), so
+runs (a ``VALUES`` block opening the WHERE clause, ``graph.sparql.query_text``), so
 
 - ``?NAME`` occurs in the query's outermost scope (not only inside a sub-SELECT that does not
   project it), and the query never assigns it itself (``BIND``, ``VALUES``, ``AS``);
@@ -25,8 +25,8 @@ runs (rdflib ``initBindings``; pyoxigraph a ``VALUES`` block opening the WHERE c
 
 A parameter of type ``id`` is bound as the benchmark's IRI, ``{base}benchmark/{id}``.
 
-What the text of a query says is checked by ``graph.sparql.engine`` (it parses the query); this
-module only reads files and headers, so listing the queries stays cheap.
+What the text of a query says is checked by ``graph.sparql.query_text`` (and the engine's
+parser); this module only reads files and headers, so listing the queries stays cheap.
 """
 
 import re
@@ -137,6 +137,11 @@ def parse_named_query(text: str, name: str, source: str | None = None) -> NamedQ
     return NamedQuery(name, title, " ".join(descriptions), tuple(parameters), text, where)
 
 
+def ad_hoc_query(text: str, source: str = "-e") -> NamedQuery:
+    """A query typed by a user; a ``#+`` header in it declares parameters as in a file."""
+    return parse_named_query(text, "query", source)
+
+
 def _header_lines(text: str) -> Iterator[tuple[int, str]]:
     """The leading ``#+`` lines and their numbers (1-based); blank lines and ordinary
     comments may sit among them, and the header ends at the first other line."""
@@ -203,6 +208,7 @@ __all__ = [
     "ParamType",
     "Parameter",
     "QueryFileError",
+    "ad_hoc_query",
     "find_named_query",
     "load_named_queries",
     "load_query_file",

@@ -18,7 +18,7 @@ import pyoxigraph as ox
 from graph.mapping.iris import Iris
 from graph.namespace import BASE_PREFIX, PREFIXES
 from graph.records.fields import BENCHMARK_ID
-from graph.sparql.engine import ParameterError
+from graph.sparql.errors import ParameterError
 from graph.sparql.named import NamedQuery, Parameter
 
 BoundTerm = ox.NamedNode | ox.Literal

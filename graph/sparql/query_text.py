@@ -32,6 +32,9 @@ from typing import Literal
 
 import pyoxigraph as ox
 
+from graph.namespace import PREFIXES
+from graph.sparql.errors import QueryError, QuerySyntaxError, ReadOnlyError
+
 QueryForm = Literal["SELECT", "ASK", "CONSTRUCT", "DESCRIBE"]
 
 QUERY_FORMS: frozenset[str] = frozenset({"SELECT", "ASK", "CONSTRUCT", "DESCRIBE"})
@@ -96,6 +99,73 @@ def shape_of(text: str) -> RequestShape:
     return RequestShape(form=form, update=first in UPDATE_KEYWORDS, service=service)
 
 
+def refuse_what_is_not_read(text: str, source: str) -> RequestShape:
+    """The request's shape; ReadOnlyError for an update or a SERVICE, QueryError for text that
+    is not Unicode. Nothing is parsed or run: the engine's parser judges the syntax."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise QueryError(f"{source}: the query is not valid UTF-8 text") from None
+    shape = shape_of(text)
+    if shape.update:
+        raise ReadOnlyError(f"{source}: SPARQL Update is not allowed: the graph is read-only "
+                            "(use SELECT, ASK, CONSTRUCT or DESCRIBE)")
+    if shape.service:
+        raise ReadOnlyError(f"{source}: SERVICE is not allowed: queries run on this graph "
+                            "alone, and nothing is fetched from elsewhere")
+    return shape
+
+
+def check_query(text: str, source: str, base: str | None = None) -> QueryForm:
+    """The query's form, once it is known to be a query that may run here and that parses
+    (pyoxigraph's parser, on an empty store: nothing is evaluated but an ASK of nothing).
+    ReadOnlyError, QueryError or QuerySyntaxError otherwise; so a command can refuse a query
+    before it builds a graph to run it on."""
+    shape = refuse_what_is_not_read(text, source)
+    try:
+        ox.Store().query(text, prefixes=PREFIXES, base_iri=base)
+    except SyntaxError as error:
+        raise syntax_error(source, str(error)) from None
+    assert shape.form is not None, text  # pyoxigraph parsed it as a query
+    return shape.form
+
+
+_OX_ERROR = re.compile(r"error at (\d+):(\d+): (.*)", re.DOTALL)
+_EXPECTED_ITEM = re.compile(r'"(?:[^"\\]|\\.)*"|\[[^\]]*\]|[^,\["]+')
+_EXPECTED_SHOWN = 6
+_GENERIC = "not valid SPARQL here (a variable bound twice, say, or a misplaced keyword)"
+
+
+def syntax_error(source: str, message: str) -> QueryError:
+    """pyoxigraph's ``error at LINE:COLUMN: ...`` as an error naming line, column and reason.
+    The reason is the parser's: a sentence it gives (``Prefix not found``), else the tokens it
+    expected (the first few, without its character classes), else a plain word of warning."""
+    match = _OX_ERROR.match(message)
+    if match is None:
+        return QueryError(f"{source}: not a valid query: {message}")
+    line, column = int(match.group(1)), int(match.group(2))
+    return QuerySyntaxError(source, line, column, _reason(match.group(3).strip()))
+
+
+def _reason(detail: str) -> str:
+    for lead in ("expected one of ", "expected "):
+        if detail.startswith(lead):
+            items: list[str] = [item.strip()
+                                for item in _EXPECTED_ITEM.findall(detail[len(lead):])]
+            break
+    else:
+        return detail
+    sentences = [item for item in items if " " in item and item[:1].isupper()]
+    if sentences:
+        return sentences[0][:1].lower() + sentences[0][1:]
+    tokens = [item for item in items if item and not item.startswith("[")]
+    if not tokens:
+        return _GENERIC
+    more = len(tokens) - _EXPECTED_SHOWN
+    shown = ", ".join(tokens[:_EXPECTED_SHOWN]) + (f" (or {more} more)" if more > 0 else "")
+    return f"expected {shown}" if len(tokens) == 1 else f"expected one of {shown}"
+
+
 def where_clause_start(text: str, form: QueryForm) -> int | None:
     """The index just after the ``{`` that opens the query's WHERE group: the first top-level
     ``{``, or the second when a CONSTRUCT template comes first (``CONSTRUCT WHERE { ... }``
@@ -137,7 +207,10 @@ __all__ = [
     "BindingTerm",
     "QueryForm",
     "RequestShape",
+    "check_query",
+    "refuse_what_is_not_read",
     "shape_of",
+    "syntax_error",
     "where_clause_start",
     "with_values",
 ]

@@ -6,6 +6,11 @@ Query Results XML Format). Which format is which, by name, extension or media ty
 one format registry's business (``graph.export.formats``); CONSTRUCT and DESCRIBE results are
 graphs, written by the same writers as the exports (``graph.export.serialize_result``).
 
+The writers take the store's ``QueryResult``, whose terms are pyoxigraph's. pyoxigraph has
+writers of its own for the four W3C formats, but they write control characters and carriage
+returns raw into XML (which then is not XML, or reads back changed) and an ASK answer in CSV
+and TSV as a bare ``true``; these do neither.
+
 The W3C CSV/TSV formats define no ASK result: an ASK answer is written as a one-column
 table, header ``boolean`` (``?boolean`` in TSV), and one row ``true`` or ``false``.
 """
@@ -21,16 +26,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from rdflib import BNode, Literal, URIRef
-from rdflib.namespace import XSD
+import pyoxigraph as ox
 
 from graph.errors import BenchgraphError, ErrorKind
 from graph.namespace import curie
 
-if TYPE_CHECKING:  # the engine's types only: this module stays light to import
-    from rdflib.term import Node
+if TYPE_CHECKING:
+    from graph.store.result import QueryResult
 
-    from graph.sparql.engine import QueryResult, Term
+Term = ox.NamedNode | ox.BlankNode | ox.Literal
+
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+_XSD_STRING = _XSD + "string"
 
 
 class FormatError(BenchgraphError):
@@ -52,9 +59,9 @@ class Layout:
 
 
 _NUMERIC = {
-    XSD.integer: re.compile(r"[+-]?[0-9]+"),
-    XSD.decimal: re.compile(r"[+-]?[0-9]*\.[0-9]+"),
-    XSD.double: re.compile(r"[+-]?([0-9]+\.[0-9]*|\.?[0-9]+)[eE][+-]?[0-9]+"),
+    _XSD + "integer": re.compile(r"[+-]?[0-9]+"),
+    _XSD + "decimal": re.compile(r"[+-]?[0-9]*\.[0-9]+"),
+    _XSD + "double": re.compile(r"[+-]?([0-9]+\.[0-9]*|\.?[0-9]+)[eE][+-]?[0-9]+"),
 }
 _TURTLE_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -81,7 +88,7 @@ def to_csv(result: QueryResult) -> str:
 
 
 def _csv_term(term: Term) -> str:
-    return f"_:{term}" if isinstance(term, BNode) else str(term)
+    return f"_:{term.value}" if isinstance(term, ox.BlankNode) else term.value
 
 
 def to_tsv(result: QueryResult) -> str:
@@ -98,18 +105,20 @@ def to_tsv(result: QueryResult) -> str:
 
 def turtle_term(term: Term) -> str:
     """One RDF term in the syntax Turtle and SPARQL share."""
-    if isinstance(term, BNode):
-        return f"_:{term}"
-    if isinstance(term, URIRef):
-        return f"<{_escape_iri(str(term))}>"
-    lexical = str(term)
-    if term.datatype in _NUMERIC and _NUMERIC[term.datatype].fullmatch(lexical):
+    if isinstance(term, ox.BlankNode):
+        return f"_:{term.value}"
+    if isinstance(term, ox.NamedNode):
+        return f"<{_escape_iri(term.value)}>"
+    lexical = term.value
+    datatype = term.datatype.value
+    pattern = _NUMERIC.get(datatype)
+    if pattern is not None and pattern.fullmatch(lexical):
         return lexical
     quoted = '"' + "".join(_TURTLE_ESCAPES.get(ch, ch) for ch in lexical) + '"'
     if term.language:
         return f"{quoted}@{term.language}"
-    if term.datatype is not None and term.datatype != XSD.string:
-        return f"{quoted}^^<{_escape_iri(str(term.datatype))}>"
+    if datatype != _XSD_STRING:
+        return f"{quoted}^^<{_escape_iri(datatype)}>"
     return quoted
 
 
@@ -132,21 +141,21 @@ def to_json(result: QueryResult) -> str:
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
-def json_term(term: Node) -> dict[str, str]:
+def json_term(term: Term) -> dict[str, str]:
     """One RDF term as the SPARQL 1.1 JSON Results Format writes it: ``{"type": "uri" |
     "literal" | "bnode", "value": ...}``, a literal with its ``xml:lang`` or its ``datatype``
     (none for a plain ``xsd:string``). Every JSON output of benchgraph writes terms this way."""
-    if isinstance(term, BNode):
-        return {"type": "bnode", "value": str(term)}
-    if isinstance(term, URIRef):
-        return {"type": "uri", "value": str(term)}
-    if not isinstance(term, Literal):
+    if isinstance(term, ox.BlankNode):
+        return {"type": "bnode", "value": term.value}
+    if isinstance(term, ox.NamedNode):
+        return {"type": "uri", "value": term.value}
+    if not isinstance(term, ox.Literal):
         raise TypeError(f"not an RDF term: {term!r}")
-    value = {"type": "literal", "value": str(term)}
+    value = {"type": "literal", "value": term.value}
     if term.language:
         value["xml:lang"] = term.language
-    elif term.datatype is not None and term.datatype != XSD.string:
-        value["datatype"] = str(term.datatype)
+    elif term.datatype.value != _XSD_STRING:
+        value["datatype"] = term.datatype.value
     return value
 
 
@@ -174,19 +183,19 @@ def to_xml(result: QueryResult) -> str:
 
 
 def _xml_term(term: Term) -> str:
-    text = str(term)
+    text = term.value
     if _XML_FORBIDDEN.search(text):
         raise FormatError(f"the value {text[:40]!r}... holds a control character that XML 1.0 "
                           "cannot carry: use --format json or tsv")
     escaped = escape(text, {"\r": "&#13;"})
-    if isinstance(term, BNode):
+    if isinstance(term, ox.BlankNode):
         return f"<bnode>{escaped}</bnode>"
-    if isinstance(term, URIRef):
+    if isinstance(term, ox.NamedNode):
         return f"<uri>{escaped}</uri>"
     if term.language:
         return f"<literal xml:lang={quoteattr(term.language)}>{escaped}</literal>"
-    if term.datatype is not None and term.datatype != XSD.string:
-        return f"<literal datatype={quoteattr(str(term.datatype))}>{escaped}</literal>"
+    if term.datatype.value != _XSD_STRING:
+        return f"<literal datatype={quoteattr(term.datatype.value)}>{escaped}</literal>"
     return f"<literal>{escaped}</literal>"
 
 
@@ -245,12 +254,12 @@ def fit_widths(natural: list[int], headers: list[int], width: int) -> list[int]:
 def _table_cell(term: Term | None, base: str | None) -> str:
     if term is None:
         return ""
-    if isinstance(term, URIRef):
-        text = curie(term, base)
-    elif isinstance(term, BNode):
-        text = f"_:{term}"
+    if isinstance(term, ox.NamedNode):
+        text = curie(term.value, base)
+    elif isinstance(term, ox.BlankNode):
+        text = f"_:{term.value}"
     else:
-        text = str(term)
+        text = term.value
     return "".join(_TURTLE_ESCAPES.get(ch, ch) if ch in "\n\r\t" else
                    ("?" if unicodedata.category(ch) in ("Cc", "Cf") else ch) for ch in text)
 

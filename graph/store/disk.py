@@ -35,7 +35,7 @@ from graph.dataset.table import QuadTable
 from graph.errors import BenchgraphError, ErrorKind
 from graph.export import serialize
 from graph.export.formats import NQUADS, NTRIPLES
-from graph.stats import GraphStats, graph_stats
+from graph.stats import GraphStats
 from graph.store.base import BuildFacts, RecordGraph
 
 MANIFEST = "benchgraph-store.json"
@@ -87,8 +87,11 @@ class Manifest:
                    data["quads"], data["triples"])
 
 
-def build_store(folder: Path, table: QuadTable, facts: BuildFacts) -> Manifest:
-    """Bulk-load ``table`` into a new generation under ``folder`` and switch to it.
+def build_store(
+    folder: Path, table: QuadTable, facts: BuildFacts, stats: GraphStats
+) -> Manifest:
+    """Bulk-load ``table`` into a new generation under ``folder`` and switch to it; ``stats``
+    are the table's counts, kept in the manifest.
 
     StoreError when ``folder`` exists and is neither empty nor a benchgraph store (nothing
     in it is touched)."""
@@ -105,7 +108,7 @@ def build_store(folder: Path, table: QuadTable, facts: BuildFacts) -> Manifest:
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
         raise
-    manifest = Manifest(generation, facts, graph_stats(table), quads=len(table),
+    manifest = Manifest(generation, facts, stats, quads=len(table),
                         triples=union.statements)
     _write_manifest(folder, manifest)
     _remove_old_generations(folder, keep=generation)

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import signal
 import traceback
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import islice
 from multiprocessing.connection import Connection
-from typing import Literal
+from typing import Literal, TypeVar
 
 import pyoxigraph as ox
 
@@ -24,6 +26,7 @@ from graph.sparql.query_text import QueryForm
 from graph.store.result import QueryResult
 
 FailureKind = Literal["syntax", "store", "bug"]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -58,30 +61,22 @@ def run_request(store: ox.Store, request: QueryRequest) -> QueryResult:
         default_graph=_graphs(request.default_graphs),  # type: ignore[arg-type]
         named_graphs=_graphs(request.named_graphs),
     )
-    limit = request.row_limit
     if isinstance(answer, ox.QueryBoolean):
-        return QueryResult(request.form, boolean=bool(answer))
+        return QueryResult.ask(bool(answer))
+    limit = request.row_limit
     if isinstance(answer, ox.QuerySolutions):
         variables = tuple(variable.value for variable in answer.variables)
-        lines = ["\t".join(f"?{name}" for name in variables)]
-        truncated = False
-        for solution in answer:
-            if limit is not None and len(lines) > limit:
-                truncated = True
-                break
-            lines.append("\t".join("" if term is None else str(term) for term in solution))
-        payload = ("\n".join(lines) + "\n").encode()
-        return QueryResult(request.form, variables, payload=payload, count=len(lines) - 1,
-                           truncated=truncated)
-    triples: list[str] = []
-    truncated = False
-    for triple in answer:
-        if limit is not None and len(triples) >= limit:
-            truncated = True
-            break
-        triples.append(f"{triple} .\n")
-    return QueryResult(request.form, payload="".join(triples).encode(), count=len(triples),
-                       truncated=truncated)
+        rows = [tuple(solution) for solution in _first(answer, limit)]
+        truncated = limit is not None and len(rows) > limit
+        return QueryResult.select(variables, rows[:limit], truncated)
+    triples = list(_first(answer, limit))
+    truncated = limit is not None and len(triples) > limit
+    return QueryResult.graph(request.form, triples[:limit], truncated)
+
+
+def _first(answer: Iterable[T], limit: int | None) -> Iterable[T]:
+    """The answer's first ``limit`` items and one more (to tell whether there were more)."""
+    return answer if limit is None else islice(answer, limit + 1)
 
 
 def _graphs(iris: tuple[str, ...] | None) -> list[ox.NamedNode | ox.BlankNode] | None:

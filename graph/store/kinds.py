@@ -17,6 +17,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
@@ -24,6 +25,7 @@ from graph.build import BuildResult, build
 from graph.errors import BenchgraphError, ErrorKind
 from graph.mapping.iris import Iris
 from graph.settings import Settings
+from graph.stats import graph_stats
 from graph.store.base import BuildFacts, Limits, RecordGraph
 from graph.store.disk import Manifest, build_store, read_manifest
 from graph.store.local import LocalStore
@@ -81,7 +83,8 @@ def build_facts(result: BuildResult, base: str) -> BuildFacts:
 
 def build_into(folder: Path, result: BuildResult, settings: Settings) -> Manifest:
     """Put a build into the store folder ``folder`` (``benchgraph build --store``)."""
-    return build_store(folder, result.table, build_facts(result, settings.base))
+    stats = graph_stats(result.table, settings.base)
+    return build_store(folder, result.table, build_facts(result, settings.base), stats)
 
 
 def open_store(
@@ -91,22 +94,29 @@ def open_store(
     *,
     processes: int = 1,
     built: BuildResult | None = None,
+    lazy: bool = False,
 ) -> LocalStore:
-    """The store ``spec`` names. A ``memory`` store is built from ``paths`` (or ``built``,
-    a build already made); an ``oxigraph`` one is opened as it is (``paths`` must be empty)."""
+    """The store ``spec`` names. A ``memory`` store is built from ``paths`` (or ``built``, a
+    build already made), into its folder now, or with ``lazy`` only when first queried (a
+    command that asks only for counts never writes it); an ``oxigraph`` store is opened as it
+    is (``paths`` must be empty)."""
     limits = limits_from(settings)
     if spec.kind == "memory":
         result = built or build(paths, settings)
         folder = Path(tempfile.mkdtemp(prefix="benchgraph-memory-",
                                        dir=_RAM_FOLDER if _RAM_FOLDER.is_dir() else None))
-        try:
-            manifest = build_into(folder, result, settings)
-        except BaseException:
-            import shutil
-
-            shutil.rmtree(folder, ignore_errors=True)
-            raise
-        return LocalStore(folder, manifest, limits, processes, remove_on_close=True)
+        facts = build_facts(result, settings.base)
+        stats = graph_stats(result.table, settings.base)
+        store = LocalStore(folder, facts, stats, limits, processes,
+                           load=partial(build_store, folder, result.table, facts, stats),
+                           remove_on_close=True)
+        if not lazy:
+            try:
+                store.written()
+            except BaseException:
+                store.close()
+                raise
+        return store
     if spec.kind == "oxigraph":
         if paths:
             raise BenchgraphError(
@@ -114,7 +124,9 @@ def open_store(
                 f"files, run `benchgraph build PATH... --store {spec}`", ErrorKind.USAGE)
         folder = Path(spec.location)
         expected = settings.base if "base" in settings.model_fields_set else None
-        return LocalStore(folder, read_manifest(folder, expected), limits, processes)
+        manifest = read_manifest(folder, expected)
+        return LocalStore(folder, manifest.facts, manifest.counts, limits, processes,
+                          generation=manifest.generation)
     raise BenchgraphError(f"--store {spec}: remote SPARQL stores are not supported yet",
                           ErrorKind.USAGE)
 

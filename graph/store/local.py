@@ -11,19 +11,20 @@ the folder's manifest, without reading a record.
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyoxigraph as ox
 
-from graph.errors import BenchgraphError, ErrorKind
 from graph.namespace import PREFIXES
-from graph.sparql.query_text import shape_of, with_values
+from graph.sparql.errors import QueryError
+from graph.sparql.query_text import refuse_what_is_not_read, syntax_error, with_values
 from graph.stats import GraphStats
 from graph.store.base import (
     Bindings,
+    BuildFacts,
     Description,
     Limits,
     QueryDataset,
@@ -36,48 +37,51 @@ from graph.store.executor import Failure, QueryRequest
 from graph.store.pool import QueryPool, QueryProcessError
 from graph.store.result import QueryResult
 
-_OX_ERROR = re.compile(r"error at (\d+):(\d+): (.*)", re.DOTALL)
-
-
-class ReadOnlyRefusal(BenchgraphError):
-    """A request a read-only, closed store never runs: an update, or SERVICE."""
-
-    kind = ErrorKind.QUERY
-
-
-class SyntaxRefusal(BenchgraphError):
-    """Query text the parser refuses; the message is the parser's."""
-
-    kind = ErrorKind.QUERY
-
-    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
-        super().__init__(message)
-        self.line = line
-        self.column = column
+_SOURCE = "the query"
+"""How an error names the query it is about (a store is not told where a query came from)."""
 
 
 @dataclass
 class LocalStore:
-    """The store in ``folder`` (its manifest already read), queried in ``processes`` children."""
+    """The store in ``folder``, queried in ``processes`` children. Its build's facts and counts
+    are known without reading the store; the store itself may be written only when first
+    queried (``load``, for a memory store that a command may never query)."""
 
     folder: Path
-    manifest: Manifest
+    facts: BuildFacts
+    stats: GraphStats
     limits: Limits
     processes: int = 1
+    generation: str | None = None
+    """The subfolder that holds the pyoxigraph store, once there is one."""
+    load: Callable[[], Manifest] | None = None
+    """Writes the store into ``folder`` and says what it wrote: called on first use."""
     remove_on_close: bool = False
     """True for a store this object built for itself (the ``memory`` kind)."""
     _pool: QueryPool | None = field(default=None, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     @property
     def base(self) -> str:
-        return self.manifest.facts.base
+        return self.facts.base
+
+    def written(self) -> str:
+        """The generation that holds the store, written now if it was not yet."""
+        with self._lock:
+            if self.generation is None:
+                assert self.load is not None, "a store with neither a generation nor a loader"
+                self.generation = self.load().generation
+                self.load = None
+            return self.generation
 
     def _pool_here(self) -> QueryPool:
         """The query processes of this process (made on first use: a gunicorn worker forked
         after the store was opened makes its own)."""
-        pool = self._pool
-        if pool is None or pool.owner != os.getpid():
-            pool = self._pool = QueryPool(self.folder / self.manifest.generation, self.processes)
+        generation = self.written()
+        with self._lock:
+            pool = self._pool
+            if pool is None or pool.owner != os.getpid():
+                pool = self._pool = QueryPool(self.folder / generation, self.processes)
         return pool
 
     def prepare(self) -> None:
@@ -90,17 +94,11 @@ class LocalStore:
         dataset: QueryDataset | None = None,
         limits: Limits | None = None,
     ) -> QueryResult:
-        shape = shape_of(text)
-        if shape.update:
-            raise ReadOnlyRefusal("SPARQL Update is not allowed: this graph is read-only (use "
-                                  "SELECT, ASK, CONSTRUCT or DESCRIBE)")
-        if shape.service:
-            raise ReadOnlyRefusal("SERVICE is not allowed: queries run on this graph alone, and "
-                                  "nothing is fetched from elsewhere")
+        shape = refuse_what_is_not_read(text, _SOURCE)
         form = shape.form or "SELECT"  # not a query: the parser will say why
         bound = with_values(text, form, bindings or {})
         if bound is None:
-            raise SyntaxRefusal("parameters need a WHERE clause to bind in")
+            raise QueryError(f"{_SOURCE}: parameters need a WHERE clause to bind in")
         limits = limits or self.limits
         request = QueryRequest(
             text=bound,
@@ -119,10 +117,11 @@ class LocalStore:
     def describe(self, node: str, limit: int | None = None) -> Description:
         subject = ox.NamedNode(node)
         cap = "" if limit is None else f" LIMIT {int(limit) + 1}"
-        outgoing = self.query(f"SELECT ?p ?o ?g WHERE {{ GRAPH ?g {{ {subject} ?p ?o }} }}"
-                              f" ORDER BY ?p ?o ?g{cap}")
-        incoming = self.query(f"SELECT ?s ?p ?g WHERE {{ GRAPH ?g {{ ?s ?p {subject} }} }}"
-                              f" ORDER BY ?p ?s ?g{cap}")
+        bound = {"node": subject}
+        outgoing = self.query("SELECT ?p ?o ?g WHERE { GRAPH ?g { ?node ?p ?o } }"
+                              f" ORDER BY ?p ?o ?g{cap}", bindings=bound)
+        incoming = self.query("SELECT ?s ?p ?g WHERE { GRAPH ?g { ?s ?p ?node } }"
+                              f" ORDER BY ?p ?s ?g{cap}", bindings=bound)
         out = [Statement(subject, _iri(p), _term(o), _iri(g)) for p, o, g in outgoing.rows]
         into = [Statement(_term(s), _iri(p), subject, _iri(g)) for s, p, g in incoming.rows]
         truncated = limit is not None and (len(out) > limit or len(into) > limit)
@@ -131,10 +130,10 @@ class LocalStore:
         return Description(subject, tuple(out), tuple(into), truncated)
 
     def record_graphs(self) -> Sequence[RecordGraph]:
-        return self.manifest.facts.records
+        return self.facts.records
 
     def counts(self) -> GraphStats:
-        return self.manifest.counts
+        return self.stats
 
     def close(self) -> None:
         if self._pool is not None:
@@ -158,19 +157,10 @@ def _term(term: object) -> Term:
 
 def _failure(failure: Failure) -> Exception:
     if failure.kind == "syntax":
-        return syntax_refusal(failure.message)
+        return syntax_error(_SOURCE, failure.message)
     if failure.kind == "store":
         return StoreError(f"the store could not be read: {failure.message}")
     return QueryProcessError(f"the query process failed:\n{failure.message}")
 
 
-def syntax_refusal(message: str) -> SyntaxRefusal:
-    """pyoxigraph's ``error at LINE:COLUMN: ...`` as a refusal naming line and column."""
-    match = _OX_ERROR.match(message)
-    if match is None:
-        return SyntaxRefusal(f"not a valid SPARQL query: {message}")
-    line, column, detail = int(match.group(1)), int(match.group(2)), match.group(3).strip()
-    return SyntaxRefusal(f"syntax error at line {line}, column {column}: {detail}", line, column)
-
-
-__all__ = ["LocalStore", "ReadOnlyRefusal", "SyntaxRefusal", "syntax_refusal"]
+__all__ = ["LocalStore"]

@@ -11,6 +11,7 @@ forms and reading them back costs about a fifth of pickling pyoxigraph's terms.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -35,6 +36,26 @@ class QueryResult:
     """Rows (SELECT) or triples (CONSTRUCT, DESCRIBE) in the payload."""
     truncated: bool = False
     """True when the row limit stopped the answer: the query had more."""
+
+    @classmethod
+    def select(cls, variables: tuple[str, ...], rows: Iterable[Row],
+               truncated: bool = False) -> QueryResult:
+        """A SELECT answer of these rows (each a term or None per variable)."""
+        lines = ["\t".join(f"?{name}" for name in variables)]
+        lines += ["\t".join("" if term is None else str(term) for term in row) for row in rows]
+        return cls("SELECT", variables, payload=("\n".join(lines) + "\n").encode(),
+                   count=len(lines) - 1, truncated=truncated)
+
+    @classmethod
+    def graph(cls, form: QueryForm, triples: Iterable[ox.Triple],
+              truncated: bool = False) -> QueryResult:
+        """A CONSTRUCT or DESCRIBE answer of these triples."""
+        lines = [f"{triple} .\n" for triple in triples]
+        return cls(form, payload="".join(lines).encode(), count=len(lines), truncated=truncated)
+
+    @classmethod
+    def ask(cls, answer: bool) -> QueryResult:
+        return cls("ASK", boolean=answer)
 
     @property
     def is_graph(self) -> bool:

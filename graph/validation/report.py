@@ -15,6 +15,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
 from rdflib.term import Node
 
+from graph.dataset.oxigraph import to_oxigraph
 from graph.namespace import PREFIXES
 from graph.sparql.results import json_term
 
@@ -86,9 +87,9 @@ class ValidationResult:
             "severity": self.severity.value,
             "record": None if self.record is None else str(self.record),
             "source_file": self.source_file,
-            "focus_node": json_term(self.focus_node),
+            "focus_node": json_term(to_oxigraph(self.focus_node)),
             "path": self.path,
-            "value": None if self.value is None else json_term(self.value),
+            "value": None if self.value is None else json_term(to_oxigraph(self.value)),
             "shape": str(self.shape),
             "shape_name": self.shape_name,
             "message": self.message,
