@@ -1,67 +1,59 @@
-"""Which format a response is written in: the ``format`` parameter, a suffix, or ``Accept``.
+"""Which format a response is written in: a ``format`` parameter, a suffix, or ``Accept``.
 
-SELECT and ASK answers are written in the W3C result formats, CONSTRUCT and DESCRIBE answers
-(and the service description) in the RDF formats; pyoxigraph writes both, from the answer the
-store gave. A client that names no format, or only ones this kind of answer cannot take, gets
-the kind's default (JSON results, Turtle).
+Every format is one of the registry's (``graph.export.formats``), looked up there by name,
+extension or media type, and written by its writer (``graph.export.query_results``): a web
+answer is byte for byte what ``benchgraph query --format`` writes. The web offers SELECT
+and ASK answers in the four W3C result formats, and graphs (CONSTRUCT, DESCRIBE, a node's
+description, the service description) in Turtle, N-Triples, RDF/XML and JSON-LD. A client
+that names no format, or only ones this kind of answer cannot take, gets the first one
+(JSON results, Turtle).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from pathlib import Path
 
 import pyoxigraph as ox
 from flask import request
-from werkzeug.datastructures import MIMEAccept
 
 from graph.errors import BenchgraphError, ErrorKind
-from graph.namespace import PREFIXES
+from graph.export.formats import (
+    CSV,
+    JSONLD,
+    NTRIPLES,
+    RDFXML,
+    SPARQL_JSON,
+    SPARQL_XML,
+    TSV,
+    TURTLE,
+    Format,
+    FormatError,
+    format_for_media_type,
+    format_for_path,
+    format_named,
+    names,
+    negotiate,
+)
+from graph.export.query_results import serialize_result
 from graph.store.result import QueryResult
 
-
-@dataclass(frozen=True)
-class WebFormat:
-    """A format a response can be written in."""
-
-    name: str
-    """What ``?format=`` and a suffix (``.json``) call it."""
-    media_type: str
-    results: ox.QueryResultsFormat | None = None
-    rdf: ox.RdfFormat | None = None
-
-    @property
-    def iri(self) -> str:
-        """The W3C's IRI for the format (``http://www.w3.org/ns/formats/Turtle``)."""
-        fmt = self.results or self.rdf
-        assert fmt is not None
-        return _W3C_IRIS.get(fmt.iri, fmt.iri)
+RESULT_FORMATS: tuple[Format, ...] = (SPARQL_JSON, SPARQL_XML, CSV, TSV)
+"""What a SELECT or ASK answer is served in, the default first."""
+GRAPH_FORMATS: tuple[Format, ...] = (TURTLE, NTRIPLES, RDFXML, JSONLD)
+"""What a graph is served in, the default first."""
 
 
-_W3C_IRIS = {"https://www.w3.org/ns/formats/data/JSON-LD": "http://www.w3.org/ns/formats/JSON-LD"}
-"""Where pyoxigraph's format IRI is not the one on the W3C's list of format IRIs, which
-clients match a service description's sd:resultFormat against."""
+def formats_for(result: QueryResult) -> tuple[Format, ...]:
+    """The formats that can hold ``result``."""
+    return GRAPH_FORMATS if result.is_graph else RESULT_FORMATS
 
 
-RESULT_FORMATS: tuple[WebFormat, ...] = (
-    WebFormat("json", "application/sparql-results+json", results=ox.QueryResultsFormat.JSON),
-    WebFormat("xml", "application/sparql-results+xml", results=ox.QueryResultsFormat.XML),
-    WebFormat("csv", "text/csv", results=ox.QueryResultsFormat.CSV),
-    WebFormat("tsv", "text/tab-separated-values", results=ox.QueryResultsFormat.TSV),
-)
-GRAPH_FORMATS: tuple[WebFormat, ...] = (
-    WebFormat("ttl", "text/turtle", rdf=ox.RdfFormat.TURTLE),
-    WebFormat("nt", "application/n-triples", rdf=ox.RdfFormat.N_TRIPLES),
-    WebFormat("rdf", "application/rdf+xml", rdf=ox.RdfFormat.RDF_XML),
-    WebFormat("jsonld", "application/ld+json", rdf=ox.RdfFormat.JSON_LD),
-)
-_ALIASES = {"turtle": "ttl", "ntriples": "nt", "n-triples": "nt", "rdfxml": "rdf", "rdf+xml": "rdf",
-            "xml": "xml", "json-ld": "jsonld", "srj": "json", "srx": "xml"}
-
-
-def choose(candidates: tuple[WebFormat, ...], named: str | None = None,
-           fallback_to_accept: bool = False) -> WebFormat:
+def choose(candidates: tuple[Format, ...], named: str | None = None,
+           fallback_to_accept: bool = False) -> Format:
     """The format of ``candidates`` the request asks for: by ``named`` (a ``format`` parameter
-    or suffix, by name or media type), else by ``Accept``, else the first.
+    or a suffix: a name, an extension or a media type of the registry), else by ``Accept``,
+    else the first.
 
     A ``named`` that no candidate has is a BenchgraphError, unless ``fallback_to_accept`` and
     ``Accept`` names a candidate itself (not by a wildcard): SPARQL clients send one
@@ -69,57 +61,59 @@ def choose(candidates: tuple[WebFormat, ...], named: str | None = None,
     (SPARQLWrapper's ``format=xml`` comes with ``Accept: application/rdf+xml`` for a
     CONSTRUCT), and the SPARQL Protocol negotiates by ``Accept``."""
     if named:
-        key = _ALIASES.get(named.lower(), named.lower())
-        for fmt in candidates:
-            if key in (fmt.name, fmt.media_type):
-                return fmt
-        accepted = _accepted(candidates, wildcards=False) if fallback_to_accept else None
-        if accepted is not None:
-            return accepted
-        names = ", ".join(fmt.name for fmt in candidates)
-        raise BenchgraphError(f"format {named!r} cannot hold this answer (use {names})",
-                              ErrorKind.USAGE)
-    return _accepted(candidates, wildcards=True) or candidates[0]
+        found = _named(named)
+        if found in candidates:
+            return found
+        named_outright = _without_wildcards(request.headers.get("Accept"))
+        if fallback_to_accept and named_outright is not None:
+            accepted = negotiate(named_outright, candidates)
+            if accepted is not None:
+                return accepted
+        raise BenchgraphError(f"format {named!r} cannot hold this answer (use "
+                              f"{names(candidates)})", ErrorKind.USAGE)
+    return negotiate(request.headers.get("Accept"), candidates) or candidates[0]
 
 
-def _accepted(candidates: tuple[WebFormat, ...], wildcards: bool) -> WebFormat | None:
-    """The candidate ``Accept`` prefers, if any; with ``wildcards`` false, only one it names."""
-    accept = request.accept_mimetypes
-    if not wildcards:
-        accept = MIMEAccept([(value, quality) for value, quality in accept if "*" not in value])
-    best = accept.best_match([fmt.media_type for fmt in candidates])
-    return next((fmt for fmt in candidates if fmt.media_type == best), None)
+def _named(named: str) -> Format | None:
+    try:
+        return format_named(named)
+    except FormatError:
+        pass
+    try:
+        return format_for_path(Path(f"x.{named}"))
+    except FormatError:
+        return format_for_media_type(named)
 
 
-def formats_for(result: QueryResult) -> tuple[WebFormat, ...]:
-    """The formats that can hold ``result``."""
-    return GRAPH_FORMATS if result.is_graph else RESULT_FORMATS
+def _without_wildcards(accept: str | None) -> str | None:
+    if accept is None:
+        return None
+    ranges = [part for part in accept.split(",") if "*" not in part.split(";", 1)[0]]
+    return ",".join(ranges) or None
 
 
-def write(result: QueryResult, fmt: WebFormat, base: str) -> bytes:
+def write(result: QueryResult, fmt: Format, base: str) -> bytes:
     """``result`` in ``fmt``."""
-    if fmt.results is not None:
-        body = result.solutions().serialize(format=fmt.results)
-    else:
-        assert fmt.rdf is not None
-        body = write_triples(result.triples, fmt, base)
-    assert body is not None
-    return body
+    return serialize_result(result, fmt, base=base)
 
 
-def write_triples(triples: tuple[ox.Triple, ...] | list[ox.Triple], fmt: WebFormat,
-                  base: str) -> bytes:
-    """RDF triples in ``fmt``, with the project's prefixes and ``base:`` for the data."""
-    body = ox.serialize(triples, format=fmt.rdf, prefixes={**PREFIXES, "base": base})
-    assert body is not None
-    return body
+def write_triples(triples: Iterable[ox.Triple], fmt: Format, base: str) -> bytes:
+    """RDF triples in ``fmt`` (a graph that is no query's answer: a service description)."""
+    return serialize_result(QueryResult.graph("CONSTRUCT", triples), fmt, base=base)
 
 
-def content_type(fmt: WebFormat) -> str:
-    """The Content-Type header of a response in ``fmt``."""
-    text = fmt.media_type.startswith("text/") or fmt.name in ("json", "jsonld", "xml", "rdf")
-    return f"{fmt.media_type}; charset=utf-8" if text else fmt.media_type
+def suffix(fmt: Format) -> str:
+    """What a URL ends in to ask for ``fmt`` (``.json``, ``.ttl``): a result format's name, a
+    graph format's preferred extension."""
+    return fmt.name if fmt in RESULT_FORMATS else fmt.extension.removeprefix(".")
 
 
-__all__ = ["GRAPH_FORMATS", "RESULT_FORMATS", "WebFormat", "choose", "content_type",
-           "formats_for", "write", "write_triples"]
+def content_type(fmt: Format) -> str:
+    """The Content-Type header of a response in ``fmt``: UTF-8 said for every text format."""
+    if fmt.media_type.startswith("text/") or fmt.media_type.endswith(("+json", "+xml")):
+        return f"{fmt.media_type}; charset=utf-8"
+    return fmt.content_type
+
+
+__all__ = ["GRAPH_FORMATS", "RESULT_FORMATS", "choose", "content_type", "formats_for", "suffix",
+           "write", "write_triples"]

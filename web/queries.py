@@ -9,13 +9,14 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
+from graph.export.formats import Format
 from graph.settings import Settings
 from graph.sparql.named import find_named_query, load_named_queries
 from graph.sparql.parameters import bind_parameters
 from graph.store.kinds import limits_from
 from web.errors import wants_html
 from web.links import cell
-from web.negotiation import choose, content_type, formats_for, write
+from web.negotiation import choose, content_type, formats_for, suffix, write
 from web.sparql import TRUNCATED_HEADER
 from web.stores import get_store
 
@@ -29,7 +30,7 @@ def listing() -> str:
 
 @bp.route("/queries/<name>")
 def query(name: str) -> Response:
-    stem, dot, suffix = name.partition(".")
+    stem, dot, wanted = name.partition(".")
     named = find_named_query(stem)
     if named is None:
         abort(404, f"there is no named query {stem!r}; see /queries")
@@ -46,20 +47,27 @@ def query(name: str) -> Response:
     bindings = bind_parameters(named, values, store.base)
     result = store.query(named.text, bindings=bindings, limits=limits_from(settings))
     if as_data:
-        fmt = choose(formats_for(result), suffix or request.args.get("format"))
+        fmt = choose(formats_for(result), wanted or request.args.get("format"))
         response = Response(write(result, fmt, store.base), content_type=content_type(fmt))
     else:
         response = Response(render_template(
             "queries/query.html", query=named, values=values, result=result,
             cell=lambda term: cell(term, store.base),
             editor=_editor_link(named.text), missing=(),
-            formats=formats_for(result), row_limit=settings.row_limit,
+            formats=_as_data(named.name, formats_for(result), values),
+            row_limit=settings.row_limit,
         ), mimetype="text/html")
     response.vary.add("Accept")
     if result.truncated:
         response.headers[TRUNCATED_HEADER] = str(settings.row_limit)
     return response
 
+def _as_data(name: str, formats: tuple[Format, ...],
+             values: dict[str, str]) -> list[tuple[Format, str, str]]:
+    """Each format of the answer, what its link is called, and the link (the same values)."""
+    query = f"?{urlencode(values)}" if values else ""
+    return [(fmt, suffix(fmt), url_for("queries.query", name=f"{name}.{suffix(fmt)}") + query)
+            for fmt in formats]
 
 
 def _editor_link(text: str) -> str:

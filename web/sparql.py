@@ -131,7 +131,8 @@ def _description(service: ox.NamedNode) -> list[ox.Triple]:
         ox.Triple(service, sd("feature"), sd("UnionDefaultGraph")),  # the merge of the graphs
     ]
     for fmt in (*RESULT_FORMATS, *GRAPH_FORMATS):
-        triples.append(ox.Triple(service, sd("resultFormat"), ox.NamedNode(fmt.iri)))
+        if fmt.iri is not None:
+            triples.append(ox.Triple(service, sd("resultFormat"), ox.NamedNode(fmt.iri)))
     dataset = ox.BlankNode("dataset")
     default = ox.BlankNode("default")
     triples += [

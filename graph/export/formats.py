@@ -70,6 +70,9 @@ class Format:
     """The writer of a results format."""
     rdflib_name: str | None = None
     """rdflib's name for its parser of this format (``Graph.parse``, ``Result.parse``)."""
+    iri: str | None = None
+    """The W3C's IRI for the format (``http://www.w3.org/ns/formats/Turtle``), which a SPARQL
+    service description names it by; None for one the W3C lists none for (the table)."""
 
     def __post_init__(self) -> None:
         if (self.rdf_writer is None) != (self.content is Content.RESULTS) or (
@@ -112,6 +115,7 @@ class Format:
 
 
 GRAPH_FORMS = ("CONSTRUCT", "DESCRIBE")
+_W3C = "http://www.w3.org/ns/formats/"
 """The query forms whose result is a graph; SELECT and ASK give results."""
 
 
@@ -134,27 +138,36 @@ def _plain(writer: Callable[[QueryResult], str]) -> ResultsWriter:
 
 
 TURTLE = Format("turtle", ("ttl",), ("text/turtle", "application/x-turtle"), (".ttl",),
-                Content.GRAPH, rdf_writer=write_turtle, rdflib_name="turtle")
+                Content.GRAPH, rdf_writer=write_turtle, rdflib_name="turtle",
+                iri=_W3C + "Turtle")
 NTRIPLES = Format("ntriples", ("nt", "n-triples"), ("application/n-triples",), (".nt",),
-                  Content.GRAPH, rdf_writer=_ntriples, rdflib_name="nt")
+                  Content.GRAPH, rdf_writer=_ntriples, rdflib_name="nt",
+                  iri=_W3C + "N-Triples")
 RDFXML = Format("rdfxml", ("rdf-xml", "rdf/xml"), ("application/rdf+xml",),
-                (".rdf", ".owl"), Content.GRAPH, rdf_writer=write_rdfxml, rdflib_name="xml")
+                (".rdf", ".owl"), Content.GRAPH, rdf_writer=write_rdfxml, rdflib_name="xml",
+                iri=_W3C + "RDF_XML")
 TRIG = Format("trig", (), ("application/trig", "application/x-trig"), (".trig",),
-              Content.DATASET, rdf_writer=_trig, rdflib_name="trig")
+              Content.DATASET, rdf_writer=_trig, rdflib_name="trig", iri=_W3C + "TriG")
 NQUADS = Format("nquads", ("nq", "n-quads"), ("application/n-quads", "text/x-nquads"), (".nq",),
-                Content.DATASET, rdf_writer=_ntriples, rdflib_name="nquads")
+                Content.DATASET, rdf_writer=_ntriples, rdflib_name="nquads",
+                iri=_W3C + "N-Quads")
 JSONLD = Format("jsonld", ("json-ld",), ("application/ld+json",), (".jsonld", ".json"),
-                Content.DATASET, rdf_writer=write_jsonld, rdflib_name="json-ld")
+                Content.DATASET, rdf_writer=write_jsonld, rdflib_name="json-ld",
+                iri=_W3C + "JSON-LD")
 TABLE = Format("table", ("text",), ("text/plain",), (".txt",), Content.RESULTS,
                results_writer=results.to_table)
 CSV = Format("csv", (), ("text/csv",), (".csv",), Content.RESULTS,
-             results_writer=_plain(results.to_csv), rdflib_name="csv")
+             results_writer=_plain(results.to_csv), rdflib_name="csv",
+             iri=_W3C + "SPARQL_Results_CSV")
 TSV = Format("tsv", (), ("text/tab-separated-values",), (".tsv",), Content.RESULTS,
-             results_writer=_plain(results.to_tsv), rdflib_name="tsv")
+             results_writer=_plain(results.to_tsv), rdflib_name="tsv",
+             iri=_W3C + "SPARQL_Results_TSV")
 SPARQL_JSON = Format("json", ("srj",), ("application/sparql-results+json",), (".srj",),
-                     Content.RESULTS, results_writer=_plain(results.to_json), rdflib_name="json")
+                     Content.RESULTS, results_writer=_plain(results.to_json), rdflib_name="json",
+                     iri=_W3C + "SPARQL_Results_JSON")
 SPARQL_XML = Format("xml", ("srx",), ("application/sparql-results+xml",), (".srx",),
-                    Content.RESULTS, results_writer=_plain(results.to_xml), rdflib_name="xml")
+                    Content.RESULTS, results_writer=_plain(results.to_xml), rdflib_name="xml",
+                    iri=_W3C + "SPARQL_Results_XML")
 
 FORMATS: tuple[Format, ...] = (TURTLE, NTRIPLES, RDFXML, TRIG, NQUADS, JSONLD,
                                TABLE, CSV, TSV, SPARQL_JSON, SPARQL_XML)
