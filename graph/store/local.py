@@ -31,6 +31,7 @@ from graph.store.base import (
     RecordGraph,
     Statement,
     Term,
+    term_order,
 )
 from graph.store.disk import Manifest, StoreError
 from graph.store.executor import Failure, QueryRequest
@@ -115,15 +116,20 @@ class LocalStore:
         return answer
 
     def describe(self, node: str, limit: int | None = None) -> Description:
+        # Sorted by term_order, not ORDER BY (measured on a store folder of 1,000 records: 66
+        # statements fetched in 0.3 ms, sorted by the engine in 6-10 ms). Under a limit, which
+        # statements come is the engine's choice.
         subject = ox.NamedNode(node)
         cap = "" if limit is None else f" LIMIT {int(limit) + 1}"
         bound = {"node": subject}
-        outgoing = self.query("SELECT ?p ?o ?g WHERE { GRAPH ?g { ?node ?p ?o } }"
-                              f" ORDER BY ?p ?o ?g{cap}", bindings=bound)
-        incoming = self.query("SELECT ?s ?p ?g WHERE { GRAPH ?g { ?s ?p ?node } }"
-                              f" ORDER BY ?p ?s ?g{cap}", bindings=bound)
-        out = [Statement(subject, _iri(p), _term(o), _iri(g)) for p, o, g in outgoing.rows]
-        into = [Statement(_term(s), _iri(p), subject, _iri(g)) for s, p, g in incoming.rows]
+        outgoing = self.query(f"SELECT ?p ?o ?g WHERE {{ GRAPH ?g {{ ?node ?p ?o }} }}{cap}",
+                              bindings=bound)
+        incoming = self.query(f"SELECT ?s ?p ?g WHERE {{ GRAPH ?g {{ ?s ?p ?node }} }}{cap}",
+                              bindings=bound)
+        out = sorted((Statement(subject, _iri(p), _term(o), _iri(g)) for p, o, g in outgoing.rows),
+                     key=lambda s: (s.predicate.value, term_order(s.object), s.graph.value))
+        into = sorted((Statement(_term(s), _iri(p), subject, _iri(g)) for s, p, g in incoming.rows),
+                      key=lambda s: (s.predicate.value, term_order(s.subject), s.graph.value))
         truncated = limit is not None and (len(out) > limit or len(into) > limit)
         if limit is not None:
             out, into = out[:limit], into[:limit]
