@@ -2,7 +2,8 @@
 
 Blueprints by concern: ``home`` (the front page), ``sparql`` (the SPARQL 1.1 Protocol endpoint,
 its service description and the query editor), ``queries`` (the named queries as pages and as
-data). Every blueprint reaches the graph through ``web.stores.get_store()``, which
+data), ``entities`` (every IRI under the base, and the vocabularies' members, as pages and as
+RDF). Every blueprint reaches the graph through ``web.stores.get_store()``, which
 ``web.stores.init_app`` registers; errors take one shape (``web.errors``).
 """
 
@@ -14,7 +15,7 @@ from flask import Flask
 
 from graph.settings import Settings, default_settings
 from graph.store.base import Store
-from web import errors, home, queries, sparql, stores
+from web import entities, errors, home, queries, sparql, stores
 
 
 def create_app(
@@ -39,6 +40,7 @@ def create_app(
     app.register_blueprint(home.bp)
     app.register_blueprint(sparql.bp)
     app.register_blueprint(queries.bp)
+    app.register_blueprint(entities.bp)  # last: its /<path:rest> takes what no other route does
     return app
 
 

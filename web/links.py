@@ -1,13 +1,33 @@
-"""How a term of the graph is shown on a page: a label that links where it can."""
+"""How a term of the graph is shown on a page: a label that links where it can.
+
+Where an IRI links (``iri_href``), in this order:
+
+- the ontology's classes and properties (``bench:Benchmark``, ``bench:accessLevel``) to their
+  entry in the ontology's documentation, ``/ontology#Name``;
+- the vocabularies' individuals (``bench:Gated``, ``bench:HELM``, ``bench:MedHELM``) and
+  schemes, which live in the ontology's namespace and not under the base, to their pages at
+  ``/vocabulary/Name``;
+- an IRI under the base (``{base}benchmark/x``) to its page, ``/benchmark/x``;
+- any other http(s) IRI out, to itself. Nothing else links: a ``javascript:`` or ``data:``
+  IRI, or any other scheme, shows as text.
+
+A literal links only when it is an ``xsd:anyURI`` whose scheme is http(s): the data's URLs
+are such literals, and a value that broke the URL rule is kept as a plain string.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import pyoxigraph as ox
 from flask import url_for
 
-from graph.namespace import curie
+from graph.namespace import BENCH_IRI, BENCH_TERMS, ONTOLOGY_IRI, XSD, curie
+from web.labels import short_name
+
+_ANY_URI = str(XSD.anyURI)
+_STRING = str(XSD.string)
 
 
 @dataclass(frozen=True)
@@ -17,27 +37,64 @@ class Cell:
     text: str
     href: str | None
     kind: str
-    """``iri``, ``literal``, ``blank`` or ``unbound``: the page's CSS class."""
+    """``iri`` (a page here), ``external`` (a link out), ``literal``, ``blank`` or ``unbound``:
+    the page's CSS class."""
     note: str = ""
     """A literal's language or datatype, shown small."""
+    title: str = ""
+    """The IRI itself, shown on hover where the text is a label."""
 
 
-def cell(term: object, base: str) -> Cell:
-    """``term`` as a table cell: an IRI as its CURIE linking to what the app knows of it."""
+def is_http(url: str) -> bool:
+    """Whether ``url`` is an absolute http(s) URL with a host (the only kind a page links)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
+
+
+def ontology_href(name: str = "") -> str:
+    """The ontology's documentation, at the entry of ``name`` if one is given."""
+    page = url_for("home.index") + "ontology"
+    return f"{page}#{name}" if name else page
+
+
+def iri_href(iri: str, base: str) -> str | None:
+    """Where a page links ``iri``: a page of this app, the IRI itself (http(s) elsewhere), or
+    None (any other scheme)."""
+    if iri.startswith(BENCH_IRI):
+        name = iri[len(BENCH_IRI):]
+        if name in BENCH_TERMS:
+            return ontology_href(name)
+        return url_for("entities.vocabulary", name=name) if name else ontology_href()
+    if iri == str(ONTOLOGY_IRI):
+        return ontology_href()
+    if iri.startswith(base) and len(iri) > len(base):
+        return url_for("entities.node", rest=iri[len(base):])
+    return iri if is_http(iri) else None
+
+
+def cell(term: object, base: str, label: str | None = None) -> Cell:
+    """``term`` as a table cell: an IRI as its label (else its CURIE), linking by
+    ``iri_href``; a literal as its text, with its language or datatype as a note."""
     if term is None:
         return Cell("", None, "unbound")
     if isinstance(term, ox.NamedNode):
         iri = term.value
-        text = f"base:{iri[len(base):]}" if iri.startswith(base) else curie(iri)
-        return Cell(text, url_for("sparql.endpoint", query=f"DESCRIBE <{iri}>"), "iri")
+        href = iri_href(iri, base)
+        local = href is not None and not href.startswith(("http:", "https:"))
+        kind = "iri" if local or href is None else "external"
+        return Cell(label or short_name(iri, base), href, kind, title=iri)
     if isinstance(term, ox.BlankNode):
         return Cell(f"_:{term.value}", None, "blank")
     assert isinstance(term, ox.Literal)
     note = term.language or ""
     datatype = term.datatype.value
-    if not note and not datatype.endswith("#string"):
+    if not note and datatype != _STRING:
         note = curie(datatype)
-    return Cell(term.value, None, "literal", note)
+    href = term.value if datatype == _ANY_URI and is_http(term.value) else None
+    return Cell(term.value, href, "literal", note)
 
 
-__all__ = ["Cell", "cell"]
+__all__ = ["Cell", "cell", "iri_href", "is_http", "ontology_href"]

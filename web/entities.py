@@ -1,0 +1,198 @@
+"""Every IRI under the base dereferences: ``{base}x`` is this app's ``/x``.
+
+- A data IRI (``/benchmark/x``, ``/org/x``, ``/paper/2211.08584``, ``/record/x``,
+  ``/benchmark/x/result/m/r`` ...) is ``/<path:rest>``; the vocabularies' individuals and
+  schemes (``bench:Gated``, ``bench:HELM``, ``bench:MedHELM``, ``bench:Harnesses``), which live
+  in the ontology's namespace, are ``/vocabulary/<Name>``, and ``/vocabulary`` lists them.
+  (The ontology's classes and properties are documented at ``/ontology#Name``.)
+- One code path for every format: the node's ``Description`` from the store. A browser gets
+  a page; Turtle, N-Triples, JSON-LD and RDF/XML come by suffix (``.ttl``, ``.nt``,
+  ``.jsonld``, ``.rdf``) or by ``Accept``, with ``Vary: Accept``, ``<link rel="alternate">``
+  in the page and a ``Link`` header on every representation.
+- A suffix is one of those four names after the last dot of the last segment. No data IRI
+  ends so: ids and slugs are ``[a-z0-9_]`` (DESIGN.md, "Identifiers"), record keys are slugs,
+  and a paper key is an arXiv id (``2211.08584``, ``math.GT_0309136``: digits, or capitals and
+  ``_`` after the dot) or a slug. Should one ever do, it still answers: a suffixed path whose
+  node is unknown is tried whole before it is a 404.
+- An unknown IRI is a 404 in the app's one error shape, with a search box.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import urlencode
+
+import pyoxigraph as ox
+from flask import Blueprint, Response, abort, current_app, g, render_template, request, url_for
+
+from graph.errors import BenchgraphError, ErrorKind
+from graph.namespace import BENCH, BENCH_IRI
+from graph.settings import Settings
+from graph.store.base import Description, Store
+from web import benchmark_page
+from web.entity_kinds import lists_for, page_arg, run_list, section_iris
+from web.entity_page import Alternate, NodePage, cell_maker, render_node, types_of
+from web.entity_records import contents_iris, freshness, graph_contents, record_file
+from web.entity_view import (
+    DESCRIBE_CAP,
+    PROPERTY_PAGE,
+    Direction,
+    group_statements,
+    node_groups,
+    property_statements,
+)
+from web.errors import wants_html
+from web.labels import fetch_labels
+from web.negotiation import GRAPH_FORMATS, choose, content_type, write_triples
+from web.sparql import TRUNCATED_HEADER
+from web.stores import get_store
+
+bp = Blueprint("entities", __name__)
+
+_SUFFIXES = frozenset(fmt.name for fmt in GRAPH_FORMATS)
+_RECORD = str(BENCH.Record)
+_BENCHMARK = str(BENCH.Benchmark)
+Href = Callable[[str], str]
+
+
+@bp.route("/vocabulary")
+def vocabularies() -> str:
+    """The controlled vocabularies (access levels, harnesses, suites ...) and their members."""
+    store = get_store()
+    rows = store.query("SELECT DISTINCT ?scheme ?member WHERE { ?member skos:inScheme ?scheme }"
+                       ).rows
+    members: dict[str, list[ox.NamedNode]] = {}
+    for scheme, member in rows:
+        if isinstance(scheme, ox.NamedNode) and isinstance(member, ox.NamedNode):
+            members.setdefault(scheme.value, []).append(member)
+    labels = fetch_labels(store, [*members, *(m.value for ms in members.values() for m in ms)])
+    schemes = sorted(members, key=lambda iri: labels.text(iri).casefold())
+    show = cell_maker(labels, store.base)
+    return render_template("entities/vocabularies.html", schemes=[
+        (show(ox.NamedNode(iri)),
+         [show(m) for m in sorted(members[iri], key=lambda m: labels.text(m.value).casefold())])
+        for iri in schemes])
+
+
+@bp.route("/vocabulary/<name>")
+def vocabulary(name: str) -> Response:
+    return dereference(BENCH_IRI, name, lambda rest: url_for("entities.vocabulary", name=rest))
+
+
+@bp.route("/<path:rest>")
+def node(rest: str) -> Response:
+    return dereference(get_store().base, rest, lambda rest: url_for("entities.node", rest=rest))
+
+
+def dereference(namespace: str, rest: str, href: Href) -> Response:
+    """The node ``namespace + rest`` (``rest`` may end in a format suffix) as the client asks."""
+    store = get_store()
+    settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
+    stem, suffix = split_suffix(rest)
+    as_data = suffix is not None or not wants_html()
+    cap = (settings.row_limit or None) if as_data else DESCRIBE_CAP
+    found = _find(store, namespace, [(stem, suffix), *([(rest, None)] if suffix else [])], cap)
+    if found is None:
+        g.search_query = stem.rstrip("/").rsplit("/", 1)[-1].replace("_", " ")
+        abort(404, f"Nothing in this graph has the IRI <{namespace}{stem}>.")
+    path, suffix, description, is_graph = found
+    alternates = (Alternate("html", "text/html", href(path)),
+                  *(Alternate(fmt.name, fmt.media_type, href(f"{path}.{fmt.name}"))
+                    for fmt in GRAPH_FORMATS))
+    if as_data:
+        fmt = choose(GRAPH_FORMATS, suffix)
+        triples = list(dict.fromkeys(ox.Triple(s.subject, s.predicate, s.object)
+                                     for s in (*description.outgoing, *description.incoming)
+                                     if not isinstance(s.subject, ox.Literal)))
+        response = Response(write_triples(triples, fmt, store.base),
+                            content_type=content_type(fmt))
+        if suffix is None:
+            response.headers["Content-Location"] = href(f"{path}.{fmt.name}")
+        if description.truncated:
+            response.headers[TRUNCATED_HEADER] = str(cap)
+    else:
+        page = NodePage(store, description.node, description, *node_groups(store, description),
+                        alternates=alternates, types=types_of(description))
+        response = Response(_html(page, is_graph), mimetype="text/html")
+    response.vary.add("Accept")
+    response.headers["Link"] = ", ".join(
+        f'<{alt.href}>; rel="alternate"; type="{alt.media_type}"' for alt in alternates)
+    return response
+
+
+def split_suffix(rest: str) -> tuple[str, str | None]:
+    """``("paper/2211.08584", "ttl")`` for ``paper/2211.08584.ttl``; no suffix otherwise."""
+    head, slash, last = rest.rpartition("/")
+    stem, dot, suffix = last.rpartition(".")
+    if dot and stem and suffix in _SUFFIXES:
+        return head + slash + stem, suffix
+    return rest, None
+
+
+def _find(store: Store, namespace: str, candidates: list[tuple[str, str | None]],
+          cap: int | None) -> tuple[str, str | None, Description, bool] | None:
+    """The first candidate (path, suffix) whose node the store knows, with its description
+    and whether it names a graph."""
+    for path, suffix in candidates:
+        try:
+            node = ox.NamedNode(namespace + path)
+        except ValueError:  # not an IRI at all (a space, a quote): nothing has it
+            continue
+        description = store.describe(node.value, limit=cap)
+        if description.exists:
+            return path, suffix, description, _RECORD in types_of(description)
+        if store.query("ASK { GRAPH ?graph { ?s ?p ?o } }", bindings={"graph": node}).boolean:
+            return path, suffix, description, True
+    return None
+
+
+def _html(page: NodePage, is_graph: bool) -> str:
+    """The page of ``page``'s node, by its kind."""
+    if "property" in request.args:
+        return _property_page(page)
+    if _BENCHMARK in page.types:
+        return benchmark_page.render_benchmark(page)
+    if is_graph:
+        contents = graph_contents(page.store, page.node, page.description,
+                                  page_arg(request.args, "statements_page"))
+        record = record_file(page.store, page.iri)
+        return render_node("entities/record.html", page, contents_iris(contents),
+                           title=f"Record {record.source_file}" if record else None,
+                           contents=contents, facts=freshness(page.description), record=record,
+                           graph_query=urlencode({"query": _graph_query(page.node)}))
+    specs = lists_for(set(page.types))
+    sections = tuple(run_list(page.store, spec, page.node,
+                              page_arg(request.args, f"{spec.key}_page")) for spec in specs)
+    return render_node("entities/node.html", page, section_iris(sections), sections=sections)
+
+
+def _graph_query(graph: ox.NamedNode) -> str:
+    """The query that gives what ``graph`` states, for the SPARQL editor."""
+    return f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH {graph} {{ ?s ?p ?o }} }}"
+
+
+def _property_page(page: NodePage) -> str:
+    """Every value of one property of the node, a page at a time."""
+    direction = request.args.get("direction", "out")
+    if direction not in ("out", "in"):
+        raise BenchgraphError("direction must be out or in", ErrorKind.USAGE)
+    try:
+        predicate = ox.NamedNode(request.args["property"])
+    except ValueError:
+        raise BenchgraphError("property must be an IRI", ErrorKind.USAGE) from None
+    settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
+    way: Direction = "out" if direction == "out" else "in"
+    statements = property_statements(page.store, page.node, predicate, way,
+                                     limit=settings.row_limit or None)
+    groups = group_statements(statements, way, keep=None)
+    values = groups[0].values if groups else ()
+    pages = max(1, -(-len(values) // PROPERTY_PAGE))
+    number = min(page_arg(request.args, "page"), pages)
+    shown = values[(number - 1) * PROPERTY_PAGE: number * PROPERTY_PAGE]
+    iris = [predicate.value, *(v.term.value for v in shown if isinstance(v.term, ox.NamedNode))]
+    return render_node("entities/property.html", page, iris, predicate=predicate,
+                       direction=way, values=shown, total=len(values), number=number,
+                       pages=pages, truncated=len(statements) >= (settings.row_limit or 0) > 0)
+
+
+__all__ = ["bp", "dereference", "split_suffix"]
