@@ -123,7 +123,7 @@ PAGES = {  # path: what its page must show
     "/record/000_501ccd0cd0e2608f": ["Record 000_501ccd0cd0e2608f.txt", "Freshness and build",
                                      "Grok Build independent review", "SHA-256",
                                      "What it states", "MIMIC-RRS (MedHELM)"],
-    "/build": ["What it states", "catalogued"],
+    "/build": ["What the build derived", "What it states", "catalogued"],
     "/benchmark/mimic_rrs/dataset": ["MIMIC-RRS (MedHELM) › dataset", "PhysioNet credentialed"],
     "/benchmark/healthbench/result/gpt_5/002_e36a0be437d5fce5": ["GPT-5", "67.2"],
     "/benchmark/mimic_rrs/source/1": ["HELM mimic_rrs_scenario.py", "2026-09-08"],
@@ -415,3 +415,21 @@ def test_labels_of_many_iris_in_one_go(store: LocalStore) -> None:
     assert labels.text(f"{BASE}no/such") == "base:no/such"
     assert labels.text("http://www.w3.org/1999/02/22-rdf-syntax-ns#type") == "rdf:type"
     assert labels.get(f"{BASE}no/such") is None
+
+
+def test_pages_follow_the_base_setting(tmp_path: Path) -> None:
+    """Under another base, data IRIs still map to /x, and the vocabularies (which are not
+    under it) still have their pages."""
+    settings = Settings(base="http://example.org/kg/")
+    other = open_store(StoreSpec.parse("memory"), settings, [data_dir("catalog")])
+    try:
+        client = create_app(settings, other).test_client()
+        anchors = links(client.get("/benchmark/mimic_rrs", headers=HTML).data).anchors
+        assert ("/vocabulary/Gated", "gated") in anchors
+        assert ("/org/stanford_university", "Stanford University") in anchors
+        turtle = client.get("/benchmark/mimic_rrs.ttl").data.decode()
+        assert "http://example.org/kg/" in turtle and "w3id.org/benchgraph/benchmark" not in turtle
+        assert client.get("/org/stanford_university", headers=HTML).status_code == 200
+        assert client.get("/vocabulary/MedHELM", headers=HTML).status_code == 200
+    finally:
+        other.close()

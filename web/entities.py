@@ -26,6 +26,7 @@ import pyoxigraph as ox
 from flask import Blueprint, Response, abort, current_app, g, render_template, request, url_for
 
 from graph.errors import BenchgraphError, ErrorKind
+from graph.mapping.iris import Iris
 from graph.namespace import BENCH, BENCH_IRI
 from graph.settings import Settings
 from graph.store.base import Description, Store
@@ -154,10 +155,12 @@ def _html(page: NodePage, is_graph: bool) -> str:
         return benchmark_page.render_benchmark(page)
     if is_graph:
         contents = graph_contents(page.store, page.node, page.description,
-                                  page_arg(request.args, "statements_page"))
+                                  page_arg(request.args, "contents_page"))
         record = record_file(page.store, page.iri)
+        build = page.iri == str(Iris(page.base).build())
         return render_node("entities/record.html", page, contents_iris(contents),
-                           title=f"Record {record.source_file}" if record else None,
+                           title=f"Record {record.source_file}" if record else
+                           "What the build derived" if build else None,
                            contents=contents, facts=freshness(page.description), record=record,
                            graph_query=urlencode({"query": _graph_query(page.node)}))
     specs = lists_for(set(page.types))
