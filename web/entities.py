@@ -112,9 +112,7 @@ def dereference(namespace: str, rest: str, href: Href) -> Response:
         if description.truncated:
             response.headers[TRUNCATED_HEADER] = str(cap)
     else:
-        page = NodePage(store, description.node, description, *node_groups(store, description),
-                        alternates=alternates, types=types_of(description))
-        response = Response(_html(page, is_graph), mimetype="text/html")
+        response = Response(_html(store, description, alternates, is_graph), mimetype="text/html")
     response.vary.add("Accept")
     response.headers["Link"] = ", ".join(
         f'<{alt.href}>; rel="alternate"; type="{alt.media_type}"' for alt in alternates)
@@ -147,9 +145,15 @@ def _find(store: Store, namespace: str, candidates: list[tuple[str, str | None]]
     return None
 
 
-def _html(page: NodePage, is_graph: bool) -> str:
-    """The page of ``page``'s node, by its kind."""
-    if "property" in request.args:
+def _html(store: Store, description: Description, alternates: tuple[Alternate, ...],
+          is_graph: bool) -> str:
+    """The page of the node ``description`` describes, by its kind (or one property's list of
+    values, which needs none of its groups)."""
+    listing = "property" in request.args
+    groups = ([], []) if listing else node_groups(store, description)
+    page = NodePage(store, description.node, description, *groups, alternates=alternates,
+                    types=types_of(description))
+    if listing:
         return _property_page(page)
     if _BENCHMARK in page.types:
         return benchmark_page.render_benchmark(page)
