@@ -44,13 +44,13 @@ from web.entity_view import (
 )
 from web.errors import wants_html
 from web.labels import fetch_labels
-from web.negotiation import GRAPH_FORMATS, choose, content_type, write_triples
+from web.negotiation import GRAPH_FORMATS, choose, content_type, suffix, write_triples
 from web.sparql import TRUNCATED_HEADER
 from web.stores import get_store
 
 bp = Blueprint("entities", __name__)
 
-_SUFFIXES = frozenset(fmt.name for fmt in GRAPH_FORMATS)
+_SUFFIXES = frozenset(suffix(fmt) for fmt in GRAPH_FORMATS)
 _RECORD = str(BENCH.Record)
 _BENCHMARK = str(BENCH.Benchmark)
 Href = Callable[[str], str]
@@ -89,26 +89,26 @@ def dereference(namespace: str, rest: str, href: Href) -> Response:
     """The node ``namespace + rest`` (``rest`` may end in a format suffix) as the client asks."""
     store = get_store()
     settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
-    stem, suffix = split_suffix(rest)
-    as_data = suffix is not None or not wants_html()
+    stem, wanted = split_suffix(rest)
+    as_data = wanted is not None or not wants_html()
     cap = (settings.row_limit or None) if as_data else DESCRIBE_CAP
-    found = _find(store, namespace, [(stem, suffix), *([(rest, None)] if suffix else [])], cap)
+    found = _find(store, namespace, [(stem, wanted), *([(rest, None)] if wanted else [])], cap)
     if found is None:
         g.search_query = stem.rstrip("/").rsplit("/", 1)[-1].replace("_", " ")
         abort(404, f"Nothing in this graph has the IRI <{namespace}{stem}>.")
-    path, suffix, description, is_graph = found
+    path, wanted, description, is_graph = found
     alternates = (Alternate("html", "text/html", href(path)),
-                  *(Alternate(fmt.name, fmt.media_type, href(f"{path}.{fmt.name}"))
+                  *(Alternate(suffix(fmt), fmt.media_type, href(f"{path}.{suffix(fmt)}"))
                     for fmt in GRAPH_FORMATS))
     if as_data:
-        fmt = choose(GRAPH_FORMATS, suffix)
+        fmt = choose(GRAPH_FORMATS, wanted)
         triples = list(dict.fromkeys(ox.Triple(s.subject, s.predicate, s.object)
                                      for s in (*description.outgoing, *description.incoming)
                                      if not isinstance(s.subject, ox.Literal)))
         response = Response(write_triples(triples, fmt, store.base),
                             content_type=content_type(fmt))
-        if suffix is None:
-            response.headers["Content-Location"] = href(f"{path}.{fmt.name}")
+        if wanted is None:
+            response.headers["Content-Location"] = href(f"{path}.{suffix(fmt)}")
         if description.truncated:
             response.headers[TRUNCATED_HEADER] = str(cap)
     else:
@@ -122,9 +122,9 @@ def dereference(namespace: str, rest: str, href: Href) -> Response:
 def split_suffix(rest: str) -> tuple[str, str | None]:
     """``("paper/2211.08584", "ttl")`` for ``paper/2211.08584.ttl``; no suffix otherwise."""
     head, slash, last = rest.rpartition("/")
-    stem, dot, suffix = last.rpartition(".")
-    if dot and stem and suffix in _SUFFIXES:
-        return head + slash + stem, suffix
+    stem, dot, ending = last.rpartition(".")
+    if dot and stem and ending in _SUFFIXES:
+        return head + slash + stem, ending
     return rest, None
 
 
@@ -132,16 +132,16 @@ def _find(store: Store, namespace: str, candidates: list[tuple[str, str | None]]
           cap: int | None) -> tuple[str, str | None, Description, bool] | None:
     """The first candidate (path, suffix) whose node the store knows, with its description
     and whether it names a graph."""
-    for path, suffix in candidates:
+    for path, wanted in candidates:
         try:
             node = ox.NamedNode(namespace + path)
         except ValueError:  # not an IRI at all (a space, a quote): nothing has it
             continue
         description = store.describe(node.value, limit=cap)
         if description.exists:
-            return path, suffix, description, _RECORD in types_of(description)
+            return path, wanted, description, _RECORD in types_of(description)
         if store.query("ASK { GRAPH ?graph { ?s ?p ?o } }", bindings={"graph": node}).boolean:
-            return path, suffix, description, True
+            return path, wanted, description, True
     return None
 
 
