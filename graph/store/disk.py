@@ -88,10 +88,12 @@ class Manifest:
 
 
 def build_store(
-    folder: Path, table: QuadTable, facts: BuildFacts, stats: GraphStats
+    folder: Path, table: QuadTable, facts: BuildFacts, stats: GraphStats, *,
+    with_graph: bool = True,
 ) -> Manifest:
-    """Bulk-load ``table`` into a new generation under ``folder`` and switch to it; ``stats``
-    are the table's counts, kept in the manifest.
+    """Write a new generation of ``table`` under ``folder`` and switch to it; ``stats`` are the
+    table's counts, kept in the manifest. ``with_graph=False`` leaves the pyoxigraph store out
+    of it (a memory store holds the graph in memory: ``load_in_memory``).
 
     StoreError when ``folder`` exists and is neither empty nor a benchgraph store (nothing
     in it is touched)."""
@@ -101,18 +103,31 @@ def build_store(
     generation = f"{_GENERATION_PREFIX}{stamp}-{secrets.token_hex(4)}"
     loading = folder / f".{generation}.loading"
     try:
-        quads = serialize(table, NQUADS)
-        union = serialize(table, NTRIPLES)
-        _load_apart(loading, quads.data, union.data)
+        if with_graph:
+            named = serialize(table, NQUADS)
+            union = serialize(table, NTRIPLES)
+            _load_apart(loading, named.data, union.data)
+            del named, union
+        else:
+            loading.mkdir()
         os.rename(loading, folder / generation)
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
         raise
     manifest = Manifest(generation, facts, stats, quads=len(table),
-                        triples=union.statements)
+                        triples=stats.statements.total)
     _write_manifest(folder, manifest)
     _remove_old_generations(folder, keep=generation)
     return manifest
+
+
+def load_in_memory(table: QuadTable) -> ox.Store:
+    """The graph of ``table`` in an in-memory pyoxigraph store: every named graph, and their
+    merge in the default graph, as a store folder holds them."""
+    store = ox.Store()
+    store.bulk_load(serialize(table, NQUADS).data, format=ox.RdfFormat.N_QUADS)
+    store.bulk_load(serialize(table, NTRIPLES).data, format=ox.RdfFormat.N_TRIPLES)
+    return store
 
 
 def _load_apart(path: Path, quads: bytes, union: bytes) -> None:
@@ -210,4 +225,4 @@ def _remove_old_generations(folder: Path, keep: str) -> None:
             shutil.rmtree(entry, ignore_errors=True)
 
 
-__all__ = ["MANIFEST", "Manifest", "StoreError", "build_store", "read_manifest"]
+__all__ = ["MANIFEST", "Manifest", "StoreError", "build_store", "load_in_memory", "read_manifest"]

@@ -1,4 +1,4 @@
-"""The query process: opens the store read-only once, then answers requests until told to stop.
+"""The query process: reaches the store once, then answers requests until its socket closes.
 
 pyoxigraph 0.5 cannot stop a query from Python: a running query holds its thread, and a
 signal handler only runs once the query returns. So every query runs in one of these
@@ -12,12 +12,12 @@ text) and ``OSError`` (reading the store). Anything else is a bug, sent back as 
 
 from __future__ import annotations
 
-import signal
 import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import islice
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Literal, TypeVar
 
 import pyoxigraph as ox
@@ -83,12 +83,34 @@ def _graphs(iris: tuple[str, ...] | None) -> list[ox.NamedNode | ox.BlankNode] |
     return None if iris is None else [ox.NamedNode(iri) for iri in iris]
 
 
-def serve(connection: Connection, store_path: str) -> None:
-    """The process's whole life: open the store, say so, answer requests until the pipe
-    closes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent, which stops us
+@dataclass(frozen=True)
+class InMemory:
+    """A memory store: the pyoxigraph store the query process inherited when it was forked."""
+
+    store: ox.Store
+
+    def open(self) -> ox.Store:
+        return self.store
+
+
+@dataclass(frozen=True)
+class OnDisk:
+    """A store folder's generation, opened read-only by each query process."""
+
+    path: Path
+
+    def open(self) -> ox.Store:
+        return ox.Store.read_only(str(self.path))
+
+
+StoreSource = InMemory | OnDisk
+
+
+def serve(connection: Connection, source: StoreSource) -> None:
+    """A query process's whole life: reach the store, say so, answer requests until the
+    socket closes."""
     try:
-        store = ox.Store.read_only(store_path)
+        store = source.open()
     except OSError as error:
         connection.send(Failure("store", str(error)))
         return
@@ -111,13 +133,8 @@ def serve(connection: Connection, store_path: str) -> None:
 
 
 READY = "ready"
-"""What a query process sends once its store is open."""
+"""What a query process sends once it can reach its store."""
 
 
-def main(argv: list[str]) -> None:
-    """The child's program, given ``FD STORE``: serve on the socket ``FD``."""
-    descriptor, store_path = argv
-    serve(Connection(int(descriptor)), store_path)
-
-
-__all__ = ["READY", "Failure", "QueryRequest", "main", "run_request", "serve"]
+__all__ = ["READY", "Failure", "InMemory", "OnDisk", "QueryRequest", "StoreSource", "run_request",
+           "serve"]

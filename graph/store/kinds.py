@@ -25,9 +25,10 @@ from graph.build import BuildResult, build
 from graph.errors import BenchgraphError, ErrorKind
 from graph.mapping.iris import Iris
 from graph.settings import Settings
-from graph.stats import graph_stats
+from graph.stats import GraphStats, graph_stats
 from graph.store.base import BuildFacts, Limits, RecordGraph
-from graph.store.disk import Manifest, build_store, read_manifest
+from graph.store.disk import Manifest, build_store, load_in_memory, read_manifest
+from graph.store.executor import InMemory, OnDisk
 from graph.store.local import LocalStore
 
 StoreKind = Literal["memory", "oxigraph", "sparql"]
@@ -108,11 +109,11 @@ def open_store(
         facts = build_facts(result, settings.base)
         stats = graph_stats(result.table, settings.base)
         store = LocalStore(folder, facts, stats, limits, processes,
-                           load=partial(build_store, folder, result.table, facts, stats),
+                           load=partial(_in_memory, folder, result, facts, stats),
                            remove_on_close=True)
         if not lazy:
             try:
-                store.written()
+                store.loaded()
             except BaseException:
                 store.close()
                 raise
@@ -126,9 +127,16 @@ def open_store(
         expected = settings.base if "base" in settings.model_fields_set else None
         manifest = read_manifest(folder, expected)
         return LocalStore(folder, manifest.facts, manifest.counts, limits, processes,
-                          generation=manifest.generation)
+                          source=OnDisk(folder / manifest.generation))
     raise BenchgraphError(f"--store {spec}: remote SPARQL stores are not supported yet",
                           ErrorKind.USAGE)
+
+
+def _in_memory(folder: Path, result: BuildResult, facts: BuildFacts, stats: GraphStats) -> InMemory:
+    """A memory store's graph, loaded into this process's memory (query processes forked from it
+    share it), and its store folder, which holds the rest of the build (the manifest)."""
+    build_store(folder, result.table, facts, stats, with_graph=False)
+    return InMemory(load_in_memory(result.table))
 
 
 __all__ = ["StoreSpec", "build_facts", "build_into", "limits_from", "open_store"]

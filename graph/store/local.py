@@ -33,8 +33,8 @@ from graph.store.base import (
     Term,
     term_order,
 )
-from graph.store.disk import Manifest, StoreError
-from graph.store.executor import Failure, QueryRequest
+from graph.store.disk import StoreError
+from graph.store.executor import Failure, QueryRequest, StoreSource
 from graph.store.pool import QueryPool, QueryProcessError
 from graph.store.result import QueryResult
 
@@ -53,12 +53,13 @@ class LocalStore:
     stats: GraphStats
     limits: Limits
     processes: int = 1
-    generation: str | None = None
-    """The subfolder that holds the pyoxigraph store, once there is one."""
-    load: Callable[[], Manifest] | None = None
-    """Writes the store into ``folder`` and says what it wrote: called on first use."""
+    source: StoreSource | None = None
+    """Where query processes find the graph (a store folder's generation, or a pyoxigraph
+    store in this process's memory), once it is there."""
+    load: Callable[[], StoreSource] | None = None
+    """Puts the graph where query processes find it, and says where: called on first use."""
     remove_on_close: bool = False
-    """True for a store this object built for itself (the ``memory`` kind)."""
+    """True for a store this object made for itself (the ``memory`` kind)."""
     _pool: QueryPool | None = field(default=None, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
@@ -66,23 +67,23 @@ class LocalStore:
     def base(self) -> str:
         return self.facts.base
 
-    def written(self) -> str:
-        """The generation that holds the store, written now if it was not yet."""
+    def loaded(self) -> StoreSource:
+        """Where query processes find the graph, put there now if it was not yet."""
         with self._lock:
-            if self.generation is None:
-                assert self.load is not None, "a store with neither a generation nor a loader"
-                self.generation = self.load().generation
+            if self.source is None:
+                assert self.load is not None, "a store with neither a source nor a loader"
+                self.source = self.load()
                 self.load = None
-            return self.generation
+            return self.source
 
     def _pool_here(self) -> QueryPool:
         """The query processes of this process (made on first use: a gunicorn worker forked
         after the store was opened makes its own)."""
-        generation = self.written()
+        source = self.loaded()
         with self._lock:
             pool = self._pool
             if pool is None or pool.owner != os.getpid():
-                pool = self._pool = QueryPool(self.folder / generation, self.processes)
+                pool = self._pool = QueryPool(source, self.processes)
         return pool
 
     def prepare(self) -> None:

@@ -2,42 +2,34 @@
 
 pyoxigraph 0.5 has no timeout and no way to cancel a running query from Python, and a
 signal handler runs only once the query has returned. So a limit must end the work from
-outside: each query runs in a long-lived child process (``graph.store.executor``) that has
-opened the store read-only once; the parent waits for the answer until the deadline, and
-past it kills the child (SIGKILL: it holds nothing worth saving) and starts a new one.
+outside: each query runs in a long-lived child process (``graph.store.executor``) that
+reaches the store once; the parent waits for the answer until the deadline, and past it
+kills the child (SIGKILL: it holds nothing worth saving) and starts a new one.
 
 The command line and the web app use this one mechanism. A ``QueryPool`` belongs to the
 process that made it (a gunicorn worker, a CLI run); each thread of that process borrows a
-free child for one query. A child is a new interpreter (``python -m graph.store.executor``)
-talking over a socket pair, never a fork: a gunicorn worker runs threads, and forking a
-threaded process copies locks other threads hold; ``multiprocessing``'s ``spawn`` and
-``forkserver`` would re-run the parent's main module in each child.
+free child for one query. Children are forked by the pool's zygote (``graph.store.zygote``),
+so a memory store is shared with them as it is, and none is forked from a threaded process.
 """
 
 from __future__ import annotations
 
 import os
 import queue
-import socket
-import subprocess
-import sys
+import signal
 import threading
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing.connection import Connection
-from pathlib import Path
 
-import graph
 from graph.errors import BenchgraphError, ErrorKind
-from graph.store.executor import READY, Failure, QueryRequest
+from graph.store.executor import READY, Failure, QueryRequest, StoreSource, serve
 from graph.store.result import QueryResult
+from graph.store.zygote import Zygote
 
-_PACKAGE_ROOT = str(Path(graph.__file__).resolve().parent.parent)
-_CHILD_MAIN = "import sys; from graph.store.executor import main; main(sys.argv[1:])"
-"""The child's program (not ``-m graph.store.executor``, which would make the module
-``__main__`` and the classes it sends back unknown to the parent's unpickler)."""
 _START_TIMEOUT = 60.0
-"""Seconds a new query process may take to open its store."""
+"""Seconds a new query process may take to reach its store."""
 
 
 class QueryTimeout(BenchgraphError):
@@ -55,31 +47,16 @@ class QueryProcessError(RuntimeError):
 class _Child:
     """One query process and the parent's end of its socket."""
 
-    process: subprocess.Popen[bytes]
+    pid: int
     connection: Connection
     ready: bool = False
 
-    @classmethod
-    def start(cls, store_path: Path) -> _Child:
-        ours, theirs = socket.socketpair()
-        environment = dict(os.environ)
-        environment["PYTHONPATH"] = os.pathsep.join(
-            filter(None, [_PACKAGE_ROOT, environment.get("PYTHONPATH")]))
-        try:
-            process = subprocess.Popen(
-                [sys.executable, "-c", _CHILD_MAIN, str(theirs.fileno()), str(store_path)],
-                pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, env=environment,
-            )
-        finally:
-            theirs.close()
-        return cls(process, Connection(ours.detach()))
-
     def wait_ready(self, deadline: float) -> Failure | None:
-        """Wait for the process to open its store: None once it has, else why not."""
+        """Wait for the process to reach its store: None once it has, else why not."""
         if self.ready:
             return None
         if not self.connection.poll(max(deadline - time.monotonic(), 0)):
-            return Failure("store", "the query process did not open the store in time")
+            return Failure("store", "the query process did not reach the store in time")
         hello = self.connection.recv()
         if isinstance(hello, Failure):
             return hello
@@ -87,21 +64,23 @@ class _Child:
         return None
 
     def stop(self) -> None:
-        """Kill the process and reap it."""
+        """Kill the process (its zygote reaps it)."""
         self.connection.close()
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait(timeout=10)
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 @dataclass
 class QueryPool:
-    """``size`` query processes over the read-only store at ``store_path``."""
+    """``size`` query processes over the store ``source`` names."""
 
-    store_path: Path
+    source: StoreSource
     size: int = 1
     owner: int = field(init=False, default_factory=os.getpid)
     """The process the pool belongs to: only it may use or stop the children."""
+    _zygote: Zygote = field(init=False, repr=False)
     _idle: queue.LifoQueue[_Child] = field(init=False, repr=False, default_factory=queue.LifoQueue)
     _lock: threading.Lock = field(init=False, repr=False, default_factory=threading.Lock)
     _children: list[_Child] = field(init=False, repr=False, default_factory=list)
@@ -110,6 +89,7 @@ class QueryPool:
     def __post_init__(self) -> None:
         if self.size < 1:
             raise ValueError("a query pool needs at least one process")
+        self._zygote = Zygote(partial(serve, source=self.source))
         for _ in range(self.size):
             self._add()
 
@@ -135,7 +115,7 @@ class QueryPool:
                 answer = child.connection.recv()
                 self._idle.put(child)
                 return answer
-            return answer  # the process could not open the store
+            return answer  # the process could not reach the store
         except (EOFError, OSError) as error:
             raise QueryProcessError(f"the query process stopped unexpectedly ({error})") from None
         finally:
@@ -143,7 +123,8 @@ class QueryPool:
                 self._replace(child)
 
     def _add(self) -> None:
-        child = _Child.start(self.store_path)
+        pid, connection = self._zygote.spawn()
+        child = _Child(pid, connection)
         with self._lock:
             self._children.append(child)
         self._idle.put(child)
@@ -159,13 +140,16 @@ class QueryPool:
             self._add()
 
     def close(self) -> None:
-        """Stop every query process (idempotent; only in the process that owns them)."""
+        """Stop every query process and the zygote (idempotent; only in the owning process)."""
         with self._lock:
+            if self._closed:
+                return
             self._closed = True
             children, self._children = self._children, []
         if os.getpid() == self.owner:
             for child in children:
                 child.stop()
+            self._zygote.close()
 
 
 __all__ = ["QueryPool", "QueryProcessError", "QueryTimeout"]
