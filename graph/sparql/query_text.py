@@ -42,6 +42,7 @@ UPDATE_KEYWORDS: frozenset[str] = frozenset(
     {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
 )
 _PROLOGUE = frozenset({"PREFIX", "BASE"})
+_NAMING_GRAPHS = frozenset({"GRAPH", "FROM"})
 
 _TOKEN = re.compile(
     r"""
@@ -74,6 +75,9 @@ class RequestShape:
     """Its first operation is a SPARQL Update operation."""
     service: bool
     """It uses ``SERVICE`` somewhere."""
+    names_graphs: bool = False
+    """It names graphs (``GRAPH``, ``FROM``, ``FROM NAMED``): it may read more than the
+    default graph."""
 
 
 def _keywords(text: str) -> Iterator[tuple[str, re.Match[str]]]:
@@ -90,13 +94,15 @@ def _keywords(text: str) -> Iterator[tuple[str, re.Match[str]]]:
 def shape_of(text: str) -> RequestShape:
     """The shape of a request's text, from its keywords."""
     first: str | None = None
-    service = False
+    service = graphs = False
     for keyword, _match in _keywords(text):
         if first is None and keyword not in _PROLOGUE and keyword not in "{}":
             first = keyword
         service = service or keyword == "SERVICE"
+        graphs = graphs or keyword in _NAMING_GRAPHS
     form: QueryForm | None = first if first in QUERY_FORMS else None  # type: ignore[assignment]
-    return RequestShape(form=form, update=first in UPDATE_KEYWORDS, service=service)
+    return RequestShape(form=form, update=first in UPDATE_KEYWORDS, service=service,
+                        names_graphs=graphs)
 
 
 def refuse_what_is_not_read(text: str, source: str) -> RequestShape:

@@ -37,6 +37,7 @@ from graph.export import serialize
 from graph.export.formats import NQUADS, NTRIPLES
 from graph.stats import GraphStats
 from graph.store.base import BuildFacts, RecordGraph
+from graph.store.executor import Stores
 
 MANIFEST = "benchgraph-store.json"
 FORMAT_VERSION = 1
@@ -121,13 +122,16 @@ def build_store(
     return manifest
 
 
-def load_in_memory(table: QuadTable) -> ox.Store:
-    """The graph of ``table`` in an in-memory pyoxigraph store: every named graph, and their
-    merge in the default graph, as a store folder holds them."""
-    store = ox.Store()
-    store.bulk_load(serialize(table, NQUADS).data, format=ox.RdfFormat.N_QUADS)
-    store.bulk_load(serialize(table, NTRIPLES).data, format=ox.RdfFormat.N_TRIPLES)
-    return store
+def load_in_memory(table: QuadTable) -> Stores:
+    """The graph of ``table`` in memory: a pyoxigraph store of every named graph and their
+    merge in the default graph (as a store folder holds them), and one of the merge alone."""
+    merge = serialize(table, NTRIPLES).data
+    dataset = ox.Store()
+    dataset.bulk_load(serialize(table, NQUADS).data, format=ox.RdfFormat.N_QUADS)
+    dataset.bulk_load(merge, format=ox.RdfFormat.N_TRIPLES)
+    merged = ox.Store()
+    merged.bulk_load(merge, format=ox.RdfFormat.N_TRIPLES)
+    return Stores(dataset, merged)
 
 
 def _load_apart(path: Path, quads: bytes, union: bytes) -> None:

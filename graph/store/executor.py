@@ -42,6 +42,9 @@ class QueryRequest:
     named_graphs: tuple[str, ...] | None = None
     """The graphs ``GRAPH`` may see; None: every named graph of the store."""
     row_limit: int | None = None
+    default_graph_only: bool = False
+    """The query reads the default graph alone (it names no graph: no GRAPH, FROM or FROM
+    NAMED, and the request picks no dataset)."""
 
 
 @dataclass(frozen=True)
@@ -52,8 +55,10 @@ class Failure:
     message: str
 
 
-def run_request(store: ox.Store, request: QueryRequest) -> QueryResult:
-    """Run one request on ``store`` and put its answer in a ``QueryResult``."""
+def run_request(stores: Stores, request: QueryRequest) -> QueryResult:
+    """Run one request on the store it needs and put its answer in a ``QueryResult``."""
+    store = stores.merge if stores.merge is not None and request.default_graph_only else \
+        stores.dataset
     answer = store.query(
         request.text,
         prefixes=request.prefixes,
@@ -84,13 +89,25 @@ def _graphs(iris: tuple[str, ...] | None) -> list[ox.NamedNode | ox.BlankNode] |
 
 
 @dataclass(frozen=True)
+class Stores:
+    """What a query process queries: the whole dataset, and, where there is one, a store of
+    the merge alone for queries that read only the default graph."""
+
+    dataset: ox.Store
+    """Every named graph, and their merge in the default graph."""
+    merge: ox.Store | None = None
+    """The merge alone, in its default graph: the same answer to a query that names no graph,
+    but from half the data (measured: 1.2-1.6x faster on the named queries)."""
+
+
+@dataclass(frozen=True)
 class InMemory:
-    """A memory store: the pyoxigraph store the query process inherited when it was forked."""
+    """A memory store: the pyoxigraph stores the query process inherited when it was forked."""
 
-    store: ox.Store
+    stores: Stores
 
-    def open(self) -> ox.Store:
-        return self.store
+    def open(self) -> Stores:
+        return self.stores
 
 
 @dataclass(frozen=True)
@@ -99,8 +116,8 @@ class OnDisk:
 
     path: Path
 
-    def open(self) -> ox.Store:
-        return ox.Store.read_only(str(self.path))
+    def open(self) -> Stores:
+        return Stores(ox.Store.read_only(str(self.path)))
 
 
 StoreSource = InMemory | OnDisk
@@ -110,7 +127,7 @@ def serve(connection: Connection, source: StoreSource) -> None:
     """A query process's whole life: reach the store, say so, answer requests until the
     socket closes."""
     try:
-        store = source.open()
+        stores = source.open()
     except OSError as error:
         connection.send(Failure("store", str(error)))
         return
@@ -122,7 +139,7 @@ def serve(connection: Connection, source: StoreSource) -> None:
             return
         response: QueryResult | Failure
         try:
-            response = run_request(store, request)
+            response = run_request(stores, request)
         except SyntaxError as error:
             response = Failure("syntax", str(error))
         except OSError as error:
@@ -136,5 +153,5 @@ READY = "ready"
 """What a query process sends once it can reach its store."""
 
 
-__all__ = ["READY", "Failure", "InMemory", "OnDisk", "QueryRequest", "StoreSource", "run_request",
-           "serve"]
+__all__ = ["READY", "Failure", "InMemory", "OnDisk", "QueryRequest", "StoreSource", "Stores",
+           "run_request", "serve"]

@@ -110,6 +110,7 @@ class LocalStore:
             default_graphs=None if dataset is None else dataset.default_graphs,
             named_graphs=None if dataset is None else dataset.named_graphs,
             row_limit=limits.rows,
+            default_graph_only=dataset is None and not shape.names_graphs,
         )
         answer = self._pool_here().run(request, limits.timeout)
         if isinstance(answer, Failure):
