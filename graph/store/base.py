@@ -17,6 +17,7 @@ from typing import Protocol
 
 import pyoxigraph as ox
 
+from graph.search.results import BrowsePage, BrowseRequest, SearchResults
 from graph.stats import GraphStats
 from graph.store.result import QueryResult
 
@@ -135,6 +136,17 @@ class Store(Protocol):
 
     def counts(self) -> GraphStats:
         """The counts ``benchgraph stats`` prints."""
+        ...
+
+    def search(self, text: str, limit: int = 20, offset: int = 0) -> SearchResults:
+        """The named nodes ``text`` finds (benchmarks first), ranked as ``graph.search.ranking``
+        says: ``limit`` hits from ``offset``, and how many there are. Raises ``SearchError``
+        for a query too long to mean anything; a query with no words finds nothing."""
+        ...
+
+    def browse(self, request: BrowseRequest) -> BrowsePage:
+        """One view of the benchmark list: the rows the facet values chosen give, in the
+        order and page asked for, with every facet's counts (``graph.search.browse``)."""
         ...
 
     def prepare(self) -> None:

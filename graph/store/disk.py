@@ -35,6 +35,7 @@ from graph.dataset.table import QuadTable
 from graph.errors import BenchgraphError, ErrorKind
 from graph.export import serialize
 from graph.export.formats import NQUADS, NTRIPLES
+from graph.search import INDEX_FILE, write_index
 from graph.stats import GraphStats
 from graph.store.base import BuildFacts, RecordGraph
 from graph.store.executor import Stores
@@ -111,6 +112,7 @@ def build_store(
             del named, union
         else:
             loading.mkdir()
+        write_index(loading / INDEX_FILE, table, facts.base)
         os.rename(loading, folder / generation)
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)

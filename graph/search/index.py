@@ -1,0 +1,193 @@
+"""The index file: written once from a build, read-only ever after.
+
+One SQLite file (``INDEX_FILE``) in the store's generation folder, beside the graph it
+indexes, so the manifest's switch to a new generation switches both at once. It holds:
+
+- ``entity``, ``name``, ``text`` (FTS5, ``unicode61`` words without diacritics) and
+  ``neighbour`` (the one-typo lookup: ``graph.search.text``): what a search reads;
+- ``bench``, ``facet_value`` and ``membership``: the benchmark list and its facets
+  (``graph.search.facets``);
+- ``meta``: the format of the file and the base IRI it was built with.
+
+SQLite and its FTS5 come with Python's standard library (``sqlite3``; FTS5 is compiled into
+the SQLite that CPython's builds ship, checked here by ``fts5_available``). The file is
+written with journalling and syncing off: it is complete, or its generation folder is
+removed, before any reader can see it (``graph.store.disk``).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections import defaultdict
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.request import pathname2url
+
+from graph.dataset.table import QuadTable
+from graph.errors import BenchgraphError, ErrorKind
+from graph.gc_pause import gc_paused
+from graph.search import bits
+from graph.search.entities import entities
+from graph.search.extract import Facts
+from graph.search.facets import SORTS, benchmark_rows
+from graph.search.text import deletions, fold, name_key
+
+INDEX_FILE = "search.sqlite"
+FORMAT = "1"
+MARK_START, MARK_END = "\x02", "\x03"
+"""What FTS5 puts around a word it found in a snippet; never in the indexed text."""
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE entity (id INTEGER PRIMARY KEY, iri TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
+  rank INTEGER NOT NULL, label TEXT NOT NULL, label_key TEXT NOT NULL, summary TEXT NOT NULL);
+CREATE TABLE name (key TEXT NOT NULL, entity INTEGER NOT NULL,
+  PRIMARY KEY (key, entity)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE text USING fts5(names, aliases, tags, summary,
+  tokenize = 'unicode61 remove_diacritics 2');
+CREATE TABLE neighbour (key TEXT NOT NULL, word TEXT NOT NULL,
+  PRIMARY KEY (key, word)) WITHOUT ROWID;
+CREATE TABLE bench (id INTEGER PRIMARY KEY, iri TEXT NOT NULL UNIQUE,
+  identifier TEXT NOT NULL, label TEXT NOT NULL, label_key TEXT NOT NULL,
+  summary TEXT NOT NULL, released TEXT NOT NULL, released_key TEXT, updated TEXT NOT NULL,
+  updated_record TEXT NOT NULL, catalogued INTEGER NOT NULL, results INTEGER NOT NULL);
+CREATE TABLE facet_value (id INTEGER PRIMARY KEY, facet TEXT NOT NULL, key TEXT NOT NULL,
+  term TEXT NOT NULL, label TEXT NOT NULL, label_key TEXT NOT NULL, count INTEGER NOT NULL,
+  members BLOB NOT NULL, UNIQUE (facet, key));
+CREATE TABLE membership (bench INTEGER NOT NULL, value INTEGER NOT NULL,
+  PRIMARY KEY (bench, value)) WITHOUT ROWID;
+CREATE TABLE bench_order (sort TEXT PRIMARY KEY, numbers BLOB NOT NULL);
+"""
+
+
+class SearchIndexError(BenchgraphError):
+    """An index file that cannot be read (missing, or written by another version)."""
+
+    kind = ErrorKind.STORE
+
+
+@dataclass(frozen=True)
+class IndexFigures:
+    """What an index holds: to report and to test."""
+
+    entities: int
+    names: int
+    words: int
+    benchmarks: int
+    facet_values: int
+
+
+def fts5_available() -> bool:
+    """Whether this Python's SQLite has FTS5."""
+    with sqlite3.connect(":memory:") as db:
+        try:
+            db.execute("CREATE VIRTUAL TABLE t USING fts5(x)")
+        except sqlite3.OperationalError:
+            return False
+    return True
+
+
+def write_index(path: Path, table: QuadTable, base: str) -> IndexFigures:
+    """Write the index of ``table`` (built with ``base``) to the new file ``path``."""
+    with gc_paused(), closing(sqlite3.connect(path)) as db:
+        facts = Facts(table)
+        db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + _SCHEMA)
+        db.executemany("INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("base", base)])
+        entity_count, names, words = _write_search(db, facts)
+        benchmarks, values = _write_browse(db, facts, base)
+        db.execute("INSERT INTO text (text) VALUES ('optimize')")
+        db.commit()
+        db.execute("ANALYZE")
+        db.commit()
+    return IndexFigures(entity_count, names, words, benchmarks, values)
+
+
+def _write_search(db: sqlite3.Connection, facts: Facts) -> tuple[int, int, int]:
+    rows: list[tuple[int, str, str, int, str, str, str]] = []
+    names: list[tuple[str, int]] = []
+    texts: list[tuple[int, str, str, str, str]] = []
+    for number, entity in enumerate(entities(facts), start=1):
+        rows.append((number, entity.iri, entity.kind, entity.rank, entity.label,
+                     fold(entity.label), entity.summary))
+        names.extend((key, number) for key in sorted(entity.keys))
+        texts.append((number, _joined(entity.names), _joined(entity.aliases),
+                      _joined(entity.tags), _clean(entity.summary)))
+    db.executemany("INSERT INTO entity VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+    db.executemany("INSERT INTO name VALUES (?, ?)", names)
+    db.executemany("INSERT INTO text (rowid, names, aliases, tags, summary) "
+                   "VALUES (?, ?, ?, ?, ?)", texts)
+    db.execute("CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, text, row)")
+    vocabulary = [word for (word,) in db.execute("SELECT term FROM temp.vocabulary")
+                  if len(word) >= 3 and not word.isdigit()]
+    db.executemany("INSERT OR IGNORE INTO neighbour VALUES (?, ?)",
+                   ((key, word) for word in vocabulary for key in deletions(word)))
+    return len(rows), len(names), len(vocabulary)
+
+
+def _write_browse(db: sqlite3.Connection, facts: Facts, base: str) -> tuple[int, int]:
+    benches, members = [], []
+    value_ids: dict[tuple[str, str], int] = {}
+    values: list[tuple[int, str, str, str, str, str]] = []
+    holders: defaultdict[int, list[int]] = defaultdict(list)
+    for number, row in enumerate(benchmark_rows(facts, base), start=1):
+        benches.append((number, row.iri, row.identifier, row.label, name_key(row.label),
+                        row.summary, row.released, row.released_key, row.updated,
+                        row.updated_record, int(row.catalogued), row.results))
+        for value in row.values:
+            value_id = value_ids.get((value.facet, value.key))
+            if value_id is None:
+                value_id = value_ids[value.facet, value.key] = len(values) + 1
+                values.append((value_id, value.facet, value.key, value.term, value.label,
+                               fold(value.label)))
+            holders[value_id].append(number)
+            members.append((number, value_id))
+    db.executemany("INSERT INTO bench VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", benches)
+    db.executemany("INSERT INTO facet_value VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   ((*value, len(holders[value[0]]), bits.pack(holders[value[0]]))
+                    for value in values))
+    db.executemany("INSERT OR IGNORE INTO membership VALUES (?, ?)", members)
+    for name, sort in SORTS.items():
+        ordered = [n for (n,) in db.execute(f"SELECT b.id FROM bench AS b ORDER BY {sort.order}")]
+        db.execute("INSERT INTO bench_order VALUES (?, ?)", (name, bits.order(ordered)))
+    db.execute("INSERT INTO meta VALUES ('benchmarks', ?)", (str(len(benches)),))
+    return len(benches), len(values)
+
+
+def _joined(parts: tuple[str, ...]) -> str:
+    return _clean(" ; ".join(parts))
+
+
+def _clean(text: str) -> str:
+    """``text`` without control characters (the snippet marks among them)."""
+    return _CONTROL.sub(" ", text)
+
+
+def open_index(path: Path, base: str) -> sqlite3.Connection:
+    """The index at ``path``, read-only; SearchIndexError when it is missing or of another
+    format or base."""
+    if not path.is_file():
+        raise SearchIndexError(f"the store in {path.parent.parent} has no search index "
+                          f"({path.name}): build it again")
+    uri = f"file:{pathname2url(str(path))}?mode=ro&immutable=1"
+    db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+    meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+    if meta.get("format") != FORMAT or meta.get("base") != base:
+        db.close()
+        raise SearchIndexError(f"the search index in {path.parent} was built by another version "
+                          "of benchgraph or for another base IRI: build the store again")
+    return db
+
+
+__all__ = [
+    "INDEX_FILE",
+    "MARK_END",
+    "MARK_START",
+    "IndexFigures",
+    "SearchIndexError",
+    "fts5_available",
+    "open_index",
+    "write_index",
+]

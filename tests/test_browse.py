@@ -1,0 +1,186 @@
+"""The benchmark list: facets that combine (OR within one, AND across), their counts, pages
+and sorts. The expected sets come from SPARQL over the same store,
+never from the index the list reads."""
+
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
+
+import pytest
+
+from graph.build import BuildResult, build
+from graph.search import BrowseRequest, SearchError
+from graph.search.facets import FACETS, SORTS
+from graph.search.text import name_key
+from graph.settings import Settings
+from graph.store.kinds import StoreSpec, open_store
+from graph.store.local import LocalStore
+from tests.test_search import CATALOG
+
+PATHS = {
+    "suite": "bench:inSuite", "access": "bench:accessLevel",
+    "harness": "bench:harnessTask/bench:harness",
+    "category": "bench:category|bench:subcategory", "tag": "bench:tag",
+    "publisher": "bench:publisher", "status": "bench:status", "catalogued": "bench:catalogued",
+}
+Selection = Mapping[str, tuple[str, ...]]
+
+
+@pytest.fixture(scope="module")
+def built(settings: Settings) -> BuildResult:
+    return build(CATALOG, settings)
+
+
+@pytest.fixture(scope="module")
+def store(built: BuildResult, settings: Settings) -> Iterator[LocalStore]:
+    store = open_store(StoreSpec.parse("memory"), settings, built=built)
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def oracle(store: LocalStore) -> dict[str, dict[str, set[str]]]:
+    """Benchmarks by facet and by the N-Triples form of each value, by SPARQL."""
+    members: dict[str, dict[str, set[str]]] = {}
+    for facet, path in PATHS.items():
+        found: defaultdict[str, set[str]] = defaultdict(set)
+        for benchmark, value in store.query(
+                f"SELECT DISTINCT ?b ?v WHERE {{ ?b a bench:Benchmark ; {path} ?v }}").rows:
+            assert benchmark is not None and value is not None
+            found[str(value)].add(str(benchmark)[1:-1])
+        members[facet] = dict(found)
+    return members
+
+
+@pytest.fixture(scope="module")
+def terms(store: LocalStore) -> dict[tuple[str, str], str]:
+    """The N-Triples form of every facet value, by (facet, key)."""
+    page = store.browse(BrowseRequest(expanded=frozenset(PATHS)))
+    return {(f.name, c.value.key): c.value.term for f in page.facets for c in f.values}
+
+
+def expected(oracle: dict[str, dict[str, set[str]]], terms: Mapping[tuple[str, str], str],
+             selection: Selection, every: set[str]) -> set[str]:
+    matching = set(every)
+    for facet, keys in selection.items():
+        matching &= set().union(*(oracle[facet].get(terms.get((facet, k), ""), set())
+                                  for k in keys))
+    return matching
+
+
+def every_benchmark(store: LocalStore) -> set[str]:
+    return {str(row[0])[1:-1] for row in
+            store.query("SELECT ?b WHERE { ?b a bench:Benchmark }").rows}
+
+
+def iris(store: LocalStore, selection: Selection, **more: object) -> list[str]:
+    page = store.browse(BrowseRequest(dict(selection), limit=None, **more))  # type: ignore[arg-type]
+    assert page.total == len(page.rows)
+    return [row.iri for row in page.rows]
+
+
+def test_the_facets_are_the_issues_seven_and_the_record_flag() -> None:
+    assert [facet.name for facet in FACETS] == list(PATHS)
+
+
+def test_counts_with_nothing_chosen_are_the_graphs(
+    store: LocalStore, oracle: dict[str, dict[str, set[str]]]
+) -> None:
+    page = store.browse(BrowseRequest(expanded=frozenset(PATHS)))
+    assert page.total == len(every_benchmark(store))
+    for facet in page.facets:
+        shown = {count.value.term: count.count for count in facet.values}
+        assert shown == {term: len(found) for term, found in oracle[facet.name].items()}
+        assert facet.hidden == 0
+
+
+SELECTIONS: list[dict[str, tuple[str, ...]]] = [
+    {"access": ("bench:Gated",)},
+    {"access": ("bench:Gated",), "suite": ("bench:MedHELM",)},
+    {"tag": ("tag/medical", "tag/qa")},  # OR within a facet
+    {"tag": ("tag/medical", "tag/qa"), "access": ("bench:Public",)},  # AND across
+    {"publisher": ("org/stanford_university",), "status": ("active",)},
+    {"harness": ("bench:HELM", "bench:OpenCompass"), "catalogued": ("true",)},
+    {"catalogued": ("false",), "category": ("category/law_finance_and_medicine",)},
+    {"tag": ("tag/medical", "no/such/value")},  # an unknown key adds nothing
+    {"tag": ("no/such/value",)},  # and alone matches nothing
+]
+
+
+@pytest.mark.parametrize("selection", SELECTIONS, ids=lambda s: "&".join(
+    f"{k}={v}" for k, vs in s.items() for v in vs))
+def test_facets_combine_or_within_and_across(
+    store: LocalStore, oracle: dict[str, dict[str, set[str]]],
+    terms: dict[tuple[str, str], str], selection: dict[str, tuple[str, ...]]
+) -> None:
+    want = expected(oracle, terms, selection, every_benchmark(store))
+    assert set(iris(store, selection)) == want
+
+
+def test_gated_medhelm_is_what_the_design_says(store: LocalStore) -> None:
+    found = iris(store, {"access": ("bench:Gated",), "suite": ("bench:MedHELM",)})
+    assert [iri.rsplit("/", 1)[1] for iri in found] == ["helm_qa_v2", "mimic_rrs"]
+
+
+@pytest.mark.parametrize("selection", SELECTIONS[:7], ids=str)
+def test_each_count_is_what_choosing_the_value_instead_gives(
+    store: LocalStore, selection: dict[str, tuple[str, ...]]
+) -> None:
+    """A value's count: the rows with it chosen in its facet alone, the others' choices kept."""
+    page = store.browse(BrowseRequest(selection, expanded=frozenset(PATHS)))
+    assert any(count.count for facet in page.facets for count in facet.values)
+    for facet in page.facets:
+        for count in facet.values:
+            instead = dict(selection) | {facet.name: (count.value.key,)}
+            assert store.browse(BrowseRequest(instead, limit=1)).total == count.count, (
+                facet.name, count.value.key)
+            assert count.selected == (count.value.key in selection.get(facet.name, ()))
+
+
+def test_only_the_most_frequent_values_show_and_the_chosen_always(store: LocalStore) -> None:
+    chosen = {"tag": ("tag/summarization",)}
+    whole = store.browse(BrowseRequest(chosen, expanded=frozenset({"tag"})))
+    every = next(facet for facet in whole.facets if facet.name == "tag")
+    ranked = [count.value.key for count in every.values]
+    counts = [count.count for count in every.values]
+    assert counts == sorted(counts, reverse=True) and ranked.index("tag/summarization") > 1
+    page = store.browse(BrowseRequest(chosen, facet_size=2))
+    tags = next(facet for facet in page.facets if facet.name == "tag")
+    assert [count.value.key for count in tags.values] == [*ranked[:2], "tag/summarization"]
+    assert tags.hidden == len(ranked) - 3
+
+
+def test_pages_cut_one_order(store: LocalStore) -> None:
+    whole = iris(store, {})
+    paged = [row.iri for offset in range(0, len(whole), 4)
+             for row in store.browse(BrowseRequest(limit=4, offset=offset)).rows]
+    assert paged == whole
+    past = store.browse(BrowseRequest(limit=4, offset=len(whole) + 4))
+    assert (past.rows, past.total) == ((), len(whole))
+
+
+def test_sorts(store: LocalStore) -> None:
+    rows = {name: store.browse(BrowseRequest(sort=name, limit=None)).rows for name in SORTS}
+    by_name = [name_key(row.label) for row in rows["name"]]  # words only: `<script>` is script
+    assert by_name == sorted(by_name)
+    assert [row.iri for row in rows["-name"]] == [row.iri for row in reversed(rows["name"])]
+    released = [row.released for row in rows["released"] if row.released]
+    assert released == sorted(released) and len(released) >= 5
+    newest = [row.released for row in rows["-released"]]
+    dated = [day for day in newest if day]
+    assert dated == sorted(dated, reverse=True) and newest[:len(dated)] == dated
+    updated = [row.updated for row in rows["-updated"]]
+    assert updated[0] == "2026-09-08" and updated[:3] == sorted(updated[:3], reverse=True)
+    results = [row.results for row in rows["-results"]]
+    assert results == sorted(results, reverse=True) and results[0] >= 2
+
+
+def test_bad_requests_are_refused(store: LocalStore) -> None:
+    for request, reason in [
+        (BrowseRequest({"colour": ("red",)}), "no facet 'colour'"),
+        (BrowseRequest(sort="price"), "no sort 'price'"),
+        (BrowseRequest(limit=0), "1 to 500"),
+        (BrowseRequest(offset=-1), "row 0 or later"),
+        (BrowseRequest({"tag": tuple(f"t{n}" for n in range(51))}), "at most 50"),
+    ]:
+        with pytest.raises(SearchError, match=reason):
+            store.browse(request)

@@ -1,0 +1,191 @@
+"""Search: the ranking (exact, prefix, text, one typo) and the index built with the store."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from graph.build import BuildResult, build
+from graph.errors import BenchgraphError, ErrorKind
+from graph.resources import data_dir
+from graph.search import INDEX_FILE, SearchError, SearchResults
+from graph.search.entities import KINDS
+from graph.search.results import MATCHES
+from graph.search.text import name_key, within_one_edit
+from graph.settings import Settings
+from graph.store.disk import read_manifest
+from graph.store.kinds import StoreSpec, build_into, open_store
+from graph.store.local import LocalStore
+
+DATA = Path(__file__).parent / "data"
+CATALOG = [data_dir("catalog"), DATA / "query_catalog", DATA / "search"]
+BASE = "https://w3id.org/benchgraph/"
+RANK = {"benchmark": 0} | {kind: rank for rank, (kind, _) in enumerate(KINDS, start=1)}
+
+
+@pytest.fixture(scope="module")
+def built(settings: Settings) -> BuildResult:
+    return build(CATALOG, settings)
+
+
+@pytest.fixture(scope="module")
+def store(built: BuildResult, settings: Settings) -> Iterator[LocalStore]:
+    store = open_store(StoreSpec.parse("memory"), settings, built=built)
+    yield store
+    store.close()
+
+
+def labels(results: SearchResults) -> list[str]:
+    return [hit.label for hit in results.hits]
+
+
+def test_exact_name_then_prefix_then_text(store: LocalStore) -> None:
+    found = store.search("HealthBench")
+    assert labels(found) == ["HealthBench", "HealthBench Professional", "Clinic Chat"]
+    assert [hit.match for hit in found.hits] == ["exact", "prefix", "text"]
+    assert found.total == 3
+
+
+def test_an_exact_match_of_any_kind_comes_before_a_benchmark_by_prefix(store: LocalStore) -> None:
+    hits = store.search("helm").hits
+    assert (hits[0].label, hits[0].kind, hits[0].match) == ("HELM", "harness", "exact")
+    assert {hit.label for hit in hits if hit.match == "prefix"} >= {"HELM QA", "HELM QA v2"}
+
+
+@pytest.mark.parametrize(("query", "label"), [
+    ("mimic_rrs", "MIMIC-RRS (MedHELM)"),  # the catalog id
+    ("MIMIC RRS", "MIMIC-RRS (MedHELM)"),  # an alias
+    ("ccb", "Clinic Chat"),  # an alias, in another case
+    ("2211.08584", "Toward Expanding the Scope of Radiology Report Summarization to Multiple "
+                   "Anatomies and Modalities"),  # an arXiv id
+    ("medhelm", "MedHELM"),  # a notation (the suite, before the tag of the same name)
+])
+def test_names_aliases_and_identifiers_match_exactly(store: LocalStore, query: str,
+                                                     label: str) -> None:
+    first = store.search(query).hits[0]
+    assert (first.label, first.match) == (label, "exact")
+
+
+def test_benchmarks_come_first_among_equal_matches(store: LocalStore) -> None:
+    hits = store.search("stanford").hits
+    assert [(hit.label, hit.kind, hit.match) for hit in hits[:2]] == [
+        ("Stanford Quiz", "benchmark", "prefix"),
+        ("Stanford University", "organisation", "prefix"),
+    ]
+
+
+@pytest.mark.parametrize("typo", ["healthbnech", "helthbench", "healthbenchh", "healthbanch",
+                                  "HEALTHBENHC"])
+def test_one_typo_is_forgiven(store: LocalStore, typo: str) -> None:
+    first = store.search(typo).hits[0]
+    assert (first.label, first.match) == ("HealthBench", "typo name")
+
+
+def test_one_typo_in_each_word(store: LocalStore) -> None:
+    first = store.search("mimc rrs").hits[0]
+    assert (first.label, first.match) == ("MIMIC-RRS (MedHELM)", "typo name")
+    assert store.search("clinc chta").hits[0].label == "Clinic Chat"
+
+
+def test_two_typos_in_a_word_and_short_words_are_not(store: LocalStore) -> None:
+    assert "HealthBench" not in labels(store.search("hlthbnch"))
+    assert "KBL" in labels(store.search("kbl"))
+    assert "KBL" not in labels(store.search("kbx"))  # three letters: as typed
+
+
+def test_a_typo_reading_ranks_below_the_words_as_typed(store: LocalStore) -> None:
+    """``trivia`` is in a summary; no reading with a typo comes before it."""
+    found = store.search("trivia")
+    assert found.hits[0].label == "Stanford Quiz"
+    assert found.hits[0].match == "text"
+
+
+@pytest.mark.parametrize("query", ["helm", "medical", "health", "stanford", "mimic", "gated",
+                                   "model", "bench"])
+def test_the_order_is_tier_then_kind_then_label(store: LocalStore, query: str) -> None:
+    found = store.search(query, limit=100)
+    keys = [(MATCHES.index(hit.match), RANK[hit.kind]) for hit in found.hits]
+    assert keys == sorted(keys), query
+    assert found.total == len(found.hits)
+    assert store.search(query, limit=100) == found  # deterministic
+
+
+def test_pages_cut_one_ranking(store: LocalStore) -> None:
+    whole = store.search("medical", limit=100)
+    assert whole.total >= 4
+    paged = [hit for offset in range(0, whole.total, 2)
+             for hit in store.search("medical", limit=2, offset=offset).hits]
+    assert paged == list(whole.hits)
+    past = store.search("medical", limit=2, offset=whole.total + 10)
+    assert (past.hits, past.total) == ((), whole.total)
+
+
+def test_snippets_mark_the_words_found(store: LocalStore) -> None:
+    (hit,) = store.search("zebra").hits
+    marked = [piece.text for piece in hit.snippet if piece.match]
+    assert marked == ["zebra"]  # the \x02 \x03 planted in the summary mark nothing
+    assert "planted" in "".join(piece.text for piece in hit.snippet)
+
+
+@pytest.mark.parametrize("query", ['"', 'a OR b', "NEAR(a b)", "*", "-x", "x:y", "^a", "(((",
+                                   "'; DROP TABLE entity; --", "\x00\x02", "mimic*"])
+def test_query_syntax_is_only_ever_words(store: LocalStore, query: str) -> None:
+    store.search(query)  # no error: FTS5 sees each word as a quoted string
+
+
+@pytest.mark.parametrize("query", ["", "   ", "!!! ??", "\x02"])
+def test_no_words_find_nothing(store: LocalStore, query: str) -> None:
+    found = store.search(query)
+    assert (found.hits, found.total) == ((), 0)
+
+
+def test_absurd_queries_are_refused(store: LocalStore) -> None:
+    with pytest.raises(SearchError, match="at most 200 characters; this one has 201"):
+        store.search("x" * 201)
+    with pytest.raises(SearchError, match="at most 12 words; this one has 13"):
+        store.search(" ".join(["word"] * 13))
+    with pytest.raises(SearchError, match="1 to 100"):
+        store.search("x", limit=0)
+
+
+@pytest.mark.parametrize(("a", "b", "near"), [
+    ("bench", "bench", True), ("bench", "bnech", True), ("bench", "bech", True),
+    ("bench", "benchh", True), ("bench", "banch", True), ("bench", "ebnch", True),
+    ("bench", "bnehc", False), ("bench", "be", False), ("bench", "hcneb", False),
+])
+def test_within_one_edit(a: str, b: str, near: bool) -> None:
+    assert within_one_edit(a, b) is near
+    assert within_one_edit(b, a) is near
+
+
+def test_name_keys_fold_case_marks_and_punctuation() -> None:
+    assert name_key("MIMIC-RRS (MedHELM)") == "mimic rrs medhelm"
+    assert name_key("mimic_rrs") == "mimic rrs"
+    assert name_key("Zoë  Ünïcode") == "zoe unicode"
+    assert name_key("中文 基准") == "中文 基准"
+
+
+def test_the_index_is_built_into_the_generation_and_switches_with_it(
+    tmp_path: Path, settings: Settings
+) -> None:
+    folder = tmp_path / "store"
+    build_into(folder, build([data_dir("catalog")], settings), settings)
+    first = read_manifest(folder).generation
+    assert (folder / first / INDEX_FILE).is_file()
+    store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)
+    try:
+        assert store.search("Clinic Chat").total == 0
+    finally:
+        store.close()
+    build_into(folder, build(CATALOG, settings), settings)
+    second = read_manifest(folder).generation
+    assert not (folder / first).exists()
+    store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)
+    try:
+        assert labels(store.search("Clinic Chat")) == ["Clinic Chat"]
+        (folder / second / INDEX_FILE).unlink()
+        with pytest.raises(BenchgraphError, match="no search index") as refused:
+            store.search("x")
+        assert refused.value.kind is ErrorKind.STORE
+    finally:
+        store.close()
