@@ -42,6 +42,9 @@ _MAX_SPELLINGS = 32
 _HIGH = "\U0010ffff"
 _WEIGHTS = "10.0, 5.0, 3.0, 1.0"  # names, aliases, tags, summary: constants, not input
 _SNIPPET_WORDS = 24
+_TEXT_TIERS = (2, 4)
+"""Tiers found by text: their snippets show the words found; a hit by name shows the start
+of its summary instead (its name is its label already)."""
 
 _RANKED = f"""
 WITH hit(entity, tier, relevance) AS (
@@ -91,8 +94,10 @@ def search(db: sqlite3.Connection, text: str, limit: int = 20, offset: int = 0) 
         "spellings": json.dumps([r for r in readings if r != key]),
         "typo_text": typo_text, "limit": limit, "offset": offset,
     }).fetchall()
-    total = rows[0][7] if rows else _count(db, text, limit, offset)
-    snippets = _snippets(db, rows, _fts(typo_words) if typo_text != _NO_MATCH
+    # past the last hit, the window gives no row to read the total from
+    total = rows[0][7] if rows else search(db, text, 1, 0).total if offset else 0
+    snippets = _snippets(db, [row for row in rows if row[5] in _TEXT_TIERS],
+                         _fts(typo_words) if typo_text != _NO_MATCH
                          else _fts([[w] for w in query]))
     hits = tuple(
         SearchHit(iri=iri, label=label, kind=kind, summary=summary,
@@ -142,14 +147,6 @@ def _fts(options: Sequence[Sequence[str]]) -> str:
             + ("*" if last and len(word) >= PREFIX_MIN_CHARS else "") for word in group)
         groups.append(f"({terms})")
     return " AND ".join(groups)
-
-
-def _count(db: sqlite3.Connection, text: str, limit: int, offset: int) -> int:
-    """The total when the page asked for is past the last hit (the window gave no row)."""
-    if offset == 0:
-        return 0
-    first = search(db, text, 1, 0)
-    return first.total
 
 
 def _snippets(db: sqlite3.Connection, rows: list[tuple[object, ...]],
