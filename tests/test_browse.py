@@ -1,11 +1,17 @@
-"""The benchmark list: facets that combine (OR within one, AND across), their counts, pages
-and sorts. The expected sets come from SPARQL over the same store,
+"""The benchmark list: facets that combine (OR within one, AND across), their counts, pages,
+sorts, and the view as CSV and JSON. The expected sets come from SPARQL over the same store,
 never from the index the list reads."""
 
+import csv
+import html
+import io
+import re
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
 from graph.build import BuildResult, build
 from graph.search import BrowseRequest, SearchError
@@ -15,6 +21,7 @@ from graph.settings import Settings
 from graph.store.kinds import StoreSpec, open_store
 from graph.store.local import LocalStore
 from tests.test_search import CATALOG
+from web import create_app
 
 PATHS = {
     "suite": "bench:inSuite", "access": "bench:accessLevel",
@@ -35,6 +42,16 @@ def store(built: BuildResult, settings: Settings) -> Iterator[LocalStore]:
     store = open_store(StoreSpec.parse("memory"), settings, built=built)
     yield store
     store.close()
+
+
+@pytest.fixture(scope="module")
+def app(store: LocalStore, settings: Settings) -> Flask:
+    return create_app(settings, store, {"TESTING": True})
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
 
 
 @pytest.fixture(scope="module")
@@ -184,3 +201,99 @@ def test_bad_requests_are_refused(store: LocalStore) -> None:
     ]:
         with pytest.raises(SearchError, match=reason):
             store.browse(request)
+
+
+def facet_link(page: str, title: str, label: str) -> str:
+    """The href of a facet value on a list page."""
+    section = re.search(rf"<summary>{re.escape(title)}</summary>(.*?)</details>", page, re.DOTALL)
+    assert section is not None, title
+    link = re.search(r'<a href="([^"]+)"[^>]*>\s*<span class="check"[^>]*>.</span>\s*'
+                     + re.escape(html.escape(label)) + r"</a>", section.group(1))
+    assert link is not None, (title, label)
+    return html.unescape(link.group(1))
+
+
+def listed(page: str) -> list[str]:
+    body = page[page.index("<tbody>"):page.index("</tbody>")]
+    return [html.unescape(name) for name in re.findall(r'<td><a href="[^"]+">([^<]+)</a>', body)]
+
+
+def test_two_facets_applied_by_their_links(client: FlaskClient) -> None:
+    get = lambda url: client.get(url, headers={"Accept": "text/html"}).get_data(as_text=True)  # noqa: E731
+    first = get("/benchmarks")
+    gated = facet_link(first, "Access level", "gated")
+    assert gated == "/benchmarks?access=bench:Gated"
+    second = get(gated)
+    medhelm = facet_link(second, "Suite", "MedHELM")
+    third = get(medhelm)
+    assert listed(third) == ["HELM QA v2", "MIMIC-RRS (MedHELM)"]
+    assert "2 benchmarks match the values chosen" in third
+    assert 'class="chip"' in third and "Suite: MedHELM" in third
+    removed = facet_link(third, "Suite", "MedHELM")  # a chosen value's link takes it away
+    assert removed == "/benchmarks?access=bench:Gated"
+
+
+def test_the_page_links_rows_sorts_pages_and_data(client: FlaskClient,
+                                                  store: LocalStore) -> None:
+    page = client.get("/benchmarks?size=3&sort=-released", headers={"Accept": "text/html"})
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and page.headers["Vary"] == "Accept"
+    newest = store.browse(BrowseRequest(sort="-released", limit=3)).rows
+    assert listed(text) == [row.label for row in newest]
+    assert 'href="/benchmark/' in text
+    assert 'href="/benchmarks?sort=-released&amp;page=2&amp;size=3" rel="next"' in text
+    assert 'href="/benchmarks.csv?sort=-released&amp;size=3"' in text
+    assert "<strong>Newest release first</strong>" in text
+    assert 'type="text/csv"' in page.headers["Link"]
+
+
+def test_json_is_the_page(client: FlaskClient, store: LocalStore) -> None:
+    body = client.get("/benchmarks.json?tag=tag/medical&size=1").json
+    assert body is not None
+    assert body["total"] == 2 and len(body["rows"]) == 1
+    row = body["rows"][0]
+    assert row["label"] == "Clinic Chat" and row["href"] == "/benchmark/clinic_chat"
+    assert row["access"] == [{"key": "bench:Gated", "label": "gated"}]
+    assert row["released"] == "2024-05" and row["catalogued"] is True
+    assert body["next"] == "/benchmarks.json?tag=tag/medical&page=2&size=1"
+    assert {"key": "tag/medical", "label": "medical", "count": 2, "selected": True} in (
+        body["facets"]["tag"]["values"])
+    following = client.get(body["next"]).json
+    assert following is not None
+    assert [r["label"] for r in following["rows"]] == ["Stanford Quiz"]
+    by_accept = client.get("/benchmarks?tag=tag/medical&size=1",
+                           headers={"Accept": "application/json"}).json
+    assert by_accept == body
+
+
+def test_csv_is_every_row_of_the_view(client: FlaskClient, store: LocalStore) -> None:
+    response = client.get("/benchmarks.csv?access=bench:Gated&access=bench:Public&sort=-name"
+                          "&size=2&page=2")
+    assert response.mimetype == "text/csv"
+    table = list(csv.DictReader(io.StringIO(response.get_data(as_text=True), newline="")))
+    view = store.browse(BrowseRequest({"access": ("bench:Gated", "bench:Public")},
+                                      sort="-name", limit=None))
+    assert [row["iri"] for row in table] == [row.iri for row in view.rows]
+    assert len(table) == view.total > 2
+    mimic = next(row for row in table if row["identifier"] == "mimic_rrs")
+    assert mimic["access"] == "gated" and mimic["suite"] == "MedHELM"
+    assert mimic["tag"] == "biomedical; gated; llm-jury; medhelm; radiology; summarization"
+    assert response.get_data(as_text=True).startswith("iri,identifier,label,")
+
+
+def test_bad_views_are_400s_and_other_suffixes_404s(client: FlaskClient) -> None:
+    for url in ["/benchmarks?sort=price", "/benchmarks?size=0", "/benchmarks?size=999",
+                "/benchmarks?page=x", "/benchmarks.json?page=0", "/benchmarks?page=%C2%B2",
+                "/benchmarks?page=99999999999999999999"]:
+        assert client.get(url).status_code == 400, url
+    assert client.get("/benchmarks.xml").status_code == 404
+    unknown = client.get("/benchmarks?tag=no/such", headers={"Accept": "text/html"})
+    text = unknown.get_data(as_text=True)
+    assert unknown.status_code == 200 and "Tag: no/such" in text and "No benchmark has" in text
+
+
+def test_names_from_records_are_text(client: FlaskClient) -> None:
+    text = client.get("/benchmarks?size=200", headers={"Accept": "text/html"}).get_data(
+        as_text=True)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert "<script>" not in text and "<img" not in text and "<b>" not in text

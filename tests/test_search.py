@@ -1,9 +1,12 @@
-"""Search: the ranking (exact, prefix, text, one typo) and the index built with the store."""
+"""Search: the ranking (exact, prefix, text, one typo), the index built with the store, and
+``/search`` as a page and as JSON, with everything from the records shown as text."""
 
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
 from graph.build import BuildResult, build
 from graph.errors import BenchgraphError, ErrorKind
@@ -16,6 +19,7 @@ from graph.settings import Settings
 from graph.store.disk import read_manifest
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.local import LocalStore
+from web import create_app
 
 DATA = Path(__file__).parent / "data"
 CATALOG = [data_dir("catalog"), DATA / "query_catalog", DATA / "search"]
@@ -33,6 +37,16 @@ def store(built: BuildResult, settings: Settings) -> Iterator[LocalStore]:
     store = open_store(StoreSpec.parse("memory"), settings, built=built)
     yield store
     store.close()
+
+
+@pytest.fixture(scope="module")
+def app(store: LocalStore, settings: Settings) -> Flask:
+    return create_app(settings, store, {"TESTING": True})
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
 
 
 def labels(results: SearchResults) -> list[str]:
@@ -189,3 +203,95 @@ def test_the_index_is_built_into_the_generation_and_switches_with_it(
         assert refused.value.kind is ErrorKind.STORE
     finally:
         store.close()
+
+
+def test_the_page_has_the_query_kinds_and_links(client: FlaskClient) -> None:
+    page = client.get("/search?q=healthbench", headers={"Accept": "text/html"})
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    text = page.get_data(as_text=True)
+    assert 'value="healthbench"' in text
+    assert 'href="/benchmark/healthbench"' in text
+    assert 'class="kind kind-benchmark"' in text
+    assert "3 hits" in text
+    assert page.headers["Vary"] == "Accept"
+    assert 'rel="alternate"; type="application/json"' in page.headers["Link"]
+
+
+def test_a_kind_other_than_benchmark_links_to_its_page(client: FlaskClient) -> None:
+    text = client.get("/search?q=stanford+university",
+                      headers={"Accept": "text/html"}).get_data(as_text=True)
+    assert 'href="/org/stanford_university"' in text
+    assert "organisation" in text
+
+
+def test_json_by_suffix_and_by_accept(client: FlaskClient) -> None:
+    by_suffix = client.get("/search.json?q=mimc")
+    by_accept = client.get("/search?q=mimc", headers={"Accept": "application/json"})
+    assert by_suffix.mimetype == by_accept.mimetype == "application/json"
+    assert by_suffix.json == by_accept.json
+    body = by_suffix.json
+    assert body is not None
+    assert body["total"] == len(body["hits"]) >= 4
+    first = body["hits"][0]
+    assert first["iri"] == f"{BASE}benchmark/mimic_rrs"
+    assert first["href"] == "/benchmark/mimic_rrs"
+    assert (first["kind"], first["match"]) == ("benchmark", "typo name")
+    assert set(first) == {"iri", "href", "label", "kind", "match", "score", "summary", "snippet"}
+
+
+def test_pages_link_on(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("web.search.PAGE_SIZE", 4)
+    first = client.get("/search.json?q=m").json
+    assert first is not None and first["total"] > 12
+    assert (first["previous"], first["next"]) == (None, "/search?q=m&page=2")
+    pages = -(-first["total"] // 4)
+    last = client.get(f"/search.json?q=m&page={pages}").json
+    assert last is not None
+    assert (last["previous"], last["next"]) == (f"/search?q=m&page={pages - 1}", None)
+    assert len(last["hits"]) == first["total"] - 4 * (pages - 1)
+    page = client.get("/search?q=m&page=2", headers={"Accept": "text/html"})
+    assert 'href="/search?q=m&amp;page=3" rel="next"' in page.get_data(as_text=True)
+
+
+def test_records_show_as_text(client: FlaskClient) -> None:
+    query = "<script>alert(1)</script> xss"
+    page = client.get("/search", query_string={"q": query}, headers={"Accept": "text/html"})
+    text = page.get_data(as_text=True)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; Xss &lt;img src=x onerror=alert(2)&gt;" in text
+    assert 'value="&lt;script&gt;alert(1)&lt;/script&gt; xss"' in text  # in the box
+    assert "<script>" not in text and "<img" not in text and "<b>" not in text
+    body = client.get("/search.json?q=zebra").json
+    assert body is not None
+    assert body["hits"][0]["label"].startswith("<script>")  # data stays data in JSON
+
+
+def test_absurd_input_is_a_400_with_the_reason(client: FlaskClient) -> None:
+    refused = client.get("/search.json", query_string={"q": "x" * 500})
+    assert refused.status_code == 400
+    assert refused.json is not None
+    assert "at most 200 characters" in refused.json["error"]["message"]
+    page = client.get("/search", query_string={"q": "x" * 500}, headers={"Accept": "text/html"})
+    assert page.status_code == 400 and "at most 200 characters" in page.get_data(as_text=True)
+    assert client.get("/search.json?q=a&page=0").status_code == 400
+    assert client.get("/search.json?q=a&page=x").status_code == 400
+    assert client.get("/search.xml?q=a").status_code == 404
+
+
+def test_an_empty_query_shows_the_box(client: FlaskClient) -> None:
+    page = client.get("/search", headers={"Accept": "text/html"})
+    assert page.status_code == 200
+    assert 'name="q"' in page.get_data(as_text=True)
+    assert client.get("/search.json?q=").json == {
+        "query": "", "total": 0, "limit": 20, "offset": 0, "hits": [],
+        "previous": None, "next": None}
+
+
+def test_the_home_page_has_a_search_box_and_recent_records(client: FlaskClient) -> None:
+    text = client.get("/", headers={"Accept": "text/html"}).get_data(as_text=True)
+    assert 'action="/search"' in text
+    recent = text[text.index("Recently reviewed"):text.index("What the graph holds")]
+    # mimic_rrs reviewed 2026-09-08, helm_qa_v2 2026-06-01; quote_bench has no date
+    assert recent.index("MIMIC-RRS (MedHELM)") < recent.index("HELM QA v2")
+    assert "reviewed 2026-09-08" in recent
+    assert 'href="/record/000_501ccd0cd0e2608f"' in recent
+    assert "Quote" not in recent

@@ -15,7 +15,7 @@ from flask import Flask
 
 from graph.settings import Settings, default_settings
 from graph.store.base import Store
-from web import entities, errors, home, queries, sparql, stores
+from web import browse, entities, errors, home, queries, search, sparql, stores
 
 
 def create_app(
@@ -40,6 +40,8 @@ def create_app(
     app.register_blueprint(home.bp)
     app.register_blueprint(sparql.bp)
     app.register_blueprint(queries.bp)
+    app.register_blueprint(search.bp)
+    app.register_blueprint(browse.bp)
     app.register_blueprint(entities.bp)  # last: its /<path:rest> takes what no other route does
     return app
 

@@ -1,14 +1,25 @@
-"""``/``: what the graph holds, and where to go from here."""
+"""``/``: what the graph holds, a search box, the recently reviewed records, and where to go.
+
+"Recent records" are ordered by their own freshness dates (the latest day a record
+describing a benchmark was reviewed or researched, ``bench:reviewed`` / ``bench:researched``),
+not by the build time: every record of one build shares that, so it would order nothing.
+A record without such a date (a directory page has none) is not listed. They come from the
+benchmark list's index (``Store.browse``, sorted ``-updated``), so the page costs no SPARQL.
+"""
 
 from __future__ import annotations
 
 from flask import Blueprint, render_template
 
 from graph.namespace import curie
+from graph.search import BrowseRequest
 from graph.sparql.named import load_named_queries
+from web.links import iri_href
 from web.stores import get_store
 
 bp = Blueprint("home", __name__)
+
+RECENT = 8
 
 
 @bp.route("/")
@@ -16,11 +27,15 @@ def index() -> str:
     store = get_store()
     counts = store.counts()
     classes = [(curie(str(iri)), count) for iri, count in counts.per_class.items()]
+    listed = store.browse(BrowseRequest(sort="-updated", limit=RECENT, facet_size=0))
     return render_template(
         "home/index.html",
         counts=counts,
         classes=classes,
         records=len(store.record_graphs()),
+        benchmarks=listed.total,
+        recent=[row for row in listed.rows if row.updated],
+        href=lambda iri: iri_href(iri, store.base),
         queries=load_named_queries().values(),
     )
 

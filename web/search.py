@@ -1,0 +1,104 @@
+"""``/search?q=``: the named nodes a text finds, ranked (``graph.search.ranking``).
+
+A browser gets a page with the query in its box, each hit's kind and a link to its page; a
+client gets JSON, by the ``.json`` suffix or by ``Accept`` (the app's rule: anything but a
+browser's preference for HTML), advertised by ``<link rel="alternate">`` and a ``Link``
+header. A query with no words finds nothing (a page with the box, or an empty list); one
+too long to mean anything, or a bad page number, is a 400 with the reason (``SearchError``,
+through the app's one error handler).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+
+from graph.errors import BenchgraphError, ErrorKind
+from graph.search import SearchHit
+from graph.search.ranking import MAX_QUERY_CHARS
+from web.errors import wants_html
+from web.links import iri_href
+from web.stores import get_store
+
+bp = Blueprint("search", __name__)
+
+PAGE_SIZE = 20
+MAX_PAGE = 500
+
+
+@dataclass(frozen=True)
+class ShownHit:
+    """A hit as the page shows it: with where its label links."""
+
+    hit: SearchHit
+    href: str | None
+
+
+def page_number(name: str = "page", highest: int = MAX_PAGE) -> int:
+    """The 1-based page a request asks for (1 when it names none); BenchgraphError (a 400)
+    for anything but a whole number from 1 to ``highest``."""
+    text = request.args.get(name, "").strip()
+    if not text:
+        return 1
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= highest:
+        raise BenchgraphError(f"{name} must be a whole number from 1 to {highest}, not "
+                              f"{text[:20]!r}", ErrorKind.USAGE)
+    return int(text)
+
+
+def data_format(suffix: str | None, formats: tuple[str, ...]) -> str | None:
+    """The data format a request asks for: its suffix (a 404 for one not in ``formats``),
+    else JSON for a client that is not a browser; None for a page."""
+    if suffix is not None:
+        if suffix not in formats:
+            names = ", ".join(f"{request.path.rsplit('.', 1)[0]}.{name}" for name in formats)
+            abort(404, f"there is no {request.path}; the data is at {names}")
+        return suffix
+    return None if wants_html() else "json"
+
+
+@bp.app_context_processor
+def _search_box() -> dict[str, int]:
+    """What every page's search box needs (``search/form.html``)."""
+    return {"search_max_chars": MAX_QUERY_CHARS}
+
+
+@bp.route("/search")
+@bp.route("/search.<suffix>")
+def search(suffix: str | None = None) -> Response:
+    as_json = data_format(suffix, ("json",)) == "json"
+    text = request.args.get("q", "")
+    page = page_number()
+    store = get_store()
+    results = store.search(text, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+    hits = [ShownHit(hit, iri_href(hit.iri, store.base)) for hit in results.hits]
+    pages = _pages(text, page, results.total)
+    alternate = url_for("search.search", suffix="json", q=text or None,
+                        page=page if page > 1 else None)
+    if as_json:
+        body: dict[str, Any] = results.to_json()
+        for shown, data in zip(hits, body["hits"], strict=True):
+            data["href"] = shown.href
+        body |= pages
+        response = jsonify(body)
+    else:
+        response = Response(render_template(
+            "search/results.html", query=text, results=results, hits=hits, pages=pages,
+            alternate=alternate,
+        ), mimetype="text/html")
+    response.vary.add("Accept")
+    response.headers["Link"] = f'<{alternate}>; rel="alternate"; type="application/json"'
+    return response
+
+
+def _pages(text: str, page: int, total: int) -> dict[str, str | None]:
+    last = max(1, -(-total // PAGE_SIZE))
+    previous = url_for("search.search", q=text, page=page - 1) if page > 1 else None
+    following = (url_for("search.search", q=text, page=page + 1)
+                 if page < min(last, MAX_PAGE) else None)
+    return {"previous": previous, "next": following}
+
+
+__all__ = ["PAGE_SIZE", "bp", "data_format", "page_number"]
