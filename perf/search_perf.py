@@ -1,0 +1,113 @@
+"""Figures of the search index and the benchmark list at catalog scale.
+
+    python -m perf.search_perf CATALOG_DIR [--store DIR] [--rounds N]
+
+Builds the catalog (``graph.build``), writes its search index alone (wall and CPU seconds:
+what it adds to ``benchgraph build --store``), builds a store folder with it unless
+``--store`` names one already built, then times ``Store.search`` and ``Store.browse`` and
+the pages ``/search`` and ``/benchmarks`` through the app (Flask's test client: the app's
+own time, no network), printing p50 and p99 of each. Figures, not tests: nothing here
+asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from graph.build import build
+from graph.search import BrowseRequest, write_index
+from graph.settings import Settings
+from graph.store.kinds import StoreSpec, build_into, open_store
+from web import create_app
+
+QUERIES = ("mimic", "stanford university", "healthbnch", "radiolgy summarisation", "the",
+           "a", "private", "zzzz", "models benchmark")
+
+
+def timed(label: str, call: Callable[[], object], rounds: int) -> None:
+    """Print p50 and p99 of ``rounds`` calls (after one to warm up)."""
+    call()
+    seconds = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        call()
+        seconds.append(time.perf_counter() - start)
+    seconds.sort()
+    p99 = seconds[min(len(seconds) - 1, round(0.99 * (len(seconds) - 1)))]
+    print(f"{label:58s} p50 {statistics.median(seconds) * 1000:7.1f} ms"
+          f"   p99 {p99 * 1000:7.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("catalog", type=Path)
+    parser.add_argument("--store", type=Path, help="a store folder already built from it")
+    parser.add_argument("--rounds", type=int, default=100)
+    args = parser.parse_args()
+    settings = Settings()
+    built = build([args.catalog], settings)
+    with tempfile.TemporaryDirectory() as scratch:
+        wall, cpu = time.perf_counter(), time.process_time()
+        figures = write_index(Path(scratch) / "index.sqlite", built.table, settings.base)
+        print(f"index of {len(built.report.records):,} records: "
+              f"{time.perf_counter() - wall:.2f} s wall, {time.process_time() - cpu:.2f} s CPU "
+              f"({figures})")
+        folder = args.store or Path(scratch) / "store"
+        if args.store is None:
+            wall = time.perf_counter()
+            build_into(folder, built, settings)
+            print(f"store folder (graph and index): {time.perf_counter() - wall:.1f} s wall")
+        store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)
+        try:
+            measure(store, settings, args.rounds)
+        finally:
+            store.close()
+
+
+def measure(store: object, settings: Settings, rounds: int) -> None:
+    from graph.store.local import LocalStore
+
+    assert isinstance(store, LocalStore)
+    whole = store.browse(BrowseRequest())
+    top = {facet.name: [count.value.key for count in facet.values] for facet in whole.facets}
+    views = {
+        "nothing chosen": {},
+        "one access level": {"access": top["access"][:1]},
+        "two tags (OR) and an access level, newest first": {
+            "tag": top["tag"][:2], "access": top["access"][:1]},
+        "three facets": {"tag": top["tag"][:2], "access": top["access"][:1],
+                         "publisher": top["publisher"][:2]},
+    }
+    for name, chosen in views.items():
+        selection = {facet: tuple(keys) for facet, keys in chosen.items()}
+        sort = "-released" if "newest" in name else "name"
+        timed(f"Store.browse: {name}",
+              lambda s=selection, o=sort: store.browse(BrowseRequest(s, o)), rounds)
+    timed("Store.browse: every row (the CSV)",
+          lambda: store.browse(BrowseRequest(limit=None, facet_size=0)), max(5, rounds // 10))
+    for text in QUERIES:
+        timed(f"Store.search {text!r}", lambda t=text: store.search(t), rounds)
+    client = create_app(settings, store).test_client()
+    html = {"Accept": "text/html"}
+    pages = {
+        "/benchmarks": "/benchmarks",
+        "/benchmarks, two facets": f"/benchmarks?access={top['access'][0]}&tag={top['tag'][0]}"
+                                   f"&tag={top['tag'][1]}&sort=-released",
+        "/benchmarks.json, three facets, page 3":
+            f"/benchmarks.json?access={top['access'][0]}&tag={top['tag'][0]}"
+            f"&publisher={top['publisher'][0]}&publisher={top['publisher'][1]}&page=3&size=20",
+        "/search?q=mimic": "/search?q=mimic",
+        "/search?q=the": "/search?q=the",
+        "/": "/",
+    }
+    for name, url in pages.items():
+        timed(f"page {name}", lambda u=url: client.get(u, headers=html), rounds)
+
+
+if __name__ == "__main__":
+    main()
