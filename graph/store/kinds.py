@@ -126,17 +126,21 @@ def open_store(
         folder = Path(spec.location)
         expected = settings.base if "base" in settings.model_fields_set else None
         manifest = read_manifest(folder, expected)
+        generation = folder / manifest.generation
         return LocalStore(folder, manifest.facts, manifest.counts, limits, processes,
-                          source=OnDisk(folder / manifest.generation))
+                          generation=generation, source=OnDisk(generation))
     raise BenchgraphError(f"--store {spec}: remote SPARQL stores are not supported yet",
                           ErrorKind.USAGE)
 
 
-def _in_memory(folder: Path, result: BuildResult, facts: BuildFacts, stats: GraphStats) -> InMemory:
-    """A memory store's graph, loaded into this process's memory (query processes forked from it
-    share it), and its store folder, which holds the rest of the build (the manifest)."""
-    build_store(folder, result.table, facts, stats, with_graph=False)
-    return InMemory(load_in_memory(result.table))
+def _in_memory(
+    folder: Path, result: BuildResult, facts: BuildFacts, stats: GraphStats
+) -> tuple[Path, InMemory]:
+    """A memory store's generation folder, which holds what the build wrote besides the
+    graph, and its graph, loaded into this process's memory (the query processes forked
+    from it share it)."""
+    manifest = build_store(folder, result.table, facts, stats, with_graph=False)
+    return folder / manifest.generation, InMemory(load_in_memory(result.table))
 
 
 __all__ = ["StoreSpec", "build_facts", "build_into", "limits_from", "open_store"]

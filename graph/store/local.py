@@ -57,11 +57,15 @@ class LocalStore:
     stats: GraphStats
     limits: Limits
     processes: int = 1
+    generation: Path | None = None
+    """The generation folder of the build: what the build wrote besides the graph (the search
+    index), and for a store folder the pyoxigraph store itself; once it is there."""
     source: StoreSource | None = None
     """Where query processes find the graph (a store folder's generation, or a pyoxigraph
     store in this process's memory), once it is there."""
-    load: Callable[[], StoreSource] | None = None
-    """Puts the graph where query processes find it, and says where: called on first use."""
+    load: Callable[[], tuple[Path, StoreSource]] | None = None
+    """Puts the build where the store finds it, and says where (its generation folder, and
+    the graph): called on first use."""
     remove_on_close: bool = False
     """True for a store this object made for itself (the ``memory`` kind)."""
     _pool: QueryPool | None = field(default=None, init=False, repr=False)
@@ -71,19 +75,20 @@ class LocalStore:
     def base(self) -> str:
         return self.facts.base
 
-    def loaded(self) -> StoreSource:
-        """Where query processes find the graph, put there now if it was not yet."""
+    def loaded(self) -> tuple[Path, StoreSource]:
+        """The generation folder, and where query processes find the graph: put there now if
+        they were not yet."""
         with self._lock:
-            if self.source is None:
+            if self.generation is None or self.source is None:
                 assert self.load is not None, "a store with neither a source nor a loader"
-                self.source = self.load()
+                self.generation, self.source = self.load()
                 self.load = None
-            return self.source
+            return self.generation, self.source
 
     def _pool_here(self) -> QueryPool:
         """The query processes of this process (made on first use: a gunicorn worker forked
         after the store was opened makes its own)."""
-        source = self.loaded()
+        _generation, source = self.loaded()
         with self._lock:
             pool = self._pool
             if pool is None or pool.owner != os.getpid():
@@ -152,7 +157,7 @@ class LocalStore:
     def _index(self) -> closing[sqlite3.Connection]:
         """The search index of the current generation, opened for one call (a connection
         costs ~0.1 ms, and then no connection ever crosses a thread or a fork)."""
-        return closing(_open_index(self.folder / self.written() / INDEX_FILE,
+        return closing(_open_index(self.loaded()[0] / INDEX_FILE,
                                    self.base))
 
     def record_graphs(self) -> Sequence[RecordGraph]:
