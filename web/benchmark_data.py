@@ -1,17 +1,17 @@
 """What the store says around one benchmark, gathered for its page in a few queries.
 
 The benchmark's own statements come from its ``Description`` (the one every format of the
-page is written from). Four small queries, each with the benchmark bound as ``?b``, fetch
+page is written from). Three small queries, each with the benchmark bound as ``?b``, fetch
 what the page shows beside them: the statements of its parts (dataset, metric, credits,
-sources, harness tasks, results, paper, model-card survey) with the labels of what they
-point to; the labels of the nodes one step from the benchmark; and what each record that
-speaks about the benchmark says about itself (freshness, build) — the records that describe
-it, and those that describe a benchmark linking to it. Every statement keeps the named graph
-that states it, so the page can say which record said each thing.
+sources, harness tasks, results, paper, model-card survey), and what each record that speaks
+about the benchmark says about itself (freshness, build) — the records that describe it, and
+those that describe a benchmark linking to it. The labels of every IRI shown come in one
+lookup (``web.labels``), the vocabularies' notations once per app. Every statement keeps the
+named graph that states it, so the page can say which record said each thing.
 
-Each query was shaped by measuring it at 10,000 records: pyoxigraph 0.5 plans a UNION whose
-branch holds a ``GRAPH`` pattern badly once ``?b`` is bound outside it (50 ms instead of
-1 ms), so such branches are separate queries here.
+The queries were shaped by measuring them at 10,000 records: pyoxigraph 0.5 plans a UNION
+whose branch holds a ``GRAPH`` pattern badly once ``?b`` is bound outside it (50 ms instead
+of 1 ms), so the two record queries are two queries.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from flask import current_app
 
 from graph.namespace import BENCH, DCTERMS, ONTOLOGY_IRI, PROV, RDF, RDFS, SCHEMA, SKOS
 from graph.store.base import Description, Statement, Store, Term
+from web.labels import Labels, fetch_labels
 
 
 class Plain:
@@ -49,14 +50,11 @@ PART_LINKS = (
 )
 """The benchmark's links to the nodes its page shows in full."""
 
-PARTS_QUERY = f"""SELECT ?part ?p ?o ?g ?label WHERE {{
+PARTS_QUERY = f"""SELECT ?part ?p ?o ?g WHERE {{
   VALUES ?link {{ {" ".join(f"<{link}>" for link in PART_LINKS)} }}
   ?b ?link ?part .
   GRAPH ?g {{ ?part ?p ?o }}
-  OPTIONAL {{ ?o rdfs:label ?label }}
 }}"""
-
-LABELS_QUERY = "SELECT ?x ?label WHERE { { ?b ?p ?x } UNION { ?x ?p ?b } ?x rdfs:label ?label }"
 
 RECORDS_QUERY = "SELECT ?g ?p ?o WHERE { GRAPH ?g { ?g bench:describes ?b . ?g ?p ?o } }"
 
@@ -64,11 +62,9 @@ LINKING_RECORDS_QUERY = """SELECT DISTINCT ?g ?p ?o WHERE {
   ?s ?x ?b . GRAPH ?g { ?g bench:describes ?s . ?g ?p ?o }
 }"""
 
-ONTOLOGY_QUERY = """SELECT ?x ?label ?notation WHERE {
-  GRAPH ?ontology { ?x rdfs:label ?label OPTIONAL { ?x skos:notation ?notation } }
-}"""
+NOTATIONS_QUERY = "SELECT ?x ?notation WHERE { GRAPH ?ontology { ?x skos:notation ?notation } }"
 
-_ONTOLOGY_KEY = "benchgraph.benchmark_page.ontology"
+_NOTATIONS_KEY = "benchgraph.benchmark_page.notations"
 
 
 @dataclass
@@ -99,15 +95,6 @@ class Node:
 
 
 @dataclass(frozen=True)
-class Vocabulary:
-    """The labels and notations of the ontology's terms: the same for every page of a store,
-    so fetched once per app."""
-
-    labels: dict[str, str]
-    notations: dict[str, str]
-
-
-@dataclass(frozen=True)
 class Neighbourhood:
     """A benchmark and what its page shows around it."""
 
@@ -119,12 +106,13 @@ class Neighbourhood:
     describing: tuple[str, ...]
     """The records that describe the benchmark itself (the others describe a benchmark that
     links to it)."""
-    labels: dict[str, str]
-    vocabulary: Vocabulary
+    labels: Labels
+    notations: dict[str, str]
+    """The vocabularies' members by IRI: their notation (``gated``, ``higher_is_better``)."""
     truncated: bool
 
     def label(self, iri: str) -> str | None:
-        return self.labels.get(iri) or self.vocabulary.labels.get(iri)
+        return self.labels.get(iri)
 
     def statements(self) -> Iterable[Statement]:
         """Every statement the page shows but the records' own."""
@@ -138,23 +126,11 @@ def gather(store: Store, description: Description) -> Neighbourhood:
     benchmark = Node(description.node.value)
     for statement in description.outgoing:
         benchmark.add(statement)
-    labels: _Labels = {}
-    for statement in benchmark.get(rdfs.label):
-        _offer(labels, description.node, statement.object)
     parts: dict[str, Node] = {}
-    seen: set[Statement] = set()  # a row per label of the object: the statement once
-    for part, predicate, obj, graph, label in store.query(PARTS_QUERY, bindings).rows:
+    for part, predicate, obj, graph in store.query(PARTS_QUERY, bindings).rows:
         assert isinstance(part, ox.NamedNode) and isinstance(predicate, ox.NamedNode)
         assert isinstance(graph, ox.NamedNode) and obj is not None
-        statement = Statement(part, predicate, obj, graph)
-        if statement not in seen:
-            seen.add(statement)
-            parts.setdefault(part.value, Node(part.value)).add(statement)
-        if label is not None:
-            _offer(labels, obj, label)
-    for x, label in store.query(LABELS_QUERY, bindings).rows:
-        assert x is not None and label is not None
-        _offer(labels, x, label)
+        parts.setdefault(part.value, Node(part.value)).add(Statement(part, predicate, obj, graph))
     records: dict[str, Node] = {}
     describing: tuple[str, ...] = ()
     for query in (RECORDS_QUERY, LINKING_RECORDS_QUERY):
@@ -167,47 +143,27 @@ def gather(store: Store, description: Description) -> Neighbourhood:
         for iri, node in found.items():
             records.setdefault(iri, node)  # a record describing the benchmark is read once
         describing = describing or tuple(found)
-    return Neighbourhood(
-        benchmark, description.incoming, parts, records, describing,
-        {iri: label.value for iri, label in labels.items()},
-        vocabulary(store), description.truncated,
-    )
+    shown = [*statements_of([benchmark, *parts.values(), *records.values()]),
+             *description.incoming]
+    papers = {term.value for term in benchmark.objects(bench.paper)}
+    iris = {benchmark.iri, *(s.predicate.value for s in shown),
+            *(term.value for s in shown for term in (s.subject, s.object)
+              if isinstance(term, ox.NamedNode) and (term.value not in parts
+                                                     or term.value in papers))}
+    return Neighbourhood(benchmark, description.incoming, parts, records, describing,
+                         fetch_labels(store, iris), notations(store), description.truncated)
 
 
-def vocabulary(store: Store) -> Vocabulary:
-    """The ontology's labels and notations, queried on the app's first benchmark page."""
+def notations(store: Store) -> dict[str, str]:
+    """The notations of the vocabularies' members, queried on the app's first benchmark
+    page (the ontology does not change under a running app)."""
     extensions = current_app.extensions
-    known: Vocabulary | None = extensions.get(_ONTOLOGY_KEY)
+    known: dict[str, str] | None = extensions.get(_NOTATIONS_KEY)
     if known is None:
-        labels: _Labels = {}
-        notations: dict[str, str] = {}
-        rows = store.query(ONTOLOGY_QUERY, {"ontology": ox.NamedNode(ONTOLOGY_IRI)}).rows
-        for x, label, notation in rows:
-            assert x is not None and label is not None
-            _offer(labels, x, label)
-            if notation is not None:
-                notations[x.value] = notation.value
-        known = extensions[_ONTOLOGY_KEY] = Vocabulary(
-            {iri: label.value for iri, label in labels.items()}, notations)
+        rows = store.query(NOTATIONS_QUERY, {"ontology": ox.NamedNode(ONTOLOGY_IRI)}).rows
+        known = extensions[_NOTATIONS_KEY] = {
+            x.value: notation.value for x, notation in rows if x is not None and notation}
     return known
-
-
-_Labels = dict[str, ox.Literal]
-
-
-def _offer(labels: _Labels, node: object, label: object) -> None:
-    """Keep one label per node whatever order the rows come in: English or untagged first,
-    then the smallest."""
-    assert isinstance(node, (ox.NamedNode, ox.BlankNode, ox.Literal))
-    if not isinstance(label, ox.Literal):
-        return
-    held = labels.get(node.value)
-    if held is None or _rank(label) < _rank(held):
-        labels[node.value] = label
-
-
-def _rank(label: ox.Literal) -> tuple[int, str]:
-    return (0 if label.language in (None, "en") else 1, label.value)
 
 
 def statements_of(nodes: Iterable[Node]) -> Iterable[Statement]:
@@ -217,24 +173,7 @@ def statements_of(nodes: Iterable[Node]) -> Iterable[Statement]:
 
 
 __all__ = [
-    "LABELS_QUERY",
-    "LINKING_RECORDS_QUERY",
-    "ONTOLOGY_QUERY",
-    "PARTS_QUERY",
-    "PART_LINKS",
-    "RECORDS_QUERY",
-    "Neighbourhood",
-    "Node",
-    "Plain",
-    "Vocabulary",
-    "bench",
-    "dcterms",
-    "gather",
-    "prov",
-    "rdf",
-    "rdfs",
-    "schema",
-    "skos",
-    "statements_of",
-    "vocabulary",
+    "LINKING_RECORDS_QUERY", "NOTATIONS_QUERY", "PARTS_QUERY", "PART_LINKS", "RECORDS_QUERY",
+    "Neighbourhood", "Node", "Plain", "bench", "dcterms", "gather", "notations", "prov", "rdf",
+    "rdfs", "schema", "skos", "statements_of",
 ]

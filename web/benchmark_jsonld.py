@@ -84,7 +84,7 @@ def _citations(view: View) -> list[dict[str, str]]:
 
 def _free(view: View, benchmark: Node) -> bool | None:
     """From the access level; None (left out) when it is unknown or the records disagree."""
-    answers = {_FREE.get(view.hood.vocabulary.notations.get(term.value, ""))
+    answers = {_FREE.get(view.hood.notations.get(term.value, ""))
                for term in benchmark.objects(bench.accessLevel)}
     return answers.pop() if len(answers) == 1 else None
 

@@ -3,8 +3,7 @@
 The entities blueprint (``web.entities``) dispatches the HTML of ``/benchmark/<id>`` here:
 ``render_benchmark(page)`` gets the ``NodePage`` of a ``bench:Benchmark`` node — its store,
 its node, its ``Description`` (the statements every other format is written from) and the
-links to those formats — and returns the page. ``BenchmarkNode`` is the part of ``NodePage``
-this module reads.
+links to those formats — and returns the page.
 
 What the page shows, section by section, is ``BenchmarkPage``; every value on it carries the
 records that state it (``web.benchmark_view``), so where two records disagree both values
@@ -16,46 +15,21 @@ come from the store's validation report (``web.benchmark_findings``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import pyoxigraph as ox
 from flask import render_template
 from markupsafe import Markup
 
-from graph.store.base import Description, Store
 from web import benchmark_sections as sections
 from web.benchmark_data import PART_LINKS, bench, dcterms, gather, rdf, rdfs, schema, skos
 from web.benchmark_findings import Findings, findings, stored_validation
 from web.benchmark_jsonld import dataset
-from web.benchmark_view import Row, Said, Shown, View, page_href
+from web.benchmark_view import Row, Said, Shown, View
+from web.entity_page import NodePage
+from web.links import iri_href
 from web.markdown import render_markdown
-
-
-class Alternate(Protocol):
-    """Another format of the page (``web.entity_page.Alternate``)."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def media_type(self) -> str: ...
-    @property
-    def href(self) -> str: ...
-
-
-class BenchmarkNode(Protocol):
-    """What the page reads of the ``NodePage`` the entities blueprint hands it."""
-
-    @property
-    def store(self) -> Store: ...
-    @property
-    def node(self) -> ox.NamedNode: ...
-    @property
-    def description(self) -> Description: ...
-    @property
-    def alternates(self) -> Sequence[Alternate]: ...
-
 
 HEADER = (rdfs.label, skos.altLabel, dcterms.identifier, dcterms.abstract,
           bench.inSuite, bench.accessLevel, bench.status, bench.catalogued, bench.body)
@@ -100,7 +74,8 @@ class BenchmarkPage:
     aliases: Row | None
     identifier: Row | None
     summaries: Row | None
-    badges: list[Shown]
+    badges: list[Row]
+    """Suite, access level and status: each property with its values."""
     catalogued: bool | None
     bodies: list[Body]
     about: list[Row]
@@ -128,7 +103,7 @@ class BenchmarkPage:
     jsonld: dict[str, Any]
 
 
-def render_benchmark(page: BenchmarkNode) -> str:
+def render_benchmark(page: NodePage) -> str:
     """The HTML page of the benchmark ``page`` is about."""
     store = page.store
     hood = gather(store, page.description)
@@ -145,7 +120,7 @@ def _build(view: View, report: Any) -> BenchmarkPage:
     authors = sections.credits(view, bench.authorCredit)
     publishers = sections.credits(view, bench.publisherCredit)
     metric = sections.parts_of(view, bench.metric)
-    lower = any(hood.vocabulary.notations.get(term.value) == "lower_is_better"
+    lower = any(hood.notations.get(term.value) == "lower_is_better"
                 for node in metric for term in node.objects(bench.direction))
     catalogued = {term.value for term in benchmark.objects(bench.catalogued)}
     claimed = {*HEADER, *ABOUT, *MAKERS, *CONTAMINATION, *SATURATION, *SCORES, *LINEAGE,
@@ -157,8 +132,8 @@ def _build(view: View, report: Any) -> BenchmarkPage:
         aliases=view.row(benchmark, skos.altLabel, "Also called"),
         identifier=view.row(benchmark, dcterms.identifier, "Catalog id"),
         summaries=view.row(benchmark, dcterms.abstract, "Summary"),
-        badges=[shown for p in (bench.inSuite, bench.accessLevel, bench.status)
-                for shown in view.shown(benchmark.get(p))],
+        badges=[row for p in (bench.inSuite, bench.accessLevel, bench.status)
+                if (row := view.row(benchmark, p, view.label(p))) is not None],
         catalogued=None if len(catalogued) != 1 else catalogued == {"true"},
         bodies=[Body(render_markdown(shown.text, _benchmark_href(view)), shown.said)
                 for shown in view.shown(benchmark.get(bench.body))],
@@ -208,7 +183,7 @@ def _title(view: View, names: Row | None) -> str:
 
 def _benchmark_href(view: View) -> Any:
     prefix = f"{view.base}benchmark/"
-    return lambda benchmark_id: page_href(prefix + benchmark_id, view.base) or "#"
+    return lambda benchmark_id: iri_href(prefix + benchmark_id, view.base) or "#"
 
 
 _INVERSE = {bench.variant: bench.variant, bench.predecessor: bench.successor,
@@ -247,4 +222,4 @@ def _links_here(view: View) -> list[Link]:
                  view.shown(group, of_subject=True)) for p, group in groups.items()]
 
 
-__all__ = ["BenchmarkNode", "BenchmarkPage", "render_benchmark"]
+__all__ = ["BenchmarkPage", "render_benchmark"]

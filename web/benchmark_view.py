@@ -14,11 +14,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import pyoxigraph as ox
-from flask import request
 
-from graph.namespace import BENCH_IRI, BENCH_TERMS, ONTOLOGY_IRI, XSD, curie
+from graph.namespace import ONTOLOGY_IRI, XSD
 from graph.store.base import Statement, Term
 from web.benchmark_data import Neighbourhood, Node, bench, dcterms, prov, rdf, rdfs, schema, skos
+from web.entity_page import graph_cell
+from web.links import iri_href
 
 _ANY_URI = str(XSD.anyURI)
 _BOOLEAN = str(XSD.boolean)
@@ -32,7 +33,9 @@ class Said:
     number: int
     graph: str
     name: str
-    """The record's file, or "the build" / "the ontology"."""
+    """The graph's short name: a record by its key, the build graph as ``build``."""
+    file: str
+    """The record's file ("" for the build graph and the ontology)."""
     href: str | None
     when: str
     """When the record was researched, reviewed and built, as far as it says."""
@@ -66,6 +69,8 @@ class Row:
     label: str
     values: tuple[Shown, ...]
     disputed: bool = False
+    href: str | None = None
+    """The property's entry in the ontology's documentation, where it has one."""
     """More than one value where one is expected: the records disagree."""
 
 
@@ -94,21 +99,6 @@ STANDARD_LABELS = {
 """Words for the standard terms the graph reuses, which the ontology does not label."""
 
 
-def page_href(iri: str, base: str) -> str | None:
-    """Where the page links ``iri``: the ontology's classes and properties to their entry
-    in ``/ontology``, the vocabularies' members to ``/vocabulary/Name``, a data IRI
-    ``{base}x`` to ``/x``, another http(s) IRI to itself; nothing else links."""
-    root = request.script_root
-    if iri.startswith(BENCH_IRI):
-        name = iri[len(BENCH_IRI):]
-        return f"{root}/ontology#{name}" if name in BENCH_TERMS else f"{root}/vocabulary/{name}"
-    if iri == str(ONTOLOGY_IRI):
-        return f"{root}/ontology"
-    if iri.startswith(base) and len(iri) > len(base):
-        return f"{root}/{iri[len(base):]}"
-    return iri if iri.startswith(_HTTP) else None
-
-
 class View:
     """The page's terms, values and footnotes, over one ``Neighbourhood``."""
 
@@ -125,22 +115,16 @@ class View:
                                               g not in self.hood.describing, files.get(g, g)))
         saids = {}
         for number, graph in enumerate(order, start=1):
-            name = ("the build" if graph == build else "the ontology"
-                    if graph == ontology else files.get(graph, curie(graph)))
+            shown = graph_cell(ox.NamedNode(graph), self.base)
             record = self.hood.records.get(graph)
-            when = _when(record) if record else ""
             kind = {build: "build", ontology: "ontology"}.get(graph, "record")
-            saids[graph] = Said(number, graph, name, page_href(graph, self.base), when, kind)
+            saids[graph] = Said(number, graph, shown.text, files.get(graph, ""), shown.href,
+                                _when(record) if record else "", kind)
         return saids
 
     def label(self, iri: str) -> str:
-        """The label of ``iri``; a benchmark without one by its id; else a short name."""
-        found = self.hood.label(iri)
-        if found:
-            return found
-        if iri.startswith(self.base):
-            return iri[len(self.base):]
-        return curie(iri)
+        """The label of ``iri``, else its short name (``base:benchmark/x``, ``bench:x``)."""
+        return self.hood.labels.text(iri)
 
     def predicate_label(self, predicate: str) -> str:
         text = STANDARD_LABELS.get(predicate) or self.label(predicate)
@@ -167,7 +151,7 @@ class View:
 
     def value(self, term: Term, said: tuple[Said, ...] = ()) -> Shown:
         if isinstance(term, ox.NamedNode):
-            href = page_href(term.value, self.base)
+            href = iri_href(term.value, self.base)
             external = href is not None and href.startswith(_HTTP)
             return Shown(self.label(term.value), href, external, "", said, term)
         if isinstance(term, ox.BlankNode):
@@ -186,7 +170,9 @@ class View:
         if not values:
             return None
         disputed = len(values) > 1 and predicate in SINGLE_VALUED
-        return Row(label or self.predicate_label(predicate), values, disputed)
+        href = iri_href(predicate, self.base)
+        local = href if href and not href.startswith(_HTTP) else None
+        return Row(label or self.predicate_label(predicate), values, disputed, local)
 
     def rows(self, node: Node, predicates: Sequence[str], with_said: bool = True) -> list[Row]:
         return [row for p in predicates
@@ -208,4 +194,4 @@ def _when(record: Node) -> str:
     return ", ".join(parts)
 
 
-__all__ = ["SINGLE_VALUED", "Row", "Said", "Shown", "View", "page_href"]
+__all__ = ["SINGLE_VALUED", "Row", "Said", "Shown", "View"]
