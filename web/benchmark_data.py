@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import pyoxigraph as ox
 from flask import current_app
 
-from graph.namespace import BENCH, DCTERMS, ONTOLOGY_IRI, PROV, RDF, RDFS, SCHEMA, SKOS
+from graph.namespace import BENCH, BENCH_IRI, DCTERMS, ONTOLOGY_IRI, PROV, RDF, RDFS, SCHEMA, SKOS
 from graph.store.base import Description, Statement, Store, Term
 from web.labels import Labels, fetch_labels
 
@@ -145,11 +145,14 @@ def gather(store: Store, description: Description) -> Neighbourhood:
         describing = describing or tuple(found)
     shown = [*statements_of([benchmark, *parts.values(), *records.values()]),
              *description.incoming]
-    papers = {term.value for term in benchmark.objects(bench.paper)}
-    iris = {benchmark.iri, *(s.predicate.value for s in shown),
+    iris = {benchmark.iri, *(term.value for term in benchmark.objects(bench.paper)),
+            *(s.predicate.value for s in shown if s.predicate.value.startswith(BENCH_IRI)),
             *(term.value for s in shown for term in (s.subject, s.object)
-              if isinstance(term, ox.NamedNode) and (term.value not in parts
-                                                     or term.value in papers))}
+              if isinstance(term, ox.NamedNode) and term.value not in parts
+              and term.value not in records)}
+    # Only what has an rdfs:label: the parts but papers, the records and the standard terms'
+    # properties (``web.benchmark_view.STANDARD_LABELS``) have none, and asking for them made
+    # a second lookup of every other label property.
     return Neighbourhood(benchmark, description.incoming, parts, records, describing,
                          fetch_labels(store, iris), notations(store), description.truncated)
 

@@ -22,6 +22,8 @@ import pyoxigraph as ox
 from flask import render_template
 from markupsafe import Markup
 
+from graph.store.base import Statement
+from graph.validation.report import ValidationReport
 from web import benchmark_sections as sections
 from web.benchmark_data import PART_LINKS, bench, dcterms, gather, rdf, rdfs, schema, skos
 from web.benchmark_findings import Findings, findings, stored_validation
@@ -29,7 +31,7 @@ from web.benchmark_jsonld import dataset
 from web.benchmark_view import Row, Said, Shown, View
 from web.entity_page import NodePage
 from web.links import iri_href
-from web.markdown import render_markdown
+from web.markdown import BenchmarkHref, render_markdown
 
 HEADER = (rdfs.label, skos.altLabel, dcterms.identifier, dcterms.abstract,
           bench.inSuite, bench.accessLevel, bench.status, bench.catalogued, bench.body)
@@ -113,7 +115,7 @@ def render_benchmark(page: NodePage) -> str:
     return render_template("benchmark/page.html", page=built, alternates=page.alternates)
 
 
-def _build(view: View, report: Any) -> BenchmarkPage:
+def _build(view: View, report: ValidationReport | None) -> BenchmarkPage:
     hood, benchmark = view.hood, view.hood.benchmark
     names = view.row(benchmark, rdfs.label, "Name")
     title = _title(view, names)
@@ -181,7 +183,7 @@ def _title(view: View, names: Row | None) -> str:
     return names.values[0].text
 
 
-def _benchmark_href(view: View) -> Any:
+def _benchmark_href(view: View) -> BenchmarkHref:
     prefix = f"{view.base}benchmark/"
     return lambda benchmark_id: iri_href(prefix + benchmark_id, view.base) or "#"
 
@@ -214,7 +216,7 @@ def _lineage(view: View) -> list[Link]:
 def _links_here(view: View) -> list[Link]:
     """Every statement of another node that points here, by property (its records apart:
     they are the page's sources)."""
-    groups: dict[str, list[Any]] = {}
+    groups: dict[str, list[Statement]] = {}
     for statement in view.hood.incoming:
         if statement.predicate.value != bench.describes:
             groups.setdefault(statement.predicate.value, []).append(statement)

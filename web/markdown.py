@@ -7,10 +7,11 @@ usual attacks, so a mistake in one is caught by the other:
   ``<img onerror=…>`` in the text comes out as text; its link check already refuses
   ``javascript:``, ``vbscript:``, ``file:`` and ``data:`` targets. Here every link is then
   rewritten or unlinked: the catalog's own page links ``[text](other_id.md)`` go to that
-  benchmark's page, ``http(s)`` links get ``rel="nofollow noopener"``, an in-page ``#anchor``
-  stays, and any other target (a relative path that would be a dead link here) keeps its
-  text only. Images become links to the image, so a page never loads anything from
-  elsewhere. Headings move one level down, below the page's own section headings.
+  benchmark's page, ``http(s)`` links get ``rel="nofollow noopener"``, and any other target
+  keeps its text only: a relative path would be a dead link here, and an in-page ``#anchor``
+  would too, as no element of the body keeps an ``id``. Images become links to the image,
+  so a page never loads anything from elsewhere. Headings move one level down, below the
+  page's own section headings.
 - nh3 (ammonia) then keeps only a small set of tags and attributes, ``http``/``https`` and
   relative URLs, and ``rel`` only with the one value this module sets.
 """
@@ -53,7 +54,7 @@ _CLEANER = nh3.Cleaner(
 
 
 def _rewrite_links(state: StateCore) -> None:
-    """Each link: to a benchmark's page, external with ``rel``, an in-page anchor, or text."""
+    """Each link: to a benchmark's page, external with ``rel``, or text."""
     benchmark_href: BenchmarkHref = state.env["benchmark_href"]
     for block in state.tokens:
         if block.type != "inline" or not block.children:
@@ -78,7 +79,7 @@ def _rewrite_links(state: StateCore) -> None:
 def _target(href: str, benchmark_href: BenchmarkHref) -> str | None:
     if _PAGE_LINK.fullmatch(href):
         return benchmark_href(href.removesuffix(".md"))
-    if _EXTERNAL.match(href) or (href.startswith("#") and len(href) > 1):
+    if _EXTERNAL.match(href):
         return href
     return None
 
