@@ -1,5 +1,6 @@
 """Shared fixtures: the bundled seeds built once per session, as quads, as a memory store and as
-an rdflib Dataset (for the validator's tests); a live ``benchgraph serve`` of them."""
+an rdflib Dataset (for the validator's tests); a live ``benchgraph serve`` of them; the seeds
+and the crawl catalog in a validated store."""
 
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,9 +14,12 @@ from graph.resources import data_dir
 from graph.settings import Settings
 from graph.store.base import Store
 from graph.store.kinds import StoreSpec, open_store
+from graph.store.local import LocalStore
 from tests.serving import LiveServer, serve
 
 DATA = Path(__file__).parent / "data"
+CRAWL_CATALOG = DATA / "crawl_catalog"
+"""Synthetic records of both kinds and hostile ones (its README says how it was made)."""
 
 
 @pytest.fixture(scope="session")
@@ -59,3 +63,17 @@ def live_server() -> Iterator[LiveServer]:
     protocol conformance tests and the client tests talk HTTP to it."""
     with serve() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def crawl_paths() -> list[Path]:
+    """The seeds and the crawl catalog: what the crawler, the docs pages and the browser see."""
+    return [data_dir("catalog"), CRAWL_CATALOG]
+
+
+@pytest.fixture(scope="session")
+def crawl_store(settings: Settings, crawl_paths: list[Path]) -> Iterator[LocalStore]:
+    """The crawl paths in a memory store, validated as ``benchgraph serve`` validates."""
+    store = open_store(StoreSpec.parse("memory"), settings, crawl_paths, validate=True)
+    yield store
+    store.close()

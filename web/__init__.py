@@ -2,8 +2,10 @@
 
 Blueprints by concern: ``home`` (the front page), ``sparql`` (the SPARQL 1.1 Protocol endpoint,
 its service description and the query editor), ``queries`` (the named queries as pages and as
-data), ``entities`` (every IRI under the base, and the vocabularies' members, as pages and as
-RDF). Every blueprint reaches the graph through ``web.stores.get_store()``, which
+data), ``search`` and ``browse`` (search, and the benchmark list with its facets), ``dumps``
+(the whole graph in every format), ``docs`` (the ontology, the shapes and the validation
+report) and ``entities`` (every IRI under the base, and the vocabularies' members, as pages
+and as RDF). Every blueprint reaches the graph through ``web.stores.get_store()``, which
 ``web.stores.init_app`` registers; errors take one shape (``web.errors``).
 """
 
@@ -15,7 +17,7 @@ from flask import Flask
 
 from graph.settings import Settings, default_settings
 from graph.store.base import Store
-from web import browse, entities, errors, home, queries, search, sparql, stores
+from web import browse, docs, dumps, entities, errors, home, queries, search, sparql, stores
 
 
 def create_app(
@@ -42,6 +44,8 @@ def create_app(
     app.register_blueprint(queries.bp)
     app.register_blueprint(search.bp)
     app.register_blueprint(browse.bp)
+    app.register_blueprint(dumps.bp)
+    docs.init_app(app)
     app.register_blueprint(entities.bp)  # last: its /<path:rest> takes what no other route does
     return app
 

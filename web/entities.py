@@ -44,13 +44,13 @@ from web.entity_view import (
 )
 from web.errors import wants_html
 from web.labels import fetch_labels
-from web.negotiation import GRAPH_FORMATS, choose, content_type, suffix, write_triples
+from web.negotiation import GRAPH_FORMATS, choose, content_type, suffix_of, write_triples
 from web.sparql import TRUNCATED_HEADER
 from web.stores import get_store
 
 bp = Blueprint("entities", __name__)
 
-_SUFFIXES = frozenset(suffix(fmt) for fmt in GRAPH_FORMATS)
+_SUFFIXES = frozenset(suffix_of(fmt) for fmt in GRAPH_FORMATS)
 _RECORD = str(BENCH.Record)
 _BENCHMARK = str(BENCH.Benchmark)
 Href = Callable[[str], str]
@@ -98,7 +98,7 @@ def dereference(namespace: str, rest: str, href: Href) -> Response:
         abort(404, f"Nothing in this graph has the IRI <{namespace}{stem}>.")
     path, wanted, description, is_graph = found
     alternates = (Alternate("html", "text/html", href(path)),
-                  *(Alternate(suffix(fmt), fmt.media_type, href(f"{path}.{suffix(fmt)}"))
+                  *(Alternate(suffix_of(fmt), fmt.media_type, href(f"{path}.{suffix_of(fmt)}"))
                     for fmt in GRAPH_FORMATS))
     if as_data:
         fmt = choose(GRAPH_FORMATS, wanted)
@@ -108,7 +108,7 @@ def dereference(namespace: str, rest: str, href: Href) -> Response:
         response = Response(write_triples(triples, fmt, store.base),
                             content_type=content_type(fmt))
         if wanted is None:
-            response.headers["Content-Location"] = href(f"{path}.{suffix(fmt)}")
+            response.headers["Content-Location"] = href(f"{path}.{suffix_of(fmt)}")
         if description.truncated:
             response.headers[TRUNCATED_HEADER] = str(cap)
     else:

@@ -102,7 +102,7 @@ def write_triples(triples: Iterable[ox.Triple], fmt: Format, base: str) -> bytes
     return serialize_result(QueryResult.graph("CONSTRUCT", triples), fmt, base=base)
 
 
-def suffix(fmt: Format) -> str:
+def suffix_of(fmt: Format) -> str:
     """What a URL ends in to ask for ``fmt`` (``.json``, ``.ttl``): a result format's name, a
     graph format's preferred extension."""
     return fmt.name if fmt in RESULT_FORMATS else fmt.extension.removeprefix(".")
@@ -115,5 +115,5 @@ def content_type(fmt: Format) -> str:
     return fmt.content_type
 
 
-__all__ = ["GRAPH_FORMATS", "RESULT_FORMATS", "choose", "content_type", "formats_for", "suffix",
+__all__ = ["GRAPH_FORMATS", "RESULT_FORMATS", "choose", "content_type", "formats_for", "suffix_of",
            "write", "write_triples"]

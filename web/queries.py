@@ -16,7 +16,7 @@ from graph.sparql.parameters import bind_parameters
 from graph.store.kinds import limits_from
 from web.errors import wants_html
 from web.links import cell
-from web.negotiation import choose, content_type, formats_for, suffix, write
+from web.negotiation import choose, content_type, formats_for, suffix_of, write
 from web.sparql import TRUNCATED_HEADER
 from web.stores import get_store
 
@@ -66,7 +66,7 @@ def _as_data(name: str, formats: tuple[Format, ...],
              values: dict[str, str]) -> list[tuple[Format, str, str]]:
     """Each format of the answer, what its link is called, and the link (the same values)."""
     query = f"?{urlencode(values)}" if values else ""
-    return [(fmt, suffix(fmt), url_for("queries.query", name=f"{name}.{suffix(fmt)}") + query)
+    return [(fmt, suffix_of(fmt), url_for("queries.query", name=f"{name}.{suffix_of(fmt)}") + query)
             for fmt in formats]
 
 

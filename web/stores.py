@@ -36,7 +36,8 @@ def get_store() -> Store:
                 from graph.store.kinds import StoreSpec, open_store
 
                 settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
-                store = extensions[_KEY] = open_store(StoreSpec.parse(settings.store), settings)
+                store = extensions[_KEY] = open_store(StoreSpec.parse(settings.store), settings,
+                                                      validate=True)
     return store
 
 

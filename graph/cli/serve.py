@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     if spec.kind == "memory":
         built = build_from(args, settings)
         report_load(args, built)
-    store = open_store(spec, settings, args.paths, processes=settings.threads, built=built)
+    store = open_store(spec, settings, args.paths, processes=settings.threads, built=built,
+                       validate=True)
     try:
         options = ServerOptions(settings.host, settings.port, settings.workers, settings.threads,
                                 access_log=args.access_log)

@@ -155,6 +155,18 @@ def json_term(term: Term) -> dict[str, str]:
     return value
 
 
+def term_from_json(data: dict[str, str]) -> Term:
+    """The term ``json_term`` wrote."""
+    kind, value = data["type"], data["value"]
+    if kind == "uri":
+        return ox.NamedNode(value)
+    if kind == "bnode":
+        return ox.BlankNode(value)
+    if "xml:lang" in data:
+        return ox.Literal(value, language=data["xml:lang"])
+    return ox.Literal(value, datatype=ox.NamedNode(data.get("datatype", _XSD_STRING)))
+
+
 def to_xml(result: QueryResult) -> str:
     """SPARQL Query Results XML Format. FormatError for text XML 1.0 cannot carry (control
     characters other than tab, newline and carriage return)."""
@@ -291,6 +303,7 @@ __all__ = [
     "cut",
     "fit_widths",
     "json_term",
+    "term_from_json",
     "text_width",
     "to_csv",
     "to_json",

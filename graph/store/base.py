@@ -2,7 +2,8 @@
 
 A store runs a query (typed bindings, an optional dataset, limits) and answers with a
 ``QueryResult``; describes a node (its outgoing and incoming statements, each with the graph
-that states it); lists the record graphs; and gives the counts ``benchgraph stats`` prints.
+that states it); lists the record graphs; gives the counts ``benchgraph stats`` prints; and
+hands out the whole graph as a dump file and the validation report kept from its build.
 Nothing above this module knows which kind of store it has (``graph.store.kinds``).
 
 Terms are pyoxigraph's (``NamedNode``, ``BlankNode``, ``Literal``): the engine's own, so a
@@ -13,18 +14,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from pathlib import Path
+from typing import Literal, Protocol
 
 import pyoxigraph as ox
 
+from graph.export.formats import Format
 from graph.search.results import BrowsePage, BrowseRequest, SearchResults
 from graph.stats import GraphStats
 from graph.store.result import QueryResult
+from graph.validation.report import ValidationReport
 
 Term = ox.NamedNode | ox.BlankNode | ox.Literal
 BindingTerm = ox.NamedNode | ox.Literal
 Bindings = Mapping[str, BindingTerm]
 """Values for a query's variables, by name without ``?``: bound before the query runs."""
+ValidationSuffix = Literal[".json", ".ttl"]
+"""The forms a store keeps its validation report in."""
 
 
 def term_order(term: Term) -> tuple[int, str, str]:
@@ -94,6 +100,15 @@ class RecordGraph:
 
 
 @dataclass(frozen=True)
+class StoredFile:
+    """A file a store keeps whole (a dump, the validation report), to stream as it is."""
+
+    path: Path
+    version: str
+    """Changes whenever the file's contents may: the build that wrote it (an HTTP ETag)."""
+
+
+@dataclass(frozen=True)
 class BuildFacts:
     """What a store knows of the build it holds."""
 
@@ -149,6 +164,22 @@ class Store(Protocol):
         order and page asked for, with every facet's counts (``graph.search.browse``)."""
         ...
 
+    def dump(self, fmt: Format) -> StoredFile:
+        """The whole graph in ``fmt``: a file on this machine, byte for byte what
+        ``benchgraph build -o FILE`` writes for the same records, to stream as it is (never
+        to read whole). StoreError when the store has none."""
+        ...
+
+    def validation(self) -> ValidationReport | None:
+        """The report of validating the graph against the shapes when the store was built, or
+        None when it was built without validating."""
+        ...
+
+    def validation_file(self, suffix: ValidationSuffix) -> StoredFile | None:
+        """The kept report as a file to stream: ``.json``, its JSON form; ``.ttl``, the W3C
+        SHACL report in Turtle. None when the store was built without validating."""
+        ...
+
     def prepare(self) -> None:
         """Start what this process needs to query (its query processes), so that the first
         query does not wait for them; a server calls it in each worker."""
@@ -169,6 +200,8 @@ __all__ = [
     "RecordGraph",
     "Statement",
     "Store",
+    "StoredFile",
     "Term",
+    "ValidationSuffix",
     "term_order",
 ]

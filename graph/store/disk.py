@@ -13,7 +13,9 @@ What a generation holds (DESIGN.md, "The served graph"): every record's named gr
 build graph and the ontology, each as a named graph; and in the default graph their RDF
 merge, so that a triple stated by two records is one triple there while ``GRAPH ?g`` still
 sees each record's own statement. (pyoxigraph's ``use_default_graph_as_union`` returns such a
-triple once per graph that holds it, so it is not the way.)
+triple once per graph that holds it, so it is not the way.) Beside the Oxigraph data, the
+generation folder keeps the graph in every dump format and, when the build was validated, the
+validation report (``graph.store.files``): a server streams them as they are.
 """
 
 from __future__ import annotations
@@ -33,15 +35,23 @@ import pyoxigraph as ox
 
 from graph.dataset.table import QuadTable
 from graph.errors import BenchgraphError, ErrorKind
-from graph.export import serialize
 from graph.export.formats import NQUADS, NTRIPLES
 from graph.search import INDEX_FILE, write_index
 from graph.stats import GraphStats
 from graph.store.base import BuildFacts, RecordGraph
 from graph.store.executor import Stores
+from graph.store.files import (
+    LOADED_FORMATS,
+    OTHER_FORMATS,
+    dump_name,
+    write_dumps,
+    write_validation,
+)
+from graph.validation.report import ValidationReport
 
 MANIFEST = "benchgraph-store.json"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2: a generation holds the dumps (``graph.store.files``) beside the Oxigraph data."""
 _GENERATION_PREFIX = "generation-"
 
 
@@ -91,11 +101,13 @@ class Manifest:
 
 def build_store(
     folder: Path, table: QuadTable, facts: BuildFacts, stats: GraphStats, *,
-    with_graph: bool = True,
+    with_graph: bool = True, validation: ValidationReport | None = None,
 ) -> Manifest:
-    """Write a new generation of ``table`` under ``folder`` and switch to it; ``stats`` are the
-    table's counts, kept in the manifest. ``with_graph=False`` leaves the pyoxigraph store out
-    of it (a memory store holds the graph in memory: ``load_in_memory``).
+    """Write a new generation of ``table`` under ``folder`` and switch to it: the dumps of
+    every format, the search index, ``validation`` (the build's report, when it was
+    validated) and, unless ``with_graph=False`` (a memory store holds the graph in memory:
+    ``load_in_memory``), the pyoxigraph store bulk-loaded from the dumps. ``stats`` are the
+    table's counts, kept in the manifest.
 
     StoreError when ``folder`` exists and is neither empty nor a benchgraph store (nothing
     in it is touched)."""
@@ -105,68 +117,89 @@ def build_store(
     generation = f"{_GENERATION_PREFIX}{stamp}-{secrets.token_hex(4)}"
     loading = folder / f".{generation}.loading"
     try:
-        if with_graph:
-            named = serialize(table, NQUADS)
-            union = serialize(table, NTRIPLES)
-            _load_apart(loading, named.data, union.data)
-            del named, union
-        else:
-            loading.mkdir()
-        write_index(loading / INDEX_FILE, table, facts.base)
+        loading.mkdir()
+        loaded = write_dumps(loading, table, facts.base, LOADED_FORMATS)
+        with _Loading(loading, *(loading / dump_name(fmt) for fmt in LOADED_FORMATS),
+                      enabled=with_graph):
+            write_dumps(loading, table, facts.base, OTHER_FORMATS)
+            write_index(loading / INDEX_FILE, table, facts.base)
+            if validation is not None:
+                write_validation(loading, validation)
         os.rename(loading, folder / generation)
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
         raise
-    manifest = Manifest(generation, facts, stats, quads=len(table),
-                        triples=stats.statements.total)
+    manifest = Manifest(generation, facts, stats, quads=loaded[NQUADS].statements,
+                        triples=loaded[NTRIPLES].statements)
     _write_manifest(folder, manifest)
     _remove_old_generations(folder, keep=generation)
     return manifest
 
 
-def load_in_memory(table: QuadTable) -> Stores:
-    """The graph of ``table`` in memory: a pyoxigraph store of every named graph and their
-    merge in the default graph (as a store folder holds them), and one of the merge alone."""
-    merge = serialize(table, NTRIPLES).data
+def load_in_memory(generation: Path) -> Stores:
+    """The graph of a generation folder (its N-Quads and N-Triples dumps) in memory: a
+    pyoxigraph store of every named graph and their merge in the default graph, as a store
+    folder holds them, and one of the merge alone."""
+    quads, merge = (generation / dump_name(fmt) for fmt in LOADED_FORMATS)
     dataset = ox.Store()
-    dataset.bulk_load(serialize(table, NQUADS).data, format=ox.RdfFormat.N_QUADS)
-    dataset.bulk_load(merge, format=ox.RdfFormat.N_TRIPLES)
+    dataset.bulk_load(path=quads, format=ox.RdfFormat.N_QUADS)
+    dataset.bulk_load(path=merge, format=ox.RdfFormat.N_TRIPLES)
     merged = ox.Store()
-    merged.bulk_load(merge, format=ox.RdfFormat.N_TRIPLES)
+    merged.bulk_load(path=merge, format=ox.RdfFormat.N_TRIPLES)
     return Stores(dataset, merged)
 
 
-def _load_apart(path: Path, quads: bytes, union: bytes) -> None:
-    """Bulk-load the named graphs and their merge into a new store at ``path``, in a forked
-    child process.
+class _Loading:
+    """The named graphs (an N-Quads file) and their merge (an N-Triples file) bulk-loaded into
+    a new store at ``path`` by a forked child process, while the block runs; leaving the
+    block waits for it and raises StoreError if it failed. (With ``enabled=False``, nothing.)
 
     RocksDB, under pyoxigraph's on-disk store, starts threads of its own; a process that has
     run it and then forks (gunicorn's master does, for its workers) leaves those threads
     behind in each child, whose exit then crashes (seen: SIGSEGV in every worker on
-    Ctrl-C). The child inherits the serialised data (no copy is made by the fork) and is the
-    only process that ever opens the store for writing."""
-    context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_bulk_load, args=(send, str(path), quads, union),
-                            name="benchgraph-load")
-    child.start()
-    send.close()
-    try:
-        outcome = receive.recv() if receive.poll(None) else None
-    except EOFError:
-        outcome = None
-    child.join()
-    if outcome is not None:
-        raise StoreError(f"the store could not be written in {path.parent}: {outcome}")
-    if child.exitcode != 0:
-        raise StoreError(f"loading the store stopped (exit code {child.exitcode})")
+    Ctrl-C). The child is the only process that ever opens the store for writing; the
+    parent meanwhile writes the other dumps."""
+
+    def __init__(self, path: Path, quads: Path, union: Path, *, enabled: bool = True) -> None:
+        self._enabled = enabled
+        if not enabled:
+            return
+        context = multiprocessing.get_context("fork")
+        self._path = path
+        self._receive, send = context.Pipe(duplex=False)
+        self._child = context.Process(target=_bulk_load,
+                                      args=(send, str(path), str(quads), str(union)),
+                                      name="benchgraph-load")
+        self._child.start()
+        send.close()
+
+    def __enter__(self) -> _Loading:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if not self._enabled:
+            return
+        if kind is not None:  # the block failed: the load is of no use
+            self._child.kill()
+        try:
+            outcome = self._receive.recv() if self._receive.poll(None) else None
+        except EOFError:
+            outcome = None
+        self._child.join()
+        self._receive.close()
+        if kind is not None:
+            return
+        if outcome is not None:
+            raise StoreError(f"the store could not be written in {self._path.parent}: {outcome}")
+        if self._child.exitcode != 0:
+            raise StoreError(f"loading the store stopped (exit code {self._child.exitcode})")
 
 
-def _bulk_load(report: Connection, path: str, quads: bytes, union: bytes) -> None:
+def _bulk_load(report: Connection, path: str, quads: str, union: str) -> None:
     try:
         store = ox.Store(path)
-        store.bulk_load(quads, format=ox.RdfFormat.N_QUADS)
-        store.bulk_load(union, format=ox.RdfFormat.N_TRIPLES)
+        store.bulk_load(path=quads, format=ox.RdfFormat.N_QUADS)
+        store.bulk_load(path=union, format=ox.RdfFormat.N_TRIPLES)
         store.flush()
         del store
     except OSError as error:

@@ -1,7 +1,9 @@
 """Which store a command or the web app gets: ``--store`` / ``BENCHGRAPH_STORE``.
 
-- ``memory`` (the default): built at start from the PATHs given (or the bundled catalog)
-  into a temporary folder (in RAM where ``/dev/shm`` is), removed when the store closes;
+- ``memory`` (the default): built at start from the PATHs given (or the bundled catalog):
+  the graph in pyoxigraph stores in memory, which the query processes share (forked from
+  this process), and the rest of the build (dumps, search index, validation) in a temporary
+  folder, removed when the store closes;
 - ``oxigraph:DIR``: the store ``benchgraph build --store oxigraph:DIR`` made, opened
   read-only without reading a record;
 - ``sparql:URL``: a remote SPARQL 1.1 engine (not yet: a clear error says so).
@@ -25,14 +27,13 @@ from graph.build import BuildResult, build
 from graph.errors import BenchgraphError, ErrorKind
 from graph.mapping.iris import Iris
 from graph.settings import Settings
-from graph.stats import GraphStats, graph_stats
+from graph.stats import graph_stats
 from graph.store.base import BuildFacts, Limits, RecordGraph
 from graph.store.disk import Manifest, build_store, load_in_memory, read_manifest
 from graph.store.executor import InMemory, OnDisk
 from graph.store.local import LocalStore
 
 StoreKind = Literal["memory", "oxigraph", "sparql"]
-_RAM_FOLDER = Path("/dev/shm")
 
 
 @dataclass(frozen=True)
@@ -82,10 +83,23 @@ def build_facts(result: BuildResult, base: str) -> BuildFacts:
     )
 
 
-def build_into(folder: Path, result: BuildResult, settings: Settings) -> Manifest:
-    """Put a build into the store folder ``folder`` (``benchgraph build --store``)."""
+def build_into(folder: Path, result: BuildResult, settings: Settings, *,
+               validate: bool = False, with_graph: bool = True) -> Manifest:
+    """Put a build into the store folder ``folder`` (``benchgraph build --store``); with
+    ``validate``, check it against the shapes first and keep the report with it (the
+    ``/validation`` page and the benchmark pages' findings read it).
+
+    Validation is a choice, not a step of every build: at 10,000 records it costs more than
+    the build itself (perf/README.md). It runs on quads made for it alone (not the build's
+    cached ones), which are freed before the store is written."""
+    report = None
+    if validate:
+        from graph.validate import validate as run_validation
+
+        report = run_validation(result.table.quads(), settings)
     stats = graph_stats(result.table, settings.base)
-    return build_store(folder, result.table, build_facts(result, settings.base), stats)
+    return build_store(folder, result.table, build_facts(result, settings.base), stats,
+                       with_graph=with_graph, validation=report)
 
 
 def open_store(
@@ -96,20 +110,20 @@ def open_store(
     processes: int = 1,
     built: BuildResult | None = None,
     lazy: bool = False,
+    validate: bool = False,
 ) -> LocalStore:
     """The store ``spec`` names. A ``memory`` store is built from ``paths`` (or ``built``, a
-    build already made), into its folder now, or with ``lazy`` only when first queried (a
-    command that asks only for counts never writes it); an ``oxigraph`` store is opened as it
-    is (``paths`` must be empty)."""
+    build already made), validated too with ``validate``, into memory now, or with ``lazy``
+    only when first queried (a command that asks only for counts never loads it); an
+    ``oxigraph`` store is opened as it is (``paths`` must be empty)."""
     limits = limits_from(settings)
     if spec.kind == "memory":
         result = built or build(paths, settings)
-        folder = Path(tempfile.mkdtemp(prefix="benchgraph-memory-",
-                                       dir=_RAM_FOLDER if _RAM_FOLDER.is_dir() else None))
+        folder = Path(tempfile.mkdtemp(prefix="benchgraph-memory-"))
         facts = build_facts(result, settings.base)
         stats = graph_stats(result.table, settings.base)
         store = LocalStore(folder, facts, stats, limits, processes,
-                           load=partial(_in_memory, folder, result, facts, stats),
+                           load=partial(_in_memory, folder, result, settings, validate),
                            remove_on_close=True)
         if not lazy:
             try:
@@ -134,13 +148,14 @@ def open_store(
 
 
 def _in_memory(
-    folder: Path, result: BuildResult, facts: BuildFacts, stats: GraphStats
+    folder: Path, result: BuildResult, settings: Settings, validate: bool
 ) -> tuple[Path, InMemory]:
-    """A memory store's generation folder, which holds what the build wrote besides the
-    graph, and its graph, loaded into this process's memory (the query processes forked
-    from it share it)."""
-    manifest = build_store(folder, result.table, facts, stats, with_graph=False)
-    return folder / manifest.generation, InMemory(load_in_memory(result.table))
+    """A memory store's generation folder (what the build wrote besides the graph: dumps,
+    search index, validation), and its graph, loaded from the dumps into this process's
+    memory (the query processes forked from it share it)."""
+    manifest = build_into(folder, result, settings, validate=validate, with_graph=False)
+    generation = folder / manifest.generation
+    return generation, InMemory(load_in_memory(generation))
 
 
 __all__ = ["StoreSpec", "build_facts", "build_into", "limits_from", "open_store"]

@@ -10,16 +10,19 @@ the folder's manifest, without reading a record.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import pyoxigraph as ox
 
+from graph.export.formats import Format
 from graph.namespace import PREFIXES
 from graph.search import INDEX_FILE, BrowsePage, BrowseRequest, SearchResults, browse, search
 from graph.search import open_index as _open_index
@@ -34,13 +37,17 @@ from graph.store.base import (
     QueryDataset,
     RecordGraph,
     Statement,
+    StoredFile,
     Term,
+    ValidationSuffix,
     term_order,
 )
 from graph.store.disk import StoreError
 from graph.store.executor import Failure, QueryRequest, StoreSource
+from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE, dump_name
 from graph.store.pool import QueryPool, QueryProcessError
 from graph.store.result import QueryResult
+from graph.validation.report import ValidationReport
 
 _SOURCE = "the query"
 """How an error names the query it is about (a store is not told where a query came from)."""
@@ -165,6 +172,34 @@ class LocalStore:
 
     def counts(self) -> GraphStats:
         return self.stats
+
+    def dump(self, fmt: Format) -> StoredFile:
+        found = self._kept(dump_name(fmt))
+        if found is None:
+            raise StoreError(f"the store in {self.folder} holds no {fmt.name} dump: build it "
+                             "again")
+        return found
+
+    def validation(self) -> ValidationReport | None:
+        return self._validation
+
+    @cached_property
+    def _validation(self) -> ValidationReport | None:
+        """The kept report, read once (a store's generation never changes)."""
+        kept = self.validation_file(".json")
+        if kept is None:
+            return None
+        with kept.path.open(encoding="utf-8") as handle:
+            return ValidationReport.from_json(json.load(handle))
+
+    def validation_file(self, suffix: ValidationSuffix) -> StoredFile | None:
+        return self._kept(VALIDATION_JSON if suffix == ".json" else VALIDATION_TURTLE)
+
+    def _kept(self, name: str) -> StoredFile | None:
+        """The file ``name`` of the generation folder (``graph.store.files``), if it has one."""
+        generation = self.loaded()[0]
+        path = generation / name
+        return StoredFile(path, generation.name) if path.is_file() else None
 
     def close(self) -> None:
         if self._pool is not None:

@@ -15,9 +15,9 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
 from rdflib.term import Node
 
-from graph.dataset.oxigraph import to_oxigraph
+from graph.dataset.oxigraph import to_oxigraph, to_rdflib
 from graph.namespace import PREFIXES
-from graph.sparql.results import json_term
+from graph.sparql.results import json_term, term_from_json
 
 
 class Severity(Enum):
@@ -82,6 +82,27 @@ class ValidationResult:
         return (self.source_file or "", str(self.record or ""), self.severity.rank,
                 str(self.shape), str(self.focus_node), str(self.value or ""))
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any], shapes_graph: Graph | None = None
+                  ) -> "ValidationResult":
+        """The result ``to_json`` gave; ``shapes_graph`` (the shapes it came from) gives
+        back the path as the shapes write it (``path_node``), which only ``to_graph`` uses."""
+        shape = URIRef(data["shape"])
+        record = data["record"]
+        return cls(
+            severity=Severity(data["severity"]),
+            focus_node=to_rdflib(term_from_json(data["focus_node"])),
+            shape=shape,
+            shape_name=data["shape_name"],
+            message=data["message"],
+            constraint=URIRef(data["constraint"]),
+            path=data["path"],
+            path_node=None if shapes_graph is None else shapes_graph.value(shape, SH.path),
+            value=None if data["value"] is None else to_rdflib(term_from_json(data["value"])),
+            record=None if record is None else URIRef(record),
+            source_file=data["source_file"],
+        )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "severity": self.severity.value,
@@ -139,6 +160,15 @@ class ValidationReport:
         for result in sorted(self.results, key=lambda r: (str(r.shape), r.sort_key())):
             groups.setdefault(result.shape, []).append(result)
         return groups
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], shapes_graph: Graph | None = None
+                  ) -> "ValidationReport":
+        """The report ``to_json`` gave (a store keeps it so). Without ``shapes_graph``,
+        ``to_graph`` leaves out each result's ``sh:resultPath`` (the text ``path`` stays)."""
+        results = tuple(ValidationResult.from_json(item, shapes_graph)
+                        for item in data["results"])
+        return cls(results, int(data["records_checked"]), shapes_graph)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,76 @@
+"""The files a store generation keeps beside its Oxigraph data: the dumps and the validation report.
+
+A store is built once and served many times, so what a server hands out whole is written once,
+at build time, into the generation folder, and streamed from there on every request:
+
+- ``dump.ttl``, ``dump.nt``, ``dump.trig``, ``dump.nq``, ``dump.jsonld``: the graph in every
+  format of ``graph.export.formats``, written by ``graph.export.write_file`` from the build's
+  table with the data's base IRI, so each is byte for byte what ``benchgraph build -o FILE``
+  writes for the same records. The N-Quads and N-Triples are the very files the store is
+  bulk-loaded from (the named graphs and their merge), so they cost nothing more than keeping
+  them. Formats are written one at a time: a build never holds two serialisations at once.
+- ``validation.json`` and ``validation.ttl`` when the build was validated: the report in its
+  JSON form (read back by ``ValidationReport.from_json``) and as the W3C SHACL report.
+
+RocksDB, which owns the rest of the folder, leaves files whose names are not its own alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from graph.dataset.table import QuadTable
+from graph.export import Written, write_file
+from graph.export.formats import JSONLD, NQUADS, NTRIPLES, TRIG, TURTLE, Format
+from graph.validation.report import ValidationReport
+
+DUMP_STEM = "dump"
+VALIDATION_JSON = "validation.json"
+VALIDATION_TURTLE = "validation.ttl"
+LOADED_FORMATS: tuple[Format, ...] = (NQUADS, NTRIPLES)
+"""The dumps the store is bulk-loaded from: written first, before the load starts."""
+OTHER_FORMATS: tuple[Format, ...] = (TURTLE, TRIG, JSONLD)
+"""The dumps written while the load runs."""
+DUMP_FORMATS: tuple[Format, ...] = (TURTLE, NTRIPLES, TRIG, NQUADS, JSONLD)
+"""Every dump: the graph formats of the registry but RDF/XML (which holds one graph, as
+Turtle does, and is slower to read)."""
+assert set(LOADED_FORMATS) | set(OTHER_FORMATS) == set(DUMP_FORMATS), "a format without a dump"
+
+
+def dump_name(fmt: Format) -> str:
+    """The dump's file name in a generation folder (``dump.ttl``): the format's preferred
+    extension."""
+    return f"{DUMP_STEM}{fmt.extension}"
+
+
+def write_dumps(folder: Path, table: QuadTable, base: str,
+                formats: tuple[Format, ...]) -> dict[Format, Written]:
+    """Write ``table`` in each of ``formats`` into ``folder``, one after another."""
+    return {fmt: write_file(folder / dump_name(fmt), table, fmt, base=base) for fmt in formats}
+
+
+def write_validation(folder: Path, report: ValidationReport) -> None:
+    """Keep ``report`` in ``folder``: its JSON form, and the W3C SHACL report in Turtle."""
+    with (folder / VALIDATION_JSON).open("w", encoding="utf-8") as handle:
+        json.dump(report.to_json(), handle, ensure_ascii=False, separators=(",", ":"))
+        handle.flush()
+        os.fsync(handle.fileno())
+    turtle = report.to_graph().serialize(format="turtle", encoding="utf-8")
+    with (folder / VALIDATION_TURTLE).open("wb") as binary:
+        binary.write(turtle)
+        binary.flush()
+        os.fsync(binary.fileno())
+
+
+__all__ = [
+    "DUMP_FORMATS",
+    "LOADED_FORMATS",
+    "OTHER_FORMATS",
+    "VALIDATION_JSON",
+    "VALIDATION_TURTLE",
+    "dump_name",
+    "write_dumps",
+    "write_validation",
+]

@@ -1,0 +1,160 @@
+"""The dumps: every format, byte for byte what ``benchgraph build -o FILE`` writes, streamed
+from the store's generation folder with their headers; kept by the store build, not remade."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from graph.build import BuildResult
+from graph.cli import main
+from graph.export.formats import FORMATS, RdfFormat
+from graph.settings import Settings
+from graph.store import disk
+from graph.store.disk import StoreError, read_manifest
+from graph.store.files import dump_name
+from graph.store.kinds import StoreSpec, build_into, open_store
+from graph.store.local import LocalStore
+from web import create_app
+
+SUFFIXES = {fmt.extension.removeprefix("."): fmt for fmt in FORMATS}
+
+
+@pytest.fixture(scope="module")
+def app(settings: Settings, crawl_store: LocalStore) -> Flask:
+    return create_app(settings, crawl_store)
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def built_files(tmp_path_factory: pytest.TempPathFactory, crawl_paths: list[Path],
+                no_env_module: None) -> dict[str, Path]:
+    """``benchgraph build PATHS -o benchgraph.SUFFIX`` for each format, as a user runs it."""
+    folder = tmp_path_factory.mktemp("cli")
+    files = {}
+    for suffix in SUFFIXES:
+        output = folder / f"benchgraph.{suffix}"
+        code = main(["build", *map(str, crawl_paths), "-o", str(output)])
+        assert code in (0, 2), code  # 2: the crawl catalog has files the build rejects
+        files[suffix] = output
+    return files
+
+
+@pytest.fixture(scope="module")
+def no_env_module() -> Iterator[None]:
+    """No BENCHGRAPH_* variable of the caller's changes what the CLI builds."""
+    with pytest.MonkeyPatch.context() as patch:
+        import os
+
+        for name in [n for n in os.environ if n.startswith("BENCHGRAPH_")]:
+            patch.delenv(name)
+        yield
+
+
+@pytest.mark.parametrize("suffix", sorted(SUFFIXES))
+def test_dump_is_byte_for_byte_the_build_output(
+    client: FlaskClient, built_files: dict[str, Path], suffix: str
+) -> None:
+    response = client.get(f"/dump.{suffix}")
+    assert response.status_code == 200
+    assert response.data == built_files[suffix].read_bytes()
+
+
+@pytest.mark.parametrize("suffix", sorted(SUFFIXES))
+def test_dump_headers(client: FlaskClient, crawl_store: LocalStore, suffix: str) -> None:
+    fmt: RdfFormat = SUFFIXES[suffix]
+    kept = crawl_store.dump(fmt)
+    response = client.get(f"/dump.{suffix}")
+    media_type, _, parameters = response.headers["Content-Type"].partition(";")
+    assert media_type == fmt.media_type
+    assert parameters.strip() in ("", "charset=utf-8")
+    assert int(response.headers["Content-Length"]) == kept.path.stat().st_size
+    assert response.headers["ETag"] == f'"{crawl_store.manifest.generation}"'
+    assert response.headers["Content-Disposition"] == f"attachment; filename=benchgraph.{suffix}"
+
+
+def test_dump_is_streamed_from_its_file(app: Flask, crawl_store: LocalStore) -> None:
+    """The response body is the file, read as it is sent: never the whole of it in memory."""
+    with app.test_request_context("/dump.nt"):
+        response = app.full_dispatch_request()
+        try:
+            assert response.direct_passthrough  # a file wrapper, not a body
+            assert not isinstance(response.response, (bytes, list))
+        finally:
+            response.close()
+
+
+def test_conditional_and_range_requests(client: FlaskClient) -> None:
+    first = client.get("/dump.ttl")
+    tag = first.headers["ETag"]
+    again = client.get("/dump.ttl", headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.data == b""
+    part = client.get("/dump.ttl", headers={"Range": "bytes=0-99"})
+    assert part.status_code == 206
+    assert part.data == first.data[:100]
+    head = client.head("/dump.ttl")
+    assert head.status_code == 200 and head.headers["Content-Length"] == str(len(first.data))
+
+
+def test_unknown_dump_is_a_404_naming_the_dumps(client: FlaskClient) -> None:
+    response = client.get("/dump.xml", headers={"Accept": "application/json"})
+    assert response.status_code == 404
+    assert "dump.ttl" in response.get_json()["error"]["message"]
+
+
+def test_dumps_page_lists_every_dump(client: FlaskClient, crawl_store: LocalStore) -> None:
+    page = client.get("/dumps").get_data(as_text=True)
+    for suffix, fmt in SUFFIXES.items():
+        assert f'href="/dump.{suffix}"' in page
+        assert fmt.label in page
+
+
+def test_store_build_keeps_every_dump_beside_its_data(
+    tmp_path: Path, seed_build: BuildResult, settings: Settings
+) -> None:
+    manifest = build_into(tmp_path / "store", seed_build, settings)
+    generation = tmp_path / "store" / manifest.generation
+    assert sorted(p.name for p in generation.glob("dump.*")) == sorted(
+        dump_name(fmt) for fmt in FORMATS)
+    assert not (generation / "validation.json").exists()  # not asked to validate
+    store = open_store(StoreSpec.parse(f"oxigraph:{tmp_path / 'store'}"), settings)
+    try:  # the Oxigraph data beside the files is whole
+        count = store.query("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }").rows[0][0]
+        assert count is not None and int(count.value) == manifest.quads
+        assert store.validation() is None and store.validation_file(".json") is None
+    finally:
+        store.close()
+
+
+def test_the_loaded_files_are_serialised_once(
+    tmp_path: Path, seed_build: BuildResult, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The N-Quads and N-Triples the store is bulk-loaded from are the dumps: one write each."""
+    written: list[str] = []
+    real = disk.write_dumps
+
+    def counting(folder: Path, table: object, base: str, formats: tuple[RdfFormat, ...]) -> object:
+        written.extend(fmt.name for fmt in formats)
+        return real(folder, table, base, formats)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(disk, "write_dumps", counting)
+    build_into(tmp_path / "store", seed_build, settings)
+    assert sorted(written) == sorted(fmt.name for fmt in FORMATS)
+
+
+def test_a_store_of_the_earlier_format_is_refused(
+    tmp_path: Path, seed_build: BuildResult, settings: Settings
+) -> None:
+    """A store folder written before generations kept their dumps cannot serve them."""
+    folder = tmp_path / "store"
+    build_into(folder, seed_build, settings)
+    manifest = folder / disk.MANIFEST
+    manifest.write_text(manifest.read_text().replace('"format": 2', '"format": 1'))
+    with pytest.raises(StoreError, match="another version"):
+        read_manifest(folder)

@@ -1,0 +1,238 @@
+"""``/ontology``, ``/shapes``, ``/validation``: the ontology, the shapes and the validation
+report as pages a person reads, and as data.
+
+- ``/ontology``: every class and property (label, comment, domain, range, how many nodes use
+  it), each at an anchor of its local name, so ``https://w3id.org/benchgraph/ontology#Term``
+  lands on its entry; the vocabularies' members link to their own pages
+  (``/vocabulary/<Name>``). ``/ontology.ttl`` is the files of ``ontology/`` as they are;
+  ``.nt``, ``.jsonld`` and ``.rdf`` the same statements in those formats.
+- ``/shapes``: each shape with its name, message, severity, target and constraints;
+  ``/shapes.ttl`` the files of ``shapes/`` as they are.
+- ``/validation``: the report the store kept from its build, by shape and by record (a page
+  of records at a time), ``/validation/shape/<name>`` one shape's results; ``.json`` its JSON
+  form, ``.ttl`` the W3C SHACL report, both streamed as the store keeps them.
+
+Each page names its data forms in ``<link rel="alternate">`` and a ``Link`` header; a client
+whose ``Accept`` prefers one of them over HTML gets it from the page's own address
+(``Vary: Accept``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pyoxigraph as ox
+from flask import Blueprint, Flask, Response, abort, render_template, request, url_for
+
+from graph.errors import BenchgraphError, ErrorKind
+from graph.export.formats import TURTLE, Format
+from graph.store.base import Store
+from graph.validation.report import Severity, ValidationReport
+from web import docs_ontology
+from web.docs_ontology import ontology_doc, ontology_turtle, usage
+from web.docs_shapes import shapes_doc, shapes_turtle
+from web.docs_validation import (
+    RECORDS_PER_PAGE,
+    RESULTS_PER_PAGE,
+    Paging,
+    grouped,
+    record_groups,
+    shape_counts,
+    shape_results,
+    views,
+)
+from web.dumps import stream_file
+from web.negotiation import GRAPH_FORMATS, content_type, suffix_of, write_triples
+from web.stores import get_store
+
+bp = Blueprint("docs", __name__)
+
+_HTML = "text/html"
+_TURTLE = TURTLE
+
+
+@dataclass(frozen=True)
+class _Json:
+    """The validation report's own JSON form: data, but none of the registry's formats."""
+
+    name: str = "json"
+    media_type: str = "application/json"
+
+
+_JSON = _Json()
+DataFormat = Format | _Json
+_FORMATS_BY_SUFFIX = {suffix_of(fmt): fmt for fmt in GRAPH_FORMATS}
+
+
+def init_app(app: Flask) -> None:
+    """Register the blueprint and what its pages keep per app."""
+    docs_ontology.init_app(app)
+    app.register_blueprint(bp)
+
+
+class NotValidated(BenchgraphError):
+    """The store was built without validating: it has no report to show."""
+
+    kind = ErrorKind.NOT_FOUND
+
+
+# -- the ontology ---------------------------------------------------------------------------
+
+@bp.route("/ontology")
+def ontology() -> Response:
+    alternates: list[tuple[DataFormat, str]] = [
+        (fmt, url_for("docs.ontology_data", suffix=suffix_of(fmt))) for fmt in GRAPH_FORMATS]
+    chosen = _negotiated([fmt for fmt, _ in alternates])
+    if isinstance(chosen, Format):
+        return _ontology_as(chosen)
+    store = get_store()
+    page = render_template("docs/ontology.html", doc=ontology_doc(), usage=usage(store),
+                           alternates=alternates)
+    return _page(page, alternates)
+
+
+@bp.route("/ontology.<suffix>")
+def ontology_data(suffix: str) -> Response:
+    fmt = _FORMATS_BY_SUFFIX.get(suffix)
+    if fmt is None:
+        abort(404)
+    return _ontology_as(fmt)
+
+
+def _ontology_as(fmt: Format) -> Response:
+    turtle = ontology_turtle()
+    if fmt is _TURTLE:
+        return _data(turtle, fmt)
+    triples = list(ox.parse(turtle, format=ox.RdfFormat.TURTLE))
+    return _data(write_triples(triples, fmt, get_store().base), fmt)
+
+
+# -- the shapes -----------------------------------------------------------------------------
+
+@bp.route("/shapes")
+def shapes() -> Response:
+    alternates: list[tuple[DataFormat, str]] = [(_TURTLE, url_for("docs.shapes_data"))]
+    if _negotiated([_TURTLE]) is not None:
+        return shapes_data()
+    return _page(render_template("docs/shapes.html", files=shapes_doc(), alternates=alternates),
+                 alternates)
+
+
+@bp.route("/shapes.ttl")
+def shapes_data() -> Response:
+    return _data(shapes_turtle(), _TURTLE)
+
+
+# -- the validation report ------------------------------------------------------------------
+
+@bp.route("/validation")
+def validation() -> Response:
+    alternates = _validation_alternates()
+    chosen = _negotiated([fmt for fmt, _ in alternates])
+    if chosen is not None:
+        return validation_data(chosen.name)
+    store = get_store()
+    report = store.validation()
+    if report is None:
+        return _page(render_template("docs/validation.html", report=None, store=store,
+                                     alternates=[]), [])
+    groups = record_groups(report)
+    paging = Paging.of(_page_number(), len(groups), RECORDS_PER_PAGE)
+    page = render_template(
+        "docs/validation.html", report=report, counts=_severity_counts(report),
+        shapes=shape_counts(report), groups=grouped(groups[paging.window(RECORDS_PER_PAGE)], store),
+        paging=paging, alternates=alternates, pager=_pager("docs.validation"))
+    return _page(page, alternates)
+
+
+@bp.route("/validation/shape/<name>")
+def validation_shape(name: str) -> Response:
+    store = get_store()
+    report = _report(store)
+    results = shape_results(report, name)
+    known = any(shape.anchor == name for file in shapes_doc()
+                for node in file.node_shapes + file.shared for shape in (node, *node.properties))
+    if not results and not known:
+        abort(404, f"there is no shape called {name!r}: the shapes are listed at /shapes")
+    paging = Paging.of(_page_number(), len(results), RESULTS_PER_PAGE)
+    shown = views(results[paging.window(RESULTS_PER_PAGE)], store)
+    alternates = _validation_alternates()
+    page = render_template("docs/validation_shape.html", name=name, results=shown,
+                           paging=paging, total=len(results), alternates=alternates,
+                           pager=_pager("docs.validation_shape", name=name))
+    return _page(page, alternates)
+
+
+@bp.route("/validation.<suffix>")
+def validation_data(suffix: str) -> Response:
+    if suffix not in ("json", "ttl"):
+        abort(404)
+    kept = get_store().validation_file(".json" if suffix == "json" else ".ttl")
+    if kept is None:
+        raise NotValidated("this store was built without validating, so it keeps no report")
+    fmt = _JSON if suffix == "json" else _TURTLE
+    return stream_file(kept, _content_type(fmt), f"benchgraph-validation.{suffix}")
+
+
+def _validation_alternates() -> list[tuple[DataFormat, str]]:
+    return [(_JSON, url_for("docs.validation_data", suffix="json")),
+            (_TURTLE, url_for("docs.validation_data", suffix="ttl"))]
+
+
+def _report(store: Store) -> ValidationReport:
+    report = store.validation()
+    if report is None:
+        raise NotValidated("this store was built without validating, so it keeps no report")
+    return report
+
+
+def _severity_counts(report: ValidationReport) -> list[tuple[Severity, int]]:
+    return [(severity, report.count(severity)) for severity in Severity]
+
+
+# -- shared ---------------------------------------------------------------------------------
+
+def _negotiated(formats: list[DataFormat]) -> DataFormat | None:
+    """The data format ``Accept`` prefers to HTML, if any (a browser always gets the page)."""
+    accept = request.accept_mimetypes
+    best = accept.best_match([_HTML, *(fmt.media_type for fmt in formats)], default=_HTML)
+    if best == _HTML or accept[best] <= accept[_HTML]:
+        return None
+    return next(fmt for fmt in formats if fmt.media_type == best)
+
+
+def _content_type(fmt: DataFormat) -> str:
+    return fmt.media_type if isinstance(fmt, _Json) else content_type(fmt)
+
+
+def _page(html: str, alternates: list[tuple[DataFormat, str]]) -> Response:
+    response = Response(html, mimetype=_HTML)
+    if alternates:
+        response.headers["Link"] = ", ".join(f'<{href}>; rel="alternate"; type="{fmt.media_type}"'
+                                             for fmt, href in alternates)
+    response.vary.add("Accept")
+    return response
+
+
+def _data(body: bytes, fmt: DataFormat) -> Response:
+    response = Response(body, content_type=_content_type(fmt))
+    response.vary.add("Accept")
+    return response
+
+
+def _page_number() -> int:
+    text = request.args.get("page", "1")
+    if not text.isdigit():
+        raise BenchgraphError(f"page {text!r}: give a page number (1, 2, ...)", ErrorKind.USAGE)
+    return int(text)
+
+
+def _pager(endpoint: str, name: str | None = None) -> Callable[[int], str]:
+    """The address of page ``number`` of the list at ``endpoint``."""
+    if name is None:
+        return lambda number: url_for(endpoint, page=number)
+    return lambda number: url_for(endpoint, name=name, page=number)
+
+
+__all__ = ["NotValidated", "bp", "init_app"]

@@ -1,0 +1,182 @@
+"""The validation report as pages: grouped by shape (a summary, then one page per shape) and
+by record (a page of records at a time), each result in the shape's words and linking the
+focus node's page.
+
+A report of 10,000 records holds ten thousand results or more, so no page shows them all:
+the summary counts them by shape, and the results come a page at a time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import pyoxigraph as ox
+from flask import url_for
+from rdflib import Literal, URIRef
+from rdflib.term import Node
+
+from graph.namespace import BENCH_IRI, RDFS, curie
+from graph.store.base import Store
+from graph.validation.report import Severity, ValidationReport, ValidationResult
+from web.docs_shapes import shape_anchor
+
+RECORDS_PER_PAGE = 25
+RESULTS_PER_PAGE = 100
+
+
+@dataclass(frozen=True)
+class NodeLink:
+    """A node of a result as the report shows it: a label linking its page."""
+
+    text: str
+    href: str | None
+    iri: str
+
+
+@dataclass(frozen=True)
+class ResultView:
+    """One result, in the shape's words."""
+
+    severity: Severity
+    shape_name: str
+    shape_anchor: str
+    message: str
+    focus: NodeLink
+    path: str | None
+    value: str | None
+    record: NodeLink | None
+    source_file: str | None
+
+
+@dataclass(frozen=True)
+class ShapeCount:
+    """How many results one shape gave, for the summary."""
+
+    anchor: str
+    name: str
+    message: str
+    severity: Severity
+    count: int
+    records: int
+
+
+@dataclass(frozen=True)
+class RecordGroup:
+    """The results of one record (or, with no record, of the whole catalog)."""
+
+    record: NodeLink | None
+    source_file: str | None
+    results: tuple[ResultView, ...]
+
+
+@dataclass(frozen=True)
+class Paging:
+    """Which slice of a long list a page shows."""
+
+    page: int
+    pages: int
+    total: int
+
+    @classmethod
+    def of(cls, page: int, total: int, size: int) -> Paging:
+        pages = max(1, -(-total // size))
+        return cls(min(max(page, 1), pages), pages, total)
+
+    def window(self, size: int) -> slice:
+        return slice((self.page - 1) * size, self.page * size)
+
+
+def page_href(iri: str, base: str) -> str | None:
+    """Where the report links a node: an IRI under the base to its page (``/{rest}``), an
+    ontology term to its entry; any other IRI is shown, not linked (a report never links out)."""
+    root = url_for("home.index")
+    if iri.startswith(base) and len(iri) > len(base):
+        return root + iri[len(base):]
+    if iri.startswith(BENCH_IRI):
+        return f"{url_for('docs.ontology')}#{iri[len(BENCH_IRI):]}"
+    return None
+
+
+def shape_counts(report: ValidationReport) -> list[ShapeCount]:
+    """Results per shape, most severe first, then the most frequent."""
+    counts: Counter[Node] = Counter()
+    records: dict[Node, set[URIRef | None]] = {}
+    first: dict[Node, ValidationResult] = {}
+    for result in report.results:
+        counts[result.shape] += 1
+        records.setdefault(result.shape, set()).add(result.record)
+        first.setdefault(result.shape, result)
+    rows = [ShapeCount(shape_anchor(str(shape)), first[shape].shape_name, first[shape].message,
+                       first[shape].severity, count, len(records[shape]))
+            for shape, count in counts.items()]
+    return sorted(rows, key=lambda row: (row.severity.rank, -row.count, row.name))
+
+
+def shape_results(report: ValidationReport, anchor: str) -> list[ValidationResult]:
+    """The results of the shape whose anchor is ``anchor``, in report order."""
+    return [result for result in report.results if shape_anchor(str(result.shape)) == anchor]
+
+
+def record_groups(report: ValidationReport) -> list[tuple[URIRef | None, list[ValidationResult]]]:
+    """The results grouped by record, in report order (by file)."""
+    return list(report.by_record().items())
+
+
+def views(results: Sequence[ValidationResult], store: Store) -> list[ResultView]:
+    """``results`` as a page shows them, their nodes labelled (one query for the page)."""
+    labels = labels_of(store, [r.focus_node for r in results] + [r.record for r in results])
+    return [ResultView(
+        severity=r.severity, shape_name=r.shape_name, shape_anchor=shape_anchor(str(r.shape)),
+        message=r.message, focus=node_link(r.focus_node, store.base, labels), path=r.path,
+        value=None if r.value is None else _value_text(r.value),
+        record=None if r.record is None else node_link(r.record, store.base, labels),
+        source_file=r.source_file,
+    ) for r in results]
+
+
+def grouped(groups: Iterable[tuple[URIRef | None, list[ValidationResult]]],
+            store: Store) -> list[RecordGroup]:
+    groups = list(groups)
+    shown = views([result for _, results in groups for result in results], store)
+    labels = labels_of(store, [record for record, _ in groups])
+    out, start = [], 0
+    for record, results in groups:
+        chunk = tuple(shown[start:start + len(results)])
+        start += len(results)
+        link = None if record is None else node_link(record, store.base, labels)
+        out.append(RecordGroup(link, results[0].source_file if results else None, chunk))
+    return out
+
+
+def node_link(node: Node, base: str, labels: dict[str, str]) -> NodeLink:
+    iri = str(node)
+    if not isinstance(node, URIRef):
+        return NodeLink(_value_text(node), None, iri)
+    short = f"base:{iri[len(base):]}" if iri.startswith(base) else curie(iri)
+    return NodeLink(labels.get(iri, short), page_href(iri, base), iri)
+
+
+def labels_of(store: Store, nodes: Iterable[Node | None]) -> dict[str, str]:
+    """The ``rdfs:label`` of each IRI among ``nodes`` that has one (any one, if several)."""
+    iris = sorted({str(node) for node in nodes if isinstance(node, URIRef)})
+    if not iris:
+        return {}
+    values = " ".join(str(ox.NamedNode(iri)) for iri in iris)
+    result = store.query(f"SELECT ?node (MIN(STR(?label)) AS ?text) WHERE {{ VALUES ?node "
+                         f"{{ {values} }} ?node <{RDFS.label}> ?label }} GROUP BY ?node")
+    labels = {}
+    for node, text in result.rows:
+        if isinstance(node, ox.NamedNode) and isinstance(text, ox.Literal):
+            labels[node.value] = text.value
+    return labels
+
+
+def _value_text(value: Node) -> str:
+    return str(value) if isinstance(value, Literal) else curie(str(value))
+
+
+__all__ = ["RECORDS_PER_PAGE", "RESULTS_PER_PAGE", "NodeLink", "Paging", "RecordGroup",
+           "ResultView", "ShapeCount", "grouped", "labels_of", "node_link", "page_href",
+           "record_groups", "shape_counts", "shape_results", "views"]

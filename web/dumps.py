@@ -1,0 +1,76 @@
+"""``/dump.ttl``, ``.nt``, ``.trig``, ``.nq``, ``.jsonld``: the whole graph, and ``/dumps``, the
+page that lists them.
+
+Each dump is the file the store wrote when it was built (``Store.dump``), byte for byte what
+``benchgraph build -o FILE`` writes for the same records, streamed from disk as it is: the
+server's file wrapper (gunicorn sends it with ``sendfile``) and never the whole file in a
+worker's memory. The response says what it is (Content-Type from the one format table,
+Content-Length, ``Content-Disposition`` with a file name) and carries the build's generation as
+its ETag, so a client that has it already gets a 304; ranges are served too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, Response, abort, render_template, send_file, url_for
+
+from graph.export.formats import Format
+from graph.store.base import StoredFile
+from graph.store.files import DUMP_FORMATS
+from web.negotiation import content_type
+from web.stores import get_store
+
+bp = Blueprint("dumps", __name__)
+
+DOWNLOAD_STEM = "benchgraph"
+_BY_SUFFIX = {fmt.extension.removeprefix("."): fmt for fmt in DUMP_FORMATS}
+
+
+@dataclass(frozen=True)
+class DumpLink:
+    """One dump as the ``/dumps`` page lists it."""
+
+    format: Format
+    href: str
+    size: int
+    keeps_graphs: bool
+
+
+def stream_file(kept: StoredFile, content_type: str, download_name: str) -> Response:
+    """``kept`` streamed from disk, with its length, its version as a strong ETag, and a file
+    name to save it under; a conditional or range request is answered as HTTP says."""
+    response = send_file(kept.path, download_name=download_name, as_attachment=True,
+                         etag=kept.version, conditional=True, last_modified=None, max_age=0)
+    response.headers["Content-Type"] = content_type  # as given: send_file would add a charset
+    response.headers["Cache-Control"] = "no-cache"  # reusable, but ask first: a rebuild changes it
+    return response
+
+
+def media_type_of(fmt: Format) -> str:
+    """The Content-Type of a dump in ``fmt``: the one every answer in that format carries."""
+    return content_type(fmt)
+
+
+@bp.route("/dump.<suffix>")
+def dump(suffix: str) -> Response:
+    fmt = _BY_SUFFIX.get(suffix)
+    if fmt is None:
+        abort(404, f"there is no dump in .{suffix}: the dumps are "
+                   + ", ".join(f"dump.{name}" for name in _BY_SUFFIX))
+    return stream_file(get_store().dump(fmt), media_type_of(fmt),
+                       f"{DOWNLOAD_STEM}{fmt.extension}")
+
+
+@bp.route("/dumps")
+def listing() -> str:
+    store = get_store()
+    links = [DumpLink(fmt, url_for("dumps.dump", suffix=suffix),
+                      store.dump(fmt).path.stat().st_size, fmt.keeps_graphs)
+             for suffix, fmt in _BY_SUFFIX.items()]
+    counts = store.counts()
+    return render_template("docs/dumps.html", links=links, counts=counts,
+                           records=len(store.record_graphs()))
+
+
+__all__ = ["bp", "media_type_of", "stream_file"]
