@@ -163,7 +163,7 @@ def test_shapes_show_severity_and_target(client: FlaskClient) -> None:
     entry = entry[:entry.index("</article>")]
     assert "targetClass" in entry and 'href="/ontology#Benchmark"' in entry
     assert 'class="severity violation"' in entry
-    recommended = html[html.index('id="recommended.ttl"'):]
+    recommended = html[html.index('id="recommended"'):]
     assert 'class="severity warning"' in recommended
 
 

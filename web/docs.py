@@ -7,7 +7,10 @@ report as pages a person reads, and as data.
   (``/vocabulary/<Name>``). ``/ontology.ttl`` is the files of ``ontology/`` as they are;
   ``.nt``, ``.jsonld`` and ``.rdf`` the same statements in those formats.
 - ``/shapes``: each shape with its name, message, severity, target and constraints;
-  ``/shapes.ttl`` the files of ``shapes/`` as they are.
+  ``/shapes.ttl`` the files of ``shapes/`` as they are. The shapes' namespace
+  (``https://w3id.org/benchgraph/shapes#``) is under the base, so a shape's IRI lands on its
+  entry too; the files' own IRIs (``…/shapes/core``) and the ontology's (``…/ontology/0.1.0``,
+  ``…/ontology/vocabularies``) answer 303 to their place on the page.
 - ``/validation``: the report the store kept from its build, by shape and by record (a page
   of records at a time), ``/validation/shape/<name>`` one shape's results; ``.json`` its JSON
   form, ``.ttl`` the W3C SHACL report, both streamed as the store keeps them.
@@ -29,7 +32,7 @@ from graph.errors import BenchgraphError, ErrorKind
 from graph.export.formats import TURTLE, Format
 from graph.store.base import Store
 from graph.validation.report import Severity, ValidationReport
-from web import docs_ontology
+from web import docs_ontology, docs_shapes
 from web.docs_ontology import ontology_doc, ontology_turtle, usage
 from web.docs_shapes import shapes_doc, shapes_turtle
 from web.docs_validation import (
@@ -108,6 +111,13 @@ def _ontology_as(fmt: Format) -> Response:
     return _data(write_triples(triples, fmt, get_store().base), fmt)
 
 
+@bp.route("/ontology/<path:rest>")
+def ontology_document(rest: str) -> Response:
+    """The ontology's own IRI with a path (its version, its vocabularies): its place on the
+    page."""
+    return _see_other(docs_ontology.documents(), f"ontology/{rest}", "docs.ontology")
+
+
 # -- the shapes -----------------------------------------------------------------------------
 
 @bp.route("/shapes")
@@ -122,6 +132,12 @@ def shapes() -> Response:
 @bp.route("/shapes.ttl")
 def shapes_data() -> Response:
     return _data(shapes_turtle(), _TURTLE)
+
+
+@bp.route("/shapes/<path:rest>")
+def shapes_document(rest: str) -> Response:
+    """A shapes file's IRI (``…/shapes/core``, and its version's): its section of the page."""
+    return _see_other(docs_shapes.documents(), f"shapes/{rest}", "docs.shapes")
 
 
 # -- the validation report ------------------------------------------------------------------
@@ -219,6 +235,15 @@ def _data(body: bytes, fmt: DataFormat) -> Response:
     response = Response(body, content_type=_content_type(fmt))
     response.vary.add("Accept")
     return response
+
+
+def _see_other(anchors: dict[str, str], rest: str, endpoint: str) -> Response:
+    """303 to the anchor of ``endpoint``'s page that documents the IRI ``{base}{rest}``."""
+    anchor = anchors.get(get_store().base + rest)
+    if anchor is None:
+        abort(404, f"/{rest} is not a part of this documentation")
+    target = url_for(endpoint) + (f"#{anchor}" if anchor else "")
+    return Response(status=303, headers={"Location": target})
 
 
 def _page_number() -> int:

@@ -119,6 +119,21 @@ def ontology_doc() -> OntologyDoc:
     )
 
 
+def documents() -> dict[str, str]:
+    """The anchor on the ontology page of each IRI that names the ontology as a document: its
+    own, its version's, and the parts it names with ``rdfs:seeAlso`` below it
+    (``…/ontology/vocabularies``: the vocabularies' section)."""
+    graph = ontology_graph()
+    found: dict[str, str] = {}
+    for header in graph.subjects(RDF.type, OWL.Ontology):
+        found[str(header)] = ""
+        found.update((str(version), "") for version in graph.objects(header, OWL.versionIRI))
+        for part in graph.objects(header, RDFS.seeAlso):
+            if str(part).startswith(f"{header}/"):
+                found[str(part)] = str(part).rsplit("/", 1)[-1]
+    return found
+
+
 def ontology_turtle() -> bytes:
     """The ontology files as they are in ``ontology/``, one after another, each under a comment
     naming it (Turtle allows a prefix to be declared again, so the whole is Turtle too)."""
@@ -205,5 +220,5 @@ def _text(graph: Graph, subject: Node, predicate: URIRef) -> str:
     return "" if value is None else str(value)
 
 
-__all__ = ["OntologyDoc", "Scheme", "TermDoc", "init_app", "local_name", "ontology_doc",
-           "ontology_turtle", "usage"]
+__all__ = ["OntologyDoc", "Scheme", "TermDoc", "documents", "init_app", "local_name",
+           "ontology_doc", "ontology_turtle", "usage"]

@@ -66,15 +66,29 @@ class ShapeDoc:
 
 
 @dataclass(frozen=True)
+class TermNote:
+    """A term the shapes files define besides shapes (``bsh:checkedAcrossRecords``)."""
+
+    anchor: str
+    label: str
+    comment: str
+
+
+@dataclass(frozen=True)
 class ShapesFile:
     """One shapes file: its header and its node shapes; shared property shapes apart."""
 
     name: str
+    anchor: str
+    """The file's section on the page: its stem (``core``), the last part of its IRI."""
+    iris: tuple[str, ...]
+    """The file's own IRI and its version's (``…/shapes/core``, ``…/shapes/core/0.1.0``)."""
     label: str
     comment: str
     node_shapes: tuple[ShapeDoc, ...]
     shared: tuple[ShapeDoc, ...]
     """Property shapes that several node shapes (or none) list."""
+    terms: tuple[TermNote, ...] = ()
 
 
 def shape_anchor(iri: str) -> str:
@@ -116,8 +130,17 @@ def _file_doc(path: Path) -> ShapesFile:
                           key=lambda p: order.get(str(p), len(order)))
         return _shape(graph, node, tuple(doc(child) for child in children))
 
+    iris = () if header is None else (str(header), *map(str, graph.objects(header, OWL.versionIRI)))
+    terms = tuple(TermNote(shape_anchor(str(term)), _text(graph, term, RDFS.label),
+                           _text(graph, term, RDFS.comment))
+                  for term in sorted(set(graph.subjects(RDFS.isDefinedBy, None)), key=str)
+                  if str(term).startswith(str(BSH)) and term not in listed
+                  and (term, RDF.type, SH.NodeShape) not in graph)
     return ShapesFile(
         name=path.name,
+        anchor=path.stem,
+        iris=iris,
+        terms=terms,
         label=_text(graph, header, RDFS.label) or path.stem,
         comment=_text(graph, header, RDFS.comment),
         node_shapes=tuple(doc(node) for node in
@@ -192,5 +215,10 @@ def _text(graph: Graph, subject: Node | None, predicate: URIRef) -> str:
     return "" if value is None else str(value)
 
 
-__all__ = ["Constraint", "Link", "ShapeDoc", "ShapesFile", "shape_anchor", "shapes_doc",
-           "shapes_turtle"]
+def documents() -> dict[str, str]:
+    """The anchor on the shapes page of each shapes file's IRI (and its version's)."""
+    return {iri: file.anchor for file in shapes_doc() for iri in file.iris}
+
+
+__all__ = ["Constraint", "Link", "ShapeDoc", "ShapesFile", "TermNote", "documents",
+           "shape_anchor", "shapes_doc", "shapes_turtle"]
