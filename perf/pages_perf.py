@@ -1,0 +1,325 @@
+"""The pages section: how long the served app takes to answer its pages, at p50 and p99.
+
+    python -m perf.run pages [--records 10000] [--page-requests 200]
+
+A child process (``python -m perf.pages_perf build CATALOG STORE``) builds the synthetic
+catalog into a store folder, validated (as ``benchgraph serve`` validates its memory store;
+the benchmark pages show their findings), and reports what that took. Then the real server
+serves it, ``benchgraph serve --store oxigraph:STORE --port 0`` (gunicorn, its default
+workers and threads, query processes): the figures are what a client on this machine waits,
+from sending a request on a kept-alive connection to the last byte of the answer, one request
+at a time (latency, not throughput). The first request of each kind (cold: a worker's first report
+read, the ontology's counts) is shown apart. Each page kind is asked ``--page-requests`` times after
+a few untimed warm-up requests, over several nodes of its kind where there are several:
+
+- a benchmark page (50 catalogued benchmarks in turn); an organisation page (the one that
+  publishes the most benchmarks: hundreds at 10,000 records); search (names' first words);
+  a facet view (the benchmarks list with two facets applied, taken from the list's own links);
+- the documentation pages: the ontology (with its counts), the validation report, one shape's
+  results, and the Turtle dump (whole, streamed).
+
+A page whose blueprint the app does not register (another helper's, not on this branch yet)
+is reported as "not available". Targets: a benchmark page under 30 ms at p50, every page under
+300 ms at p99.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode, urlsplit
+
+from graph.settings import DEFAULT_BASE
+from perf.common import PerfError, SectionReport, run_phase, run_phase_command, table
+from perf.common import progress as say
+
+NAME = "pages"
+HELP = "page latency (p50, p99) of a real benchgraph serve over a store of the catalog"
+MODULE = "perf.pages_perf"
+P50_TARGET_MS = 30.0
+"""For a benchmark page."""
+P99_TARGET_MS = 300.0
+"""For every page."""
+WARM_UP = 5
+START_SECONDS = 600.0
+_LISTENING = re.compile(r"listening on (http://\S+/)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--page-requests", type=int, default=200, metavar="N",
+                        help="timed requests per page kind (default 200)")
+
+
+@dataclass(frozen=True)
+class PageKind:
+    """One kind of page to time: the blueprint that serves it and how to find its addresses."""
+
+    name: str
+    blueprint: str
+    addresses: Callable[[_Client], list[str]]
+
+
+# -- the section (parent process) ------------------------------------------------------------
+
+def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport:
+    store = workdir / "store"
+    say(f"pages: building {catalog.name} into a validated store at {store}")
+    built = run_phase("build", [str(catalog), str(store)], workdir, module=MODULE)
+    from web import create_app
+
+    blueprints = set(create_app().blueprints)
+    rows: list[list[str]] = []
+    figures: dict[str, Any] = {"build": built.detail, "build_peak_rss_mb":
+                               round(built.peak_rss_bytes / 2**20, 1), "pages": {}}
+    with _serving(store, workdir) as base_url:
+        client = _Client(base_url)
+        for kind in KINDS:
+            if kind.blueprint not in blueprints:
+                rows.append([kind.name, "not available", "", "", "", "", "", ""])
+                figures["pages"][kind.name] = {"available": False, "blueprint": kind.blueprint}
+                continue
+            addresses = kind.addresses(client)
+            say(f"pages: {kind.name}: {args.page_requests} requests over {len(addresses)} "
+                f"address(es), e.g. {addresses[0]}")
+            timings, size, first = client.time(addresses, args.page_requests)
+            p50, p99 = _percentile(timings, 50), _percentile(timings, 99)
+            target = P50_TARGET_MS if kind.name == "benchmark page" else None
+            met = p99 <= P99_TARGET_MS and (target is None or p50 <= target)
+            rows.append([kind.name, f"{p50:.1f}", f"{p99:.1f}", f"{max(timings):.1f}",
+                         f"{first:.1f}", f"{size / 1024:,.0f}", addresses[0][:48],
+                         "met" if met else "MISSED"])
+            figures["pages"][kind.name] = {
+                "available": True, "p50_ms": round(p50, 2), "p99_ms": round(p99, 2),
+                "max_ms": round(max(timings), 2), "first_ms": round(first, 2),
+                "requests": len(timings),
+                "bytes": size, "example": addresses[0], "met": met}
+    headers = ["page", "p50 ms", "p99 ms", "max ms", "first ms", "KiB", "e.g.", "target"]
+    detail = built.detail
+    lines = [table(headers, rows), "",
+             f"targets: a benchmark page under {P50_TARGET_MS:g} ms at p50, every page under "
+             f"{P99_TARGET_MS:g} ms at p99; one client, kept-alive connection, real server "
+             "(benchgraph serve --store oxigraph:DIR, gunicorn)",
+             f"store built from {detail['records']:,} records in {built.seconds:.1f} s "
+             f"(build {detail['build_seconds']:.1f} s, validation {detail['validate_seconds']:.1f}"
+             f" s, store with dumps {detail['store_seconds']:.1f} s; CPU "
+             f"{detail['cpu_seconds']:.1f} s), folder {detail['folder_mb']:,.0f} MB"]
+    return SectionReport("pages", "\n".join(lines), figures)
+
+
+def _percentile(values: Sequence[float], percent: float) -> float:
+    ordered = sorted(values)
+    if len(ordered) == 1:
+        return ordered[0]
+    return statistics.quantiles(ordered, n=100, method="inclusive")[int(percent) - 1]
+
+
+class _Client:
+    """One kept-alive HTTP/1.1 connection to the server."""
+
+    def __init__(self, base_url: str) -> None:
+        parts = urlsplit(base_url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.connection = http.client.HTTPConnection(self.host, self.port, timeout=120)
+
+    def get(self, path: str, accept: str = "text/html") -> tuple[int, bytes]:
+        for attempt in (1, 2):
+            try:
+                self.connection.request("GET", path, headers={"Accept": accept})
+                response = self.connection.getresponse()
+                return response.status, response.read()
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.connection.close()  # the server closed a kept-alive connection: reopen
+                self.connection = http.client.HTTPConnection(self.host, self.port, timeout=120)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def select(self, query: str) -> list[dict[str, str]]:
+        status, body = self.get("/sparql?" + urlencode({"query": query}),
+                                "application/sparql-results+json")
+        if status != 200:
+            raise PerfError(f"the query for the pages to time failed ({status}): {body[:300]!r}")
+        return [{name: cell["value"] for name, cell in row.items()}
+                for row in json.loads(body)["results"]["bindings"]]
+
+    def time(self, addresses: Sequence[str], count: int) -> tuple[list[float], int, float]:
+        """Milliseconds of each of ``count`` requests over ``addresses`` in turn, after the
+        warm-up; the size of the first answer; and how long that first (cold) one took."""
+        size, first = 0, 0.0
+        for index in range(WARM_UP):
+            started = time.perf_counter()
+            status, body = self.get(addresses[index % len(addresses)])
+            if status != 200:
+                raise PerfError(f"{addresses[index % len(addresses)]} answered {status}")
+            if not size:
+                size, first = len(body), (time.perf_counter() - started) * 1000
+        timings = []
+        for index in range(count):
+            address = addresses[index % len(addresses)]
+            started = time.perf_counter()
+            status, _ = self.get(address)
+            timings.append((time.perf_counter() - started) * 1000)
+            if status != 200:
+                raise PerfError(f"{address} answered {status}")
+        return timings, size, first
+
+
+_PREFIXES = ("PREFIX bench: <https://w3id.org/benchgraph/ontology#>\n"
+             "PREFIX dcterms: <http://purl.org/dc/terms/>\n"
+             "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n")
+
+
+def _page_of(iri: str) -> str:
+    """The app's path of a data IRI (the server runs with the default base)."""
+    if not iri.startswith(DEFAULT_BASE):
+        raise PerfError(f"{iri} is not under the base {DEFAULT_BASE}")
+    return "/" + quote(iri[len(DEFAULT_BASE):])
+
+
+def _benchmarks(client: _Client) -> list[str]:
+    rows = client.select(_PREFIXES + "SELECT ?id WHERE { ?b bench:catalogued true ; "
+                         "dcterms:identifier ?id } ORDER BY ?id LIMIT 50")
+    return [f"/benchmark/{row['id']}" for row in rows]
+
+
+def _biggest_organisation(client: _Client) -> list[str]:
+    rows = client.select(_PREFIXES + "SELECT ?org (COUNT(DISTINCT ?b) AS ?n) WHERE { "
+                         "?b bench:publisher ?org } GROUP BY ?org ORDER BY DESC(?n) LIMIT 1")
+    say(f"pages: the organisation with the most benchmarks publishes {rows[0]['n']}")
+    return [_page_of(rows[0]["org"])]
+
+
+def _searches(client: _Client) -> list[str]:
+    rows = client.select(_PREFIXES + "SELECT ?label WHERE { ?b bench:catalogued true ; "
+                         "rdfs:label ?label } ORDER BY ?label LIMIT 20")
+    words = sorted({row["label"].split()[0].split("-")[0] for row in rows})
+    return ["/search?" + urlencode({"q": word}) for word in words]
+
+
+def _facet_view(client: _Client) -> list[str]:
+    """The benchmarks list with two facets applied, by following two of its own links."""
+    address = "/benchmarks"
+    for _ in range(2):
+        status, body = client.get(address)
+        if status != 200:
+            raise PerfError(f"{address} answered {status}")
+        links = re.findall(r'href="(/benchmarks\?[^"]+)"', body.decode())
+        wanted = [link.replace("&amp;", "&") for link in links
+                  if "page=" not in link and "sort=" not in link
+                  and link.count("=") > address.count("=")]
+        if not wanted:
+            raise PerfError(f"no facet link on {address}")
+        address = wanted[0]
+    return [address]
+
+
+def _validation_shape(client: _Client) -> list[str]:
+    status, body = client.get("/validation")
+    found = re.findall(r'href="(/validation/shape/[^"]+)"', body.decode())
+    if status != 200 or not found:
+        raise PerfError("the validation page lists no shape")
+    return found[:1]
+
+
+KINDS: tuple[PageKind, ...] = (
+    PageKind("benchmark page", "entities", _benchmarks),
+    PageKind("organisation page", "entities", _biggest_organisation),
+    PageKind("search", "search", _searches),
+    PageKind("facet view", "browse", _facet_view),
+    PageKind("home", "home", lambda client: ["/"]),
+    PageKind("ontology", "docs", lambda client: ["/ontology"]),
+    PageKind("validation", "docs", lambda client: ["/validation"]),
+    PageKind("one shape's results", "docs", _validation_shape),
+    PageKind("dump.ttl (whole)", "dumps", lambda client: ["/dump.ttl"]),
+)
+
+
+@contextmanager
+def _serving(store: Path, workdir: Path) -> Iterator[str]:
+    """``benchgraph serve --store oxigraph:STORE --port 0`` until the block ends."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("BENCHGRAPH_")}
+    log = (workdir / "serve.log").open("w", encoding="utf-8")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "graph.cli", "serve", "--store", f"oxigraph:{store}",
+         "--port", "0"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    found: list[str] = []
+    ready = threading.Event()
+
+    def read() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            log.write(line)
+            match = _LISTENING.search(line)
+            if match and not found:
+                found.append(match.group(1))
+                ready.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        if not ready.wait(START_SECONDS) or process.poll() is not None:
+            raise PerfError(f"benchgraph serve did not start: see {workdir / 'serve.log'}")
+        time.sleep(1.0)  # the workers start their query processes after the address is printed
+        yield found[0]
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        reader.join(10)
+        log.close()
+
+
+# -- the build phase (child process) ---------------------------------------------------------
+
+def _build(argv: Sequence[str]) -> dict[str, Any]:
+    import resource
+
+    from graph.build import build
+    from graph.settings import Settings
+    from graph.store.disk import build_store
+    from graph.store.kinds import build_facts
+    from graph.validate import validate
+
+    def cpu() -> float:
+        usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                     resource.RUSAGE_CHILDREN)]
+        return sum(u.ru_utime + u.ru_stime for u in usage)
+
+    catalog, folder = Path(argv[0]), Path(argv[1])
+    settings = Settings()
+    started = time.perf_counter()
+    result = build([catalog], settings)
+    built = time.perf_counter()
+    report = validate(result.table.quads(), settings)
+    validated = time.perf_counter()
+    build_store(folder, result.table, build_facts(result, settings.base), report)
+    stored = time.perf_counter()
+    size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+    return {"seconds": stored - started, "build_seconds": built - started,
+            "validate_seconds": validated - built, "store_seconds": stored - validated,
+            "cpu_seconds": cpu(), "records": len(result.report.records),
+            "results": len(report.results), "folder_mb": size / 2**20}
+
+
+PHASES = {"build": _build}
+
+if __name__ == "__main__":
+    sys.exit(run_phase_command(MODULE, PHASES, sys.argv[1:]))
