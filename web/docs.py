@@ -40,9 +40,8 @@ from web.docs_validation import (
     RESULTS_PER_PAGE,
     Paging,
     grouped,
-    record_groups,
-    shape_counts,
     shape_results,
+    summary,
     views,
 )
 from web.dumps import stream_file
@@ -153,11 +152,11 @@ def validation() -> Response:
     if report is None:
         return _page(render_template("docs/validation.html", report=None, store=store,
                                      alternates=[]), [])
-    groups = record_groups(report)
-    paging = Paging.of(_page_number(), len(groups), RECORDS_PER_PAGE)
+    kept = summary(report)
+    paging = Paging.of(_page_number(), len(kept.groups), RECORDS_PER_PAGE)
     page = render_template(
         "docs/validation.html", report=report, counts=_severity_counts(report),
-        shapes=shape_counts(report), groups=grouped(groups[paging.window(RECORDS_PER_PAGE)], store),
+        shapes=kept.shapes, groups=grouped(kept.groups[paging.window(RECORDS_PER_PAGE)], store),
         paging=paging, alternates=alternates, pager=_pager("docs.validation"))
     return _page(page, alternates)
 

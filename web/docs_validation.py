@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import pyoxigraph as ox
-from flask import url_for
+from flask import current_app, url_for
 from rdflib import Literal, URIRef
 from rdflib.term import Node
 
@@ -124,6 +124,27 @@ def record_groups(report: ValidationReport) -> list[tuple[URIRef | None, list[Va
     return list(report.by_record().items())
 
 
+@dataclass(frozen=True)
+class Summary:
+    """What every page of the report shows or slices, worked out once per report."""
+
+    shapes: list[ShapeCount]
+    groups: list[tuple[URIRef | None, list[ValidationResult]]]
+
+
+_SUMMARY_KEY = "benchgraph.docs.validation-summary"
+
+
+def summary(report: ValidationReport) -> Summary:
+    """The report's ``Summary``, kept by the app with the report it is of (a store keeps one
+    report while it is served; the groups of 10,000 records take milliseconds to make)."""
+    kept: tuple[ValidationReport, Summary] | None = current_app.extensions.get(_SUMMARY_KEY)
+    if kept is None or kept[0] is not report:
+        kept = (report, Summary(shape_counts(report), record_groups(report)))
+        current_app.extensions[_SUMMARY_KEY] = kept  # a race only makes it twice
+    return kept[1]
+
+
 def views(results: Sequence[ValidationResult], store: Store) -> list[ResultView]:
     """``results`` as a page shows them, their nodes labelled (one query for the page)."""
     labels = labels_of(store, [r.focus_node for r in results] + [r.record for r in results])
@@ -164,12 +185,14 @@ def labels_of(store: Store, nodes: Iterable[Node | None]) -> dict[str, str]:
     if not iris:
         return {}
     values = " ".join(str(ox.NamedNode(iri)) for iri in iris)
-    result = store.query(f"SELECT ?node (MIN(STR(?label)) AS ?text) WHERE {{ VALUES ?node "
-                         f"{{ {values} }} ?node <{RDFS.label}> ?label }} GROUP BY ?node")
-    labels = {}
-    for node, text in result.rows:
+    result = store.query(f"SELECT ?node ?label WHERE {{ VALUES ?node {{ {values} }} "
+                         f"?node <{RDFS.label}> ?label }}")
+    labels: dict[str, str] = {}
+    for node, text in result.rows:  # the least label of each, chosen here: an aggregate over
+        # the on-disk store decodes each label's text at every comparison
         if isinstance(node, ox.NamedNode) and isinstance(text, ox.Literal):
-            labels[node.value] = text.value
+            known = labels.get(node.value)
+            labels[node.value] = text.value if known is None else min(known, text.value)
     return labels
 
 
@@ -178,5 +201,5 @@ def _value_text(value: Node) -> str:
 
 
 __all__ = ["RECORDS_PER_PAGE", "RESULTS_PER_PAGE", "NodeLink", "Paging", "RecordGroup",
-           "ResultView", "ShapeCount", "grouped", "labels_of", "node_link", "page_href",
-           "record_groups", "shape_counts", "shape_results", "views"]
+           "ResultView", "ShapeCount", "Summary", "grouped", "labels_of", "node_link", "page_href",
+           "record_groups", "shape_counts", "shape_results", "summary", "views"]
