@@ -70,6 +70,8 @@ class Format:
     """The writer of a results format."""
     rdflib_name: str | None = None
     """rdflib's name for its parser of this format (``Graph.parse``, ``Result.parse``)."""
+    label: str = ""
+    """Its written name, for people (``Turtle``, ``SPARQL JSON results``)."""
     iri: str | None = None
     """The W3C's IRI for the format (``http://www.w3.org/ns/formats/Turtle``), which a SPARQL
     service description names it by; None for one the W3C lists none for (the table)."""
@@ -139,35 +141,36 @@ def _plain(writer: Callable[[QueryResult], str]) -> ResultsWriter:
 
 TURTLE = Format("turtle", ("ttl",), ("text/turtle", "application/x-turtle"), (".ttl",),
                 Content.GRAPH, rdf_writer=write_turtle, rdflib_name="turtle",
-                iri=_W3C + "Turtle")
+                iri=_W3C + "Turtle", label="Turtle")
 NTRIPLES = Format("ntriples", ("nt", "n-triples"), ("application/n-triples",), (".nt",),
                   Content.GRAPH, rdf_writer=_ntriples, rdflib_name="nt",
-                  iri=_W3C + "N-Triples")
+                  iri=_W3C + "N-Triples", label="N-Triples")
 RDFXML = Format("rdfxml", ("rdf-xml", "rdf/xml"), ("application/rdf+xml",),
                 (".rdf", ".owl"), Content.GRAPH, rdf_writer=write_rdfxml, rdflib_name="xml",
-                iri=_W3C + "RDF_XML")
+                iri=_W3C + "RDF_XML", label="RDF/XML")
 TRIG = Format("trig", (), ("application/trig", "application/x-trig"), (".trig",),
-              Content.DATASET, rdf_writer=_trig, rdflib_name="trig", iri=_W3C + "TriG")
+              Content.DATASET, rdf_writer=_trig, rdflib_name="trig", iri=_W3C + "TriG",
+              label="TriG")
 NQUADS = Format("nquads", ("nq", "n-quads"), ("application/n-quads", "text/x-nquads"), (".nq",),
                 Content.DATASET, rdf_writer=_ntriples, rdflib_name="nquads",
-                iri=_W3C + "N-Quads")
+                iri=_W3C + "N-Quads", label="N-Quads")
 JSONLD = Format("jsonld", ("json-ld",), ("application/ld+json",), (".jsonld", ".json"),
                 Content.DATASET, rdf_writer=write_jsonld, rdflib_name="json-ld",
-                iri=_W3C + "JSON-LD")
+                iri=_W3C + "JSON-LD", label="JSON-LD")
 TABLE = Format("table", ("text",), ("text/plain",), (".txt",), Content.RESULTS,
-               results_writer=results.to_table)
+               results_writer=results.to_table, label="Text table")
 CSV = Format("csv", (), ("text/csv",), (".csv",), Content.RESULTS,
              results_writer=_plain(results.to_csv), rdflib_name="csv",
-             iri=_W3C + "SPARQL_Results_CSV")
+             iri=_W3C + "SPARQL_Results_CSV", label="CSV")
 TSV = Format("tsv", (), ("text/tab-separated-values",), (".tsv",), Content.RESULTS,
              results_writer=_plain(results.to_tsv), rdflib_name="tsv",
-             iri=_W3C + "SPARQL_Results_TSV")
+             iri=_W3C + "SPARQL_Results_TSV", label="TSV")
 SPARQL_JSON = Format("json", ("srj",), ("application/sparql-results+json",), (".srj",),
                      Content.RESULTS, results_writer=_plain(results.to_json), rdflib_name="json",
-                     iri=_W3C + "SPARQL_Results_JSON")
+                     iri=_W3C + "SPARQL_Results_JSON", label="SPARQL JSON results")
 SPARQL_XML = Format("xml", ("srx",), ("application/sparql-results+xml",), (".srx",),
                     Content.RESULTS, results_writer=_plain(results.to_xml), rdflib_name="xml",
-                    iri=_W3C + "SPARQL_Results_XML")
+                    iri=_W3C + "SPARQL_Results_XML", label="SPARQL XML results")
 
 FORMATS: tuple[Format, ...] = (TURTLE, NTRIPLES, RDFXML, TRIG, NQUADS, JSONLD,
                                TABLE, CSV, TSV, SPARQL_JSON, SPARQL_XML)
