@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graph.harvest.archive import HarvestError, open_archive
+from graph.harvest.helm import HelmReader
 from graph.harvest.lm_eval import LmEvalReader
 from graph.harvest.model import SNAPSHOT_FORMAT, Snapshot
 from graph.harvest.reader import HarnessReader
 from graph.importers.base import Problem
 
-READERS: tuple[HarnessReader, ...] = (LmEvalReader(),)
+READERS: tuple[HarnessReader, ...] = (HelmReader(), LmEvalReader())
 """Every harness reader, in the order their packages are listed to the user."""
 
 
