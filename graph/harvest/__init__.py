@@ -13,12 +13,16 @@ from pathlib import Path
 
 from graph.harvest.archive import HarvestError, open_archive
 from graph.harvest.helm import HelmReader
+from graph.harvest.inspect_evals import InspectEvalsReader
 from graph.harvest.lm_eval import LmEvalReader
 from graph.harvest.model import SNAPSHOT_FORMAT, Snapshot
+from graph.harvest.opencompass import OpenCompassReader
 from graph.harvest.reader import HarnessReader
 from graph.importers.base import Problem
 
-READERS: tuple[HarnessReader, ...] = (HelmReader(), LmEvalReader())
+READERS: tuple[HarnessReader, ...] = (
+    HelmReader(), LmEvalReader(), InspectEvalsReader(), OpenCompassReader(),
+)
 """Every harness reader, in the order their packages are listed to the user."""
 
 
