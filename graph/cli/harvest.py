@@ -4,7 +4,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from graph.cli.common import EXIT_OK, CliError
+from graph.cli.common import EXIT_OK, output_to
 
 DOWNLOAD = "pip download --no-deps crfm-helm lm-eval inspect-evals opencompass -d WHEELS"
 
@@ -33,17 +33,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run(args: argparse.Namespace) -> int:
-    from graph.harvest import HarvestError, harvest
+    from graph.harvest import harvest
     from graph.harvest.snapshot import snapshot_file_name, write_snapshots
 
-    try:
-        result = harvest(args.packages)
-    except HarvestError as error:
-        raise CliError(error.message, error.kind.exit_code) from None
-    try:
+    result = harvest(args.packages)  # HarvestError is a BenchgraphError: main says it
+    with output_to(args.output):
         write_snapshots(result.snapshots, args.output)
-    except OSError as error:
-        raise CliError(f"cannot write {args.output}: {error.strerror or error}") from None
     for snapshot in result.snapshots:
         tasks = sum(len(entry.tasks) for entry in snapshot.entries)
         print(f"{snapshot_file_name(snapshot)}: {snapshot.package} {snapshot.version}, "

@@ -7,7 +7,7 @@ its first paragraph, and when that is long, the whole sentences of it that fit i
 
 import re
 
-from graph.records.fields import ARXIV_ID
+from graph.records.identifiers import ARXIV_ID
 
 DESCRIPTION_LIMIT = 500
 """The longest description kept, in characters (the harnesses' own are mostly 100-300)."""
