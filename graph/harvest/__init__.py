@@ -1,0 +1,73 @@
+"""Harvesting the AI-evaluation harnesses' own packages into snapshot files.
+
+``benchgraph harvest`` reads the wheels of HELM, lm-eval, inspect_evals and OpenCompass (or
+folders holding them unpacked) without installing or importing them, and writes what each
+states about its benchmarks as one deterministic JSON snapshot per harness
+(``graph.harvest.model``, ``graph.harvest.snapshot``). A reader per harness, behind one
+protocol (``graph.harvest.reader``), is chosen by the package's METADATA name.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graph.harvest.archive import HarvestError, open_archive
+from graph.harvest.helm import HelmReader
+from graph.harvest.inspect_evals import InspectEvalsReader
+from graph.harvest.lm_eval import LmEvalReader
+from graph.harvest.model import SNAPSHOT_FORMAT, Snapshot
+from graph.harvest.opencompass import OpenCompassReader
+from graph.harvest.reader import HarnessReader
+from graph.importers.base import Problem
+
+READERS: tuple[HarnessReader, ...] = (
+    HelmReader(), LmEvalReader(), InspectEvalsReader(), OpenCompassReader(),
+)
+"""Every harness reader, in the order their packages are listed to the user."""
+
+
+@dataclass
+class Harvest:
+    """The snapshots of the packages read, and every warning met while reading them."""
+
+    snapshots: list[Snapshot] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def harvest(paths: Sequence[Path]) -> Harvest:
+    """The snapshot of each package at ``paths`` (wheels or unpacked wheels), in harness
+    order; raises ``HarvestError`` for an input that is no harness package, or two packages
+    of one harness."""
+    result = Harvest()
+    seen: dict[str, Path] = {}
+    for path in paths:
+        with open_archive(path) as archive:
+            package = archive.package()
+            reader = reader_for(path, package.normalized_name)
+            if reader.harness in seen:
+                raise HarvestError(f"{path}: a second package of {reader.distribution} "
+                                   f"(the first is {seen[reader.harness]})")
+            seen[reader.harness] = path
+            reading = reader.read(archive)
+        result.problems += archive.problems + reading.problems
+        result.snapshots.append(Snapshot(
+            format=SNAPSHOT_FORMAT, harness=reader.harness, package=package.name,
+            version=package.version, licence=package.licence, copyright=package.copyright,
+            entries=reading.entries,
+        ))
+    order = [reader.harness for reader in READERS]
+    result.snapshots.sort(key=lambda snapshot: order.index(snapshot.harness))
+    return result
+
+
+def reader_for(path: Path, distribution: str) -> HarnessReader:
+    """The reader of the package named ``distribution``; raises ``HarvestError``."""
+    for reader in READERS:
+        if reader.distribution == distribution:
+            return reader
+    known = ", ".join(reader.distribution for reader in READERS)
+    raise HarvestError(f"{path}: a package of {distribution}, not of a harness read here "
+                       f"({known})")
+
+
+__all__ = ["READERS", "Harvest", "HarvestError", "harvest", "reader_for"]

@@ -1,0 +1,1 @@
+toybench_extra_datasets = [dict(abbr="toybench-extra")]

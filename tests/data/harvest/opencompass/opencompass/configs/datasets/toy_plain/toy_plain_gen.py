@@ -1,0 +1,1 @@
+toy_plain_datasets = [dict(abbr="toy_plain")]

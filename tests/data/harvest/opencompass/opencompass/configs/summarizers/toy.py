@@ -1,0 +1,1 @@
+summarizer = dict(dataset_abbrs=["toybench"])
