@@ -45,7 +45,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument(
         "--store",
         metavar="oxigraph:DIR",
-        help="also (or, without -o, only) put the graph into this store folder",
+        help="also (or, without -o, only) put the graph into this store folder, validated "
+        "(its report kept for `benchgraph validate --store` and the /validation page)",
+    )
+    parser.add_argument(
+        "--no-validate", action="store_true",
+        help="with --store: keep no validation report (it costs more than the build)",
     )
     parser.set_defaults(run=run)
 
@@ -56,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     target = _store_folder(args.store) if args.store else None
     result = build_from(args, settings)
     if target is not None:
-        manifest = build_into(target, result, settings)
+        manifest = build_into(target, result, settings, validate=not args.no_validate)
         print(f"stored in {target}: {manifest.quads:,} quads in {len(result.report.records):,} "
               f"record graphs, the build graph and the ontology; {manifest.triples:,} triples "
               "in their merge", file=sys.stderr)

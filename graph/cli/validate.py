@@ -15,13 +15,18 @@ from rdflib.term import Node
 
 from graph.cli.common import (
     EXIT_DATA_FAILS,
+    EXIT_OK,
     add_build_arguments,
+    add_store_arguments,
     build_from,
     load_exit_code,
     report_load,
     settings_from,
 )
+from graph.errors import BenchgraphError, ErrorKind
 from graph.namespace import curie
+from graph.settings import Settings
+from graph.store.kinds import StoreSpec, open_store
 from graph.validate import Severity, ValidationReport, ValidationResult, validate
 
 FORMATS = ("text", "json", "ttl")
@@ -33,11 +38,13 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "validate",
         help="check record files against the SHACL shapes",
         description="Build the graph from record files (default: the bundled catalog) and check "
-        "it against the shapes in shapes/. Exit 1 when there is a violation (whatever else), "
-        "else 2 when a file was rejected before validation or on a usage error, else 0 "
-        "(warnings allowed).",
+        "it against the shapes in shapes/; with --store oxigraph:DIR, show the report the "
+        "store keeps from its build (`benchgraph build --store` validates), reading no record. "
+        "Exit 1 when there is a violation (whatever else), else 2 when a file was rejected "
+        "before validation or on a usage error, else 0 (warnings allowed).",
     )
     add_build_arguments(parser)
+    add_store_arguments(parser, limits=False)
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text for people (default), json for tools, ttl for the W3C "
                         "SHACL validation report")
@@ -49,9 +56,31 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
+    if StoreSpec.parse(settings.store).kind != "memory":
+        return _show_kept(args, settings)
     built = build_from(args, settings)
     report = validate(built.quads, settings)
     report_load(args, built)
+    _write(args, report, settings.base)
+    return load_exit_code(built) if report.conforms else EXIT_DATA_FAILS  # outranks a rejection
+
+
+def _show_kept(args: argparse.Namespace, settings: Settings) -> int:
+    """The report a store keeps from its build (no record is read)."""
+    store = open_store(StoreSpec.parse(settings.store), settings, args.paths)
+    try:
+        report = store.validation()
+    finally:
+        store.close()
+    if report is None:
+        raise BenchgraphError(f"the store {settings.store} was built without validating; build "
+                              "it again with `benchgraph build PATH... --store ...` (which "
+                              "validates unless told --no-validate)", ErrorKind.STORE)
+    _write(args, report, settings.base)
+    return EXIT_OK if report.conforms else EXIT_DATA_FAILS
+
+
+def _write(args: argparse.Namespace, report: ValidationReport, base: str) -> None:
     shown = report.at_least(Severity.from_name(args.severity))
     if args.format == "json":
         json.dump(shown.to_json(), sys.stdout, indent=1, ensure_ascii=False)
@@ -59,8 +88,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "ttl":
         sys.stdout.write(shown.to_graph().serialize(format="turtle"))
     else:
-        write_text(shown, report, settings.base, sys.stdout)
-    return load_exit_code(built) if report.conforms else EXIT_DATA_FAILS  # outranks a rejection
+        write_text(shown, report, base, sys.stdout)
 
 
 def write_text(shown: ValidationReport, full: ValidationReport, base: str, out: TextIO) -> None:
