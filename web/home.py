@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from graph.namespace import curie
 from graph.search import BrowseRequest
 from graph.sparql.named import load_named_queries
+from web.labels import fetch_labels
 from web.links import iri_href
 from web.stores import get_store
 
@@ -26,7 +26,9 @@ RECENT = 8
 def index() -> str:
     store = get_store()
     counts = store.counts()
-    classes = [(curie(str(iri)), count) for iri, count in counts.per_class.items()]
+    labels = fetch_labels(store, [str(iri) for iri in counts.per_class])
+    classes = [(labels.text(str(iri)), iri_href(str(iri), store.base), count)
+               for iri, count in counts.per_class.items()]
     listed = store.browse(BrowseRequest(sort="-updated", limit=RECENT, facet_size=0))
     return render_template(
         "home/index.html",
