@@ -12,15 +12,16 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import pyoxigraph as ox
 from flask import current_app, url_for
 from rdflib import Literal, URIRef
 from rdflib.term import Node
 
-from graph.namespace import BENCH_IRI, RDFS, curie
+from graph.namespace import curie
 from graph.store.base import Store
 from graph.validation.report import Severity, ValidationReport, ValidationResult
 from web.docs_shapes import shape_anchor
+from web.labels import Labels, fetch_labels
+from web.links import iri_href
 
 RECORDS_PER_PAGE = 25
 RESULTS_PER_PAGE = 100
@@ -89,14 +90,10 @@ class Paging:
 
 
 def page_href(iri: str, base: str) -> str | None:
-    """Where the report links a node: an IRI under the base to its page (``/{rest}``), an
-    ontology term to its entry; any other IRI is shown, not linked (a report never links out)."""
-    root = url_for("home.index")
-    if iri.startswith(base) and len(iri) > len(base):
-        return root + iri[len(base):]
-    if iri.startswith(BENCH_IRI):
-        return f"{url_for('docs.ontology')}#{iri[len(BENCH_IRI):]}"
-    return None
+    """Where the report links a node: to the app's own page for it (``web.links.iri_href``);
+    any other IRI is shown, not linked (a report never links out)."""
+    href = iri_href(iri, base)
+    return href if href is not None and href.startswith(url_for("home.index")) else None
 
 
 def shape_counts(report: ValidationReport) -> list[ShapeCount]:
@@ -147,7 +144,7 @@ def summary(report: ValidationReport) -> Summary:
 
 def views(results: Sequence[ValidationResult], store: Store) -> list[ResultView]:
     """``results`` as a page shows them, their nodes labelled (one query for the page)."""
-    labels = labels_of(store, [r.focus_node for r in results] + [r.record for r in results])
+    labels = _labels(store, [r.focus_node for r in results] + [r.record for r in results])
     return [ResultView(
         severity=r.severity, shape_name=r.shape_name, shape_anchor=shape_anchor(str(r.shape)),
         message=r.message, focus=node_link(r.focus_node, store.base, labels), path=r.path,
@@ -161,7 +158,7 @@ def grouped(groups: Iterable[tuple[URIRef | None, list[ValidationResult]]],
             store: Store) -> list[RecordGroup]:
     groups = list(groups)
     shown = views([result for _, results in groups for result in results], store)
-    labels = labels_of(store, [record for record, _ in groups])
+    labels = _labels(store, [record for record, _ in groups])
     out, start = [], 0
     for record, results in groups:
         chunk = tuple(shown[start:start + len(results)])
@@ -171,29 +168,15 @@ def grouped(groups: Iterable[tuple[URIRef | None, list[ValidationResult]]],
     return out
 
 
-def node_link(node: Node, base: str, labels: dict[str, str]) -> NodeLink:
+def node_link(node: Node, base: str, labels: Labels) -> NodeLink:
     iri = str(node)
     if not isinstance(node, URIRef):
         return NodeLink(_value_text(node), None, iri)
-    short = f"base:{iri[len(base):]}" if iri.startswith(base) else curie(iri)
-    return NodeLink(labels.get(iri, short), page_href(iri, base), iri)
+    return NodeLink(labels.text(iri), page_href(iri, base), iri)
 
 
-def labels_of(store: Store, nodes: Iterable[Node | None]) -> dict[str, str]:
-    """The ``rdfs:label`` of each IRI among ``nodes`` that has one (any one, if several)."""
-    iris = sorted({str(node) for node in nodes if isinstance(node, URIRef)})
-    if not iris:
-        return {}
-    values = " ".join(str(ox.NamedNode(iri)) for iri in iris)
-    result = store.query(f"SELECT ?node ?label WHERE {{ VALUES ?node {{ {values} }} "
-                         f"?node <{RDFS.label}> ?label }}")
-    labels: dict[str, str] = {}
-    for node, text in result.rows:  # the least label of each, chosen here: an aggregate over
-        # the on-disk store decodes each label's text at every comparison
-        if isinstance(node, ox.NamedNode) and isinstance(text, ox.Literal):
-            known = labels.get(node.value)
-            labels[node.value] = text.value if known is None else min(known, text.value)
-    return labels
+def _labels(store: Store, nodes: Iterable[Node | None]) -> Labels:
+    return fetch_labels(store, (str(node) for node in nodes if isinstance(node, URIRef)))
 
 
 def _value_text(value: Node) -> str:
@@ -201,5 +184,5 @@ def _value_text(value: Node) -> str:
 
 
 __all__ = ["RECORDS_PER_PAGE", "RESULTS_PER_PAGE", "NodeLink", "Paging", "RecordGroup",
-           "ResultView", "ShapeCount", "Summary", "grouped", "labels_of", "node_link", "page_href",
+           "ResultView", "ShapeCount", "Summary", "grouped", "node_link", "page_href",
            "record_groups", "shape_counts", "shape_results", "summary", "views"]
