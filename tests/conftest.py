@@ -1,11 +1,14 @@
 """Shared fixtures: the bundled seeds built once per session, as quads, as a memory store and as
 an rdflib Dataset (for the validator's tests); a live ``benchgraph serve`` of them; the seeds
-and the crawl catalog in a validated store."""
+and the crawl catalog in a validated store; and, for a test module that names its catalog
+folders in ``CATALOG``, that catalog built, in a memory store, in an app and behind a client."""
 
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 from rdflib import Dataset
 
 from graph.build import BuildResult, build
@@ -16,6 +19,7 @@ from graph.store.base import Store
 from graph.store.kinds import StoreSpec, open_store
 from graph.store.local import LocalStore
 from tests.serving import LiveServer, serve
+from web import create_app
 
 DATA = Path(__file__).parent / "data"
 CRAWL_CATALOG = DATA / "crawl_catalog"
@@ -77,3 +81,28 @@ def crawl_store(settings: Settings, crawl_paths: list[Path]) -> Iterator[LocalSt
     store = open_store(StoreSpec.parse("memory"), settings, crawl_paths, validate=True)
     yield store
     store.close()
+
+
+@pytest.fixture(scope="module")
+def built(request: pytest.FixtureRequest, settings: Settings) -> BuildResult:
+    """The ``CATALOG`` folders of the requesting test module, built."""
+    catalog: list[Path] = request.module.CATALOG
+    return build(catalog, settings)
+
+
+@pytest.fixture(scope="module")
+def store(built: BuildResult, settings: Settings) -> Iterator[LocalStore]:
+    """The module's catalog in a memory store."""
+    opened = open_store(StoreSpec.parse("memory"), settings, built=built)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(scope="module")
+def app(store: LocalStore, settings: Settings) -> Flask:
+    return create_app(settings, store, {"TESTING": True})
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()

@@ -11,48 +11,24 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
-from graph.build import BuildResult, build
+from graph.build import BuildResult
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.store.base import Store
-from graph.store.kinds import StoreSpec, open_store
 from graph.validate import ValidationReport, validate
-from web import benchmark_page, create_app
+from web import benchmark_page
 from web.markdown import render_markdown
 
 FIXTURES = Path(__file__).parent / "data" / "benchmark_page"
+CATALOG = [data_dir("catalog"), FIXTURES]
 BASE = Settings().base
-
-
-@pytest.fixture(scope="module")
-def built() -> BuildResult:
-    return build([data_dir("catalog"), FIXTURES], Settings())
-
-
-@pytest.fixture(scope="module")
-def store(built: BuildResult) -> Iterator[Store]:
-    opened = open_store(StoreSpec.parse("memory"), Settings(), built=built)
-    yield opened
-    opened.close()
-
-
-@pytest.fixture(scope="module")
-def app(store: Store) -> Flask:
-    return create_app(Settings(), store)
-
-
-@pytest.fixture()
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 @pytest.fixture(scope="module")

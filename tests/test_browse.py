@@ -7,21 +7,16 @@ import html
 import io
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
-from graph.build import BuildResult, build
 from graph.search import BrowseRequest, SearchError
 from graph.search.facets import FACETS, SORTS
 from graph.search.text import name_key
-from graph.settings import Settings
-from graph.store.kinds import StoreSpec, open_store
 from graph.store.local import LocalStore
-from tests.test_search import CATALOG
-from web import create_app
+from tests.test_search import CATALOG as CATALOG  # the same records: browse and search agree
 
 PATHS = {
     "suite": "bench:inSuite", "access": "bench:accessLevel",
@@ -30,28 +25,6 @@ PATHS = {
     "publisher": "bench:publisher", "status": "bench:status", "catalogued": "bench:catalogued",
 }
 Selection = Mapping[str, tuple[str, ...]]
-
-
-@pytest.fixture(scope="module")
-def built(settings: Settings) -> BuildResult:
-    return build(CATALOG, settings)
-
-
-@pytest.fixture(scope="module")
-def store(built: BuildResult, settings: Settings) -> Iterator[LocalStore]:
-    store = open_store(StoreSpec.parse("memory"), settings, built=built)
-    yield store
-    store.close()
-
-
-@pytest.fixture(scope="module")
-def app(store: LocalStore, settings: Settings) -> Flask:
-    return create_app(settings, store, {"TESTING": True})
-
-
-@pytest.fixture()
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ recommended shape named in the README flags it; the folder validates with no vio
 """
 
 import json
-from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ from graph.validation.shapes import BSH
 from .conftest import DATA
 
 DEFECTS = DATA / "defects"
+CATALOG = [DEFECTS]
 BASE = Settings().base
 
 
@@ -70,18 +70,6 @@ CASES = [
            "CataloguedBenchmarkRecommendations-ownVariant"),
 ]
 NO_DEFECT = ["paper-url-only.json", "paper-doi-only.json"]
-
-
-@pytest.fixture(scope="module")
-def built() -> BuildResult:
-    return build([DEFECTS], Settings())
-
-
-@pytest.fixture(scope="module")
-def store(built: BuildResult) -> Iterator[Store]:
-    opened = open_store(StoreSpec.parse("memory"), Settings(), built=built)
-    yield opened
-    opened.close()
 
 
 @pytest.fixture(scope="module")

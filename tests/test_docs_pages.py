@@ -32,11 +32,6 @@ def app(settings: Settings, crawl_store: LocalStore) -> Flask:
     return create_app(settings, crawl_store)
 
 
-@pytest.fixture()
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
-
-
 class _Ids(HTMLParser):
     """Every ``id`` and every ``href`` of a page."""
 

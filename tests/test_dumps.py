@@ -28,11 +28,6 @@ def app(settings: Settings, crawl_store: LocalStore) -> Flask:
     return create_app(settings, crawl_store)
 
 
-@pytest.fixture()
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
-
-
 @pytest.fixture(scope="module")
 def built_files(tmp_path_factory: pytest.TempPathFactory, crawl_paths: list[Path],
                 no_env_module: None) -> dict[str, Path]:

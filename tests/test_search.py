@@ -1,14 +1,12 @@
 """Search: the ranking (exact, prefix, text, one typo), the index built with the store, and
 ``/search`` as a page and as JSON, with everything from the records shown as text."""
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
-from graph.build import BuildResult, build
+from graph.build import build
 from graph.errors import BenchgraphError, ErrorKind
 from graph.resources import data_dir
 from graph.search import INDEX_FILE, SearchError, SearchResults
@@ -19,34 +17,11 @@ from graph.settings import Settings
 from graph.store.disk import read_manifest
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.local import LocalStore
-from web import create_app
 
 DATA = Path(__file__).parent / "data"
 CATALOG = [data_dir("catalog"), DATA / "query_catalog", DATA / "search"]
 BASE = "https://w3id.org/benchgraph/"
 RANK = {"benchmark": 0} | {kind: rank for rank, (kind, _) in enumerate(KINDS, start=1)}
-
-
-@pytest.fixture(scope="module")
-def built(settings: Settings) -> BuildResult:
-    return build(CATALOG, settings)
-
-
-@pytest.fixture(scope="module")
-def store(built: BuildResult, settings: Settings) -> Iterator[LocalStore]:
-    store = open_store(StoreSpec.parse("memory"), settings, built=built)
-    yield store
-    store.close()
-
-
-@pytest.fixture(scope="module")
-def app(store: LocalStore, settings: Settings) -> Flask:
-    return create_app(settings, store, {"TESTING": True})
-
-
-@pytest.fixture()
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 def labels(results: SearchResults) -> list[str]:
