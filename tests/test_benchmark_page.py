@@ -1,4 +1,4 @@
-"""The benchmark page (``web.benchmark_page``), on the seeds and on the fixture records of
+"""The benchmark page (``web.benchmark.page``), on the seeds and on the fixture records of
 ``tests/data/benchmark_page/``: every section holds what DESIGN.md says the graph must say
 about ``mimic_rrs``; the directory page's MIMIC-CXR; an uncatalogued benchmark; two records
 that disagree; and data that tries to run script.
@@ -23,8 +23,8 @@ from graph.resources import data_dir
 from graph.settings import Settings
 from graph.store.base import Store
 from graph.validate import ValidationReport, validate
-from web import benchmark_page
-from web.markdown import render_markdown
+from web.benchmark import page as benchmark_page
+from web.benchmark.markdown import render_markdown
 
 FIXTURES = Path(__file__).parent / "data" / "benchmark_page"
 CATALOG = [data_dir("catalog"), FIXTURES]

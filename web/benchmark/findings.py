@@ -19,7 +19,7 @@ from rdflib import URIRef
 
 from graph.store.base import Store
 from graph.validation.report import Severity, ValidationReport, ValidationResult
-from web.benchmark_view import Said, Shown, View
+from web.benchmark.view import Said, Shown, View
 
 _INDEX_KEY = "benchgraph.benchmark_page.findings"
 

@@ -17,8 +17,8 @@ import pyoxigraph as ox
 
 from graph.namespace import ONTOLOGY_IRI, XSD
 from graph.store.base import Statement, Term
-from web.benchmark_data import Neighbourhood, Node, bench, dcterms, prov, rdf, rdfs, schema, skos
-from web.entity_page import graph_cell
+from web.benchmark.data import Neighbourhood, Node, bench, dcterms, prov, rdf, rdfs, schema, skos
+from web.entities.page import graph_cell
 from web.links import iri_href
 
 _ANY_URI = str(XSD.anyURI)

@@ -151,7 +151,7 @@ def gather(store: Store, description: Description) -> Neighbourhood:
               if isinstance(term, ox.NamedNode) and term.value not in parts
               and term.value not in records)}
     # Only what has an rdfs:label: the parts but papers, the records and the standard terms'
-    # properties (``web.benchmark_view.STANDARD_LABELS``) have none, and asking for them made
+    # properties (``web.benchmark.view.STANDARD_LABELS``) have none, and asking for them made
     # a second lookup of every other label property.
     return Neighbourhood(benchmark, description.incoming, parts, records, describing,
                          fetch_labels(store, iris), notations(store), description.truncated)

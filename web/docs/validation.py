@@ -19,7 +19,7 @@ from rdflib.term import Node
 from graph.namespace import curie
 from graph.store.base import Store
 from graph.validation.report import Severity, ValidationReport, ValidationResult
-from web.docs_shapes import shape_anchor
+from web.docs.shapes import shape_anchor
 from web.labels import Labels, fetch_labels
 from web.links import iri_href
 

@@ -6,11 +6,11 @@ its node, its ``Description`` (the statements every other format is written from
 links to those formats — and returns the page.
 
 What the page shows, section by section, is ``BenchmarkPage``; every value on it carries the
-records that state it (``web.benchmark_view``), so where two records disagree both values
+records that state it (``web.benchmark.view``), so where two records disagree both values
 show, each with its source. A benchmark no record of its own describes says so, and lists
-who refers to it. The body is markdown, rendered and sanitised by ``web.markdown``; the
-``<head>`` carries a schema.org ``Dataset`` (``web.benchmark_jsonld``); the SHACL findings
-come from the store's validation report (``web.benchmark_findings``).
+who refers to it. The body is markdown, rendered and sanitised by ``web.benchmark.markdown``; the
+``<head>`` carries a schema.org ``Dataset`` (``web.benchmark.jsonld``); the SHACL findings
+come from the store's validation report (``web.benchmark.findings``).
 """
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ from markupsafe import Markup
 
 from graph.store.base import Statement
 from graph.validation.report import ValidationReport
-from web import benchmark_sections as sections
-from web.benchmark_data import PART_LINKS, bench, dcterms, gather, rdf, rdfs, schema, skos
-from web.benchmark_findings import Findings, findings, stored_validation
-from web.benchmark_jsonld import dataset
-from web.benchmark_view import Row, Said, Shown, View
-from web.entity_page import NodePage
+from web.benchmark import sections as sections
+from web.benchmark.data import PART_LINKS, bench, dcterms, gather, rdf, rdfs, schema, skos
+from web.benchmark.findings import Findings, findings, stored_validation
+from web.benchmark.jsonld import dataset
+from web.benchmark.markdown import BenchmarkHref, render_markdown
+from web.benchmark.view import Row, Said, Shown, View
+from web.entities.page import NodePage
 from web.links import iri_href
-from web.markdown import BenchmarkHref, render_markdown
 
 HEADER = (rdfs.label, skos.altLabel, dcterms.identifier, dcterms.abstract,
           bench.inSuite, bench.accessLevel, bench.status, bench.catalogued, bench.body)

@@ -1,7 +1,7 @@
 """A node's page, whatever its kind: what every entity page knows, and how it is rendered.
 
 ``NodePage`` is what the entities blueprint hands to a kind's renderer (the benchmark page's
-``web.benchmark_page.render_benchmark`` among them): the node, its description as read for a
+``web.benchmark.page.render_benchmark`` among them): the node, its description as read for a
 page, its statements grouped, and the links to its other formats. ``render_node`` renders a
 template under ``entities/`` (or any that extends ``entities/node.html``) with one label
 query for every IRI the page shows, and gives the template ``cell(term)`` to show any term
@@ -19,7 +19,7 @@ from flask import render_template, request, url_for
 
 from graph.namespace import RDF
 from graph.store.base import Description, Store
-from web.entity_view import Group, terms_of
+from web.entities.view import Group, terms_of
 from web.labels import Labels, fetch_labels, short_name
 from web.links import Cell, cell, iri_href
 
@@ -42,7 +42,7 @@ class NodePage:
     store: Store
     node: ox.NamedNode
     description: Description
-    """Capped at ``web.entity_view.DESCRIBE_CAP`` statements each way."""
+    """Capped at ``web.entities.view.DESCRIBE_CAP`` statements each way."""
     outgoing: list[Group]
     incoming: list[Group]
     alternates: tuple[Alternate, ...]

@@ -11,8 +11,8 @@ from urllib.parse import urlencode
 import pyoxigraph as ox
 from flask import request
 
-from web.benchmark_data import Node, bench, dcterms, schema
-from web.benchmark_view import Said, Shown, View
+from web.benchmark.data import Node, bench, dcterms, schema
+from web.benchmark.view import Said, Shown, View
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from web.benchmark_data import Node, bench, dcterms, rdfs, schema, skos
-from web.benchmark_sections import Credit, parts_of
-from web.benchmark_view import Shown, View
+from web.benchmark.data import Node, bench, dcterms, rdfs, schema, skos
+from web.benchmark.sections import Credit, parts_of
+from web.benchmark.view import Shown, View
 
 _FREE = {"public": True, "gated": False, "private": False}
 """``isAccessibleForFree`` by the access level's notation: gated data needs credentials or an

@@ -30,11 +30,11 @@ from graph.mapping.iris import Iris
 from graph.namespace import BENCH, BENCH_IRI
 from graph.settings import Settings
 from graph.store.base import Description, Store
-from web import benchmark_page
-from web.entity_kinds import lists_for, page_arg, run_list, section_iris
-from web.entity_page import Alternate, NodePage, cell_maker, render_node, types_of
-from web.entity_records import contents_iris, freshness, graph_contents, record_file
-from web.entity_view import (
+from web.benchmark import page as benchmark_page
+from web.entities.kinds import lists_for, page_arg, run_list, section_iris
+from web.entities.page import Alternate, NodePage, cell_maker, render_node, types_of
+from web.entities.records import contents_iris, freshness, graph_contents, record_file
+from web.entities.view import (
     DESCRIBE_CAP,
     PROPERTY_PAGE,
     Direction,

@@ -33,7 +33,7 @@ from web.negotiation import (
     write,
     write_triples,
 )
-from web.protocol import read_request
+from web.sparql.protocol import read_request
 from web.stores import get_store
 
 SD = "http://www.w3.org/ns/sparql-service-description#"

@@ -14,7 +14,7 @@ import pyoxigraph as ox
 
 from graph.namespace import BENCH, PROV
 from graph.store.base import Description, RecordGraph, Statement, Store, Term, term_order
-from web.entity_view import Group, group_statements
+from web.entities.view import Group, group_statements
 
 GRAPH_PAGE = 400
 """Statements a page of a graph's contents shows."""

@@ -32,10 +32,11 @@ from graph.errors import BenchgraphError, ErrorKind
 from graph.export.formats import TURTLE, Format
 from graph.store.base import Store
 from graph.validation.report import Severity, ValidationReport
-from web import docs_ontology, docs_shapes
-from web.docs_ontology import ontology_doc, ontology_turtle, usage
-from web.docs_shapes import shapes_doc, shapes_turtle
-from web.docs_validation import (
+from web.docs import ontology as docs_ontology
+from web.docs import shapes as docs_shapes
+from web.docs.ontology import ontology_doc, ontology_turtle, usage
+from web.docs.shapes import shapes_doc, shapes_turtle
+from web.docs.validation import (
     RECORDS_PER_PAGE,
     RESULTS_PER_PAGE,
     Paging,

@@ -1,0 +1,1 @@
+"""The benchmark page: a catalog entry for one benchmark, from what the store says about it."""
