@@ -298,3 +298,26 @@ def test_cors_lets_a_browser_read_the_truncation_header(live_server: LiveServer)
     assert response.getheader("Access-Control-Allow-Origin") == ORIGIN["Origin"]
     exposed = response.getheader("Access-Control-Expose-Headers", "").lower()
     assert TRUNCATED_HEADER.lower() in exposed
+
+
+@pytest.mark.parametrize(("method", "path", "status"), [
+    ("GET", "/sparql?" + urlencode({"query": "SELEKT * {}"}), 400),
+    ("PUT", "/sparql", 405),
+    ("GET", "/queries/gated-medhelm.json", 200),
+    ("GET", "/benchmark/mimic_rrs.ttl", 200),
+    ("GET", "/no/such/node", 404),
+])
+def test_cors_lets_a_browser_read_every_answer_errors_included(
+        live_server: LiveServer, method: str, path: str, status: int) -> None:
+    """A client elsewhere reads the data and the reason a request failed, not an opaque
+    network error."""
+    response, _ = request(live_server, method, path, ORIGIN)
+    assert response.status == status
+    assert response.getheader("Access-Control-Allow-Origin") == ORIGIN["Origin"]
+
+
+def test_cors_preflight_offers_only_get_off_the_endpoint(live_server: LiveServer) -> None:
+    response, _ = request(live_server, "OPTIONS", "/benchmarks", {
+        **ORIGIN, "Access-Control-Request-Method": "GET"})
+    methods = {m.strip() for m in response.getheader("Access-Control-Allow-Methods", "").split(",")}
+    assert "GET" in methods and "POST" not in methods

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
+from flask_cors import CORS
 
 from graph.settings import Settings, default_settings
 from graph.store.base import Store
@@ -39,6 +40,11 @@ def create_app(
         app.config.update(config)
     stores.init_app(app, store)
     errors.init_app(app)
+    # The graph is public and read-only: any origin may read any page or answer, errors
+    # included (a client shows the parser's message), and POST only to the endpoint. A
+    # cross-origin script reads only the headers a response exposes.
+    CORS(app, resources={"/sparql": {"methods": ["GET", "POST"]}, "/*": {"methods": ["GET"]}},
+         max_age=86400, expose_headers=[sparql.TRUNCATED_HEADER, "Link"])
     app.register_blueprint(home.bp)
     app.register_blueprint(sparql.bp)
     app.register_blueprint(queries.bp)

@@ -14,7 +14,6 @@ from urllib.parse import urlencode
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_cors import CORS
 
 from graph.namespace import ONTOLOGY_IRI, PREFIXES
 from graph.settings import Settings
@@ -41,9 +40,6 @@ TRUNCATED_HEADER = "Benchgraph-Truncated"
 """Set, to the row limit, on an answer the row limit cut short."""
 
 bp = Blueprint("sparql", __name__)
-# A cross-origin script reads only the headers a response exposes, and a preflight should
-# offer only the methods the endpoint takes.
-CORS(bp, max_age=86400, methods=["GET", "POST"], expose_headers=[TRUNCATED_HEADER])
 
 
 @bp.route("/sparql", methods=["GET", "POST"], strict_slashes=False)
