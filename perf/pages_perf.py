@@ -26,27 +26,22 @@ is reported as "not available". Targets: a benchmark page under 30 ms at p50, ev
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
-import os
 import re
-import signal
 import statistics
-import subprocess
 import sys
-import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import quote, urlencode
 
 from graph.settings import DEFAULT_BASE
-from perf.common import PerfError, SectionReport, run_phase, run_phase_command, table
+from perf.common import PerfError, Phase, SectionReport, run_phase, run_phase_command, table
 from perf.common import progress as say
+from perf.serving import Client, serving_benchgraph
 
 NAME = "pages"
 HELP = "page latency (p50, p99) of a real benchgraph serve over a store of the catalog"
@@ -56,8 +51,6 @@ P50_TARGET_MS = 30.0
 P99_TARGET_MS = 300.0
 """For every page."""
 WARM_UP = 5
-START_SECONDS = 600.0
-_LISTENING = re.compile(r"listening on (http://\S+/)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -86,8 +79,8 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
     rows: list[list[str]] = []
     figures: dict[str, Any] = {"build": built.detail, "build_peak_rss_mb":
                                round(built.peak_rss_bytes / 2**20, 1), "pages": {}}
-    with _serving(store, workdir) as base_url:
-        client = _Client(base_url)
+    with serving_benchgraph(["--store", f"oxigraph:{store}"], workdir) as served:
+        client = _Client(served.url)
         for kind in KINDS:
             if kind.blueprint not in blueprints:
                 rows.append([kind.name, "not available", "", "", "", "", "", ""])
@@ -128,34 +121,11 @@ def _percentile(values: Sequence[float], percent: float) -> float:
     return statistics.quantiles(ordered, n=100, method="inclusive")[int(percent) - 1]
 
 
-class _Client:
-    """One kept-alive HTTP/1.1 connection to the server."""
+class _Client(Client):
+    """The server's kept-alive connection, with the pages' own timing loop."""
 
-    def __init__(self, base_url: str) -> None:
-        parts = urlsplit(base_url)
-        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
-        self.connection = http.client.HTTPConnection(self.host, self.port, timeout=120)
-
-    def get(self, path: str, accept: str = "text/html") -> tuple[int, bytes]:
-        for attempt in (1, 2):
-            try:
-                self.connection.request("GET", path, headers={"Accept": accept})
-                response = self.connection.getresponse()
-                return response.status, response.read()
-            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
-                self.connection.close()  # the server closed a kept-alive connection: reopen
-                self.connection = http.client.HTTPConnection(self.host, self.port, timeout=120)
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
-
-    def select(self, query: str) -> list[dict[str, str]]:
-        status, body = self.get("/sparql?" + urlencode({"query": query}),
-                                "application/sparql-results+json")
-        if status != 200:
-            raise PerfError(f"the query for the pages to time failed ({status}): {body[:300]!r}")
-        return [{name: cell["value"] for name, cell in row.items()}
-                for row in json.loads(body)["results"]["bindings"]]
+    def select(self, query: str) -> list[dict[str, str]]:  # type: ignore[override]
+        return super().select("/sparql", query)
 
     def time(self, addresses: Sequence[str], count: int) -> tuple[list[float], int, float]:
         """Milliseconds of each of ``count`` requests over ``addresses`` in turn, after the
@@ -253,45 +223,6 @@ KINDS: tuple[PageKind, ...] = (
 )
 
 
-@contextmanager
-def _serving(store: Path, workdir: Path) -> Iterator[str]:
-    """``benchgraph serve --store oxigraph:STORE --port 0`` until the block ends."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith("BENCHGRAPH_")}
-    log = (workdir / "serve.log").open("w", encoding="utf-8")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "graph.cli", "serve", "--store", f"oxigraph:{store}",
-         "--port", "0"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
-    found: list[str] = []
-    ready = threading.Event()
-
-    def read() -> None:
-        assert process.stderr is not None
-        for line in process.stderr:
-            log.write(line)
-            match = _LISTENING.search(line)
-            if match and not found:
-                found.append(match.group(1))
-                ready.set()
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    try:
-        if not ready.wait(START_SECONDS) or process.poll() is not None:
-            raise PerfError(f"benchgraph serve did not start: see {workdir / 'serve.log'}")
-        time.sleep(1.0)  # the workers start their query processes after the address is printed
-        yield found[0]
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(60)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        reader.join(10)
-        log.close()
-
-
 # -- the build phase (child process) ---------------------------------------------------------
 
 def _build(argv: Sequence[str]) -> dict[str, Any]:
@@ -299,6 +230,7 @@ def _build(argv: Sequence[str]) -> dict[str, Any]:
 
     from graph.build import build
     from graph.settings import Settings
+    from graph.stats import graph_stats
     from graph.store.disk import build_store
     from graph.store.kinds import build_facts
     from graph.validate import validate
@@ -315,7 +247,8 @@ def _build(argv: Sequence[str]) -> dict[str, Any]:
     built = time.perf_counter()
     report = validate(result.table.quads(), settings)
     validated = time.perf_counter()
-    build_store(folder, result.table, build_facts(result, settings.base), report)
+    build_store(folder, result.table, build_facts(result, settings.base),
+                graph_stats(result.table, settings.base), validation=report)
     stored = time.perf_counter()
     size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
     return {"seconds": stored - started, "build_seconds": built - started,
@@ -324,7 +257,7 @@ def _build(argv: Sequence[str]) -> dict[str, Any]:
             "results": len(report.results), "folder_mb": size / 2**20}
 
 
-PHASES = {"build": _build}
+PHASES: dict[str, Phase] = {"build": _build}
 
 if __name__ == "__main__":
     sys.exit(run_phase_command(MODULE, PHASES, sys.argv[1:]))

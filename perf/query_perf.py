@@ -25,22 +25,22 @@ Rust; the endpoints have the store's own time limit.
 """
 
 import argparse
-import http.client
 import json
 import os
 import signal
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack, closing
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urlsplit
 
 from perf.common import PerfError, SectionReport, run_phase, run_phase_command, table
 from perf.common import progress as say
+from perf.serving import Client, serving_benchgraph
 
 NAME = "query"
 HELP = "every named query through the endpoint and the store, against pyoxigraph alone"
@@ -172,50 +172,16 @@ def _timed_apart(work: Callable[[], object], timeout: float) -> float | None:
     return float(report)
 
 
-class _Server:
-    """A real ``benchgraph serve`` on a free port, one worker, with these store arguments."""
+def _asker(client: Client, query: str, accept: str) -> bytes:
+    """The body of ``GET /sparql`` for ``query``; the store's time limit is a QueryTimeout."""
+    status, body = client.sparql("/sparql", query, accept)
+    if status == 503:
+        from graph.store.pool import QueryTimeout
 
-    def __init__(self, store_arguments: list[str], timeout: float) -> None:
-        started = time.perf_counter()
-        environment = {**os.environ, "BENCHGRAPH_QUERY_TIMEOUT": str(timeout),
-                       "BENCHGRAPH_ROW_LIMIT": "0"}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "graph.cli", "serve", *store_arguments,
-             "--port", "0", "--workers", "1"],
-            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=environment, text=True)
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            if "listening on " in line:
-                self.url = line.split("listening on ", 1)[1].split()[0]
-                break
-        else:
-            raise PerfError("benchgraph serve stopped before it listened")
-        address = urlsplit(self.url)
-        self.connection = http.client.HTTPConnection(address.hostname or "", address.port,
-                                                     timeout=timeout + 30)
-        self.get("ASK {}", "application/sparql-results+json")  # the worker's first answer
-        self.ready_seconds = time.perf_counter() - started
-
-    def get(self, query: str, accept: str) -> bytes:
-        self.connection.request("GET", "/sparql?" + urlencode({"query": query}),
-                                headers={"Accept": accept})
-        response = self.connection.getresponse()
-        body = response.read()
-        if response.status == 503:
-            from graph.store.pool import QueryTimeout
-
-            raise QueryTimeout("the endpoint stopped the query at its time limit")
-        if response.status != 200:
-            raise PerfError(f"the endpoint answered {response.status}: {body[:300]!r}")
-        return body
-
-    def stop(self) -> None:
-        self.connection.close()
-        self.process.send_signal(signal.SIGINT)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        raise QueryTimeout("the endpoint stopped the query at its time limit")
+    if status != 200:
+        raise PerfError(f"the endpoint answered {status}: {body[:300]!r}")
+    return body
 
 
 def phase_measure(args: Sequence[str]) -> dict[str, Any]:
@@ -226,11 +192,7 @@ def phase_measure(args: Sequence[str]) -> dict[str, Any]:
     from graph.build import build
     from graph.export import serialize
     from graph.export.formats import NTRIPLES
-    from graph.namespace import PREFIXES
     from graph.settings import Settings
-    from graph.sparql.named import load_named_queries
-    from graph.sparql.parameters import bind_parameters
-    from graph.sparql.query_text import check_query, with_values
     from graph.store.disk import read_manifest
     from graph.store.kinds import build_into
 
@@ -253,53 +215,96 @@ def phase_measure(args: Sequence[str]) -> dict[str, Any]:
     del built, union
     manifest = read_manifest(store_folder)
     disk_floor = ox.Store.read_only(str(store_folder / manifest.generation))
-    servers = {"memory": _Server([str(folder)], timeout),
-               "disk": _Server(["--store", f"oxigraph:{store_folder}"], timeout)}
-    loads.update({kind: server.ready_seconds for kind, server in servers.items()})
-
-    queries = load_named_queries()
-    names = [n for n in wanted.split(",") if n] or list(queries)
-    unknown = sorted(set(names) - set(queries))
-    if unknown:
-        raise PerfError(f"unknown queries: {', '.join(unknown)}")
-    parameters = _parameters(floor)
-    results: dict[str, Any] = {}
-    try:
-        for name in names:
-            query = queries[name]
-            form = check_query(query.text, name, settings.base)
-            values = {p.name: parameters[p.type] for p in query.parameters if p.required}
-            bindings = bind_parameters(query, values, settings.base)
-            text = with_values(query.text, form, bindings)
-            assert text is not None
-            accept = "text/turtle" if form in ("CONSTRUCT", "DESCRIBE") else \
-                "application/sparql-results+json"
-            work_of: dict[str, Callable[[], object]] = {
-                "floor": partial(_drain, floor, text, settings.base, PREFIXES),
-                "memory": partial(servers["memory"].get, text, accept),
-                "disk floor": partial(_drain, disk_floor, text, settings.base, PREFIXES),
-                "disk": partial(servers["disk"].get, text, accept),
-            }
-            times: dict[str, list[float | None]] = {engine: [] for engine in ENGINES}
-            for engine in ENGINES:
-                first = (_timed_apart(work_of[engine], timeout) if "floor" in engine
-                         else _timed(work_of[engine]))
-                if first is None:  # the untimed warm-up, and a guard
-                    times[engine] = [None]
-                    continue
-                for _ in range(rounds):
-                    times[engine].append(_timed(work_of[engine]))
-                    if times[engine][-1] is None:
-                        break
-            results[name] = {"rows": _size(work_of["floor"]()), **times}
-            print(f"{name}: " + ", ".join(f"{e} {_shown(*_median(times[e]))}" for e in ENGINES),
-                  file=sys.stderr, flush=True)
-    finally:
-        for server in servers.values():
-            server.stop()
+    environment = {"BENCHGRAPH_QUERY_TIMEOUT": str(timeout), "BENCHGRAPH_ROW_LIMIT": "0"}
+    with ExitStack() as serving:
+        served = {kind: serving.enter_context(serving_benchgraph(
+            arguments, work, workers=1, environment=environment))
+            for kind, arguments in (("memory", [str(folder)]),
+                                    ("disk", ["--store", f"oxigraph:{store_folder}"]))}
+        loads.update({kind: server.ready_seconds for kind, server in served.items()})
+        clients = {kind: serving.enter_context(closing(Client(server.url, timeout + 30)))
+                   for kind, server in served.items()}
+        parameters = parameters_of(floor)
+        results = _measure(named_queries(wanted), parameters, floor, disk_floor, clients, rounds,
+                           timeout, settings)
     return {"seconds": time.perf_counter() - started, "records": _records(folder),
             "quads": quads, "triples": triples, "load_seconds": loads,
             "parameters": parameters, "queries": results}
+
+
+def named_queries(wanted: str) -> list[str]:
+    """The named queries to time: those in the comma-separated ``wanted``, or all."""
+    from graph.sparql.named import load_named_queries
+
+    known = list(load_named_queries())
+    names = [name for name in wanted.split(",") if name] or known
+    unknown = sorted(set(names) - set(known))
+    if unknown:
+        raise PerfError(f"unknown queries: {', '.join(unknown)}")
+    return names
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A named query as a client sends it: its text with the parameters in a VALUES block
+    (what the store runs), the media type to ask for, and the parameters themselves."""
+
+    name: str
+    text: str
+    accept: str
+    values: dict[str, str]
+
+
+def asked_queries(names: Sequence[str], parameters: dict[str, str], base: str) -> list[Asked]:
+    """Each named query in ``names``, its required parameters given by type from
+    ``parameters`` (``parameters_of``)."""
+    from graph.sparql.named import load_named_queries
+    from graph.sparql.parameters import bind_parameters
+    from graph.sparql.query_text import check_query, with_values
+
+    queries, asked = load_named_queries(), []
+    for name in names:
+        query = queries[name]
+        form = check_query(query.text, name, base)
+        values = {p.name: parameters[p.type] for p in query.parameters if p.required}
+        text = with_values(query.text, form, bind_parameters(query, values, base))
+        assert text is not None
+        accept = "text/turtle" if form in ("CONSTRUCT", "DESCRIBE") else \
+            "application/sparql-results+json"
+        asked.append(Asked(name, text, accept, values))
+    return asked
+
+
+def _measure(names: Sequence[str], parameters: dict[str, str], floor: Any, disk_floor: Any,
+             clients: dict[str, Client], rounds: int, timeout: float,
+             settings: Any) -> dict[str, Any]:
+    """Each query's times on each engine: one untimed run, then ``rounds`` timed ones."""
+    from graph.namespace import PREFIXES
+
+    results: dict[str, Any] = {}
+    for asked in asked_queries(names, parameters, settings.base):
+        name, text, accept = asked.name, asked.text, asked.accept
+        work_of: dict[str, Callable[[], object]] = {
+            "floor": partial(_drain, floor, text, settings.base, PREFIXES),
+            "memory": partial(_asker, clients["memory"], text, accept),
+            "disk floor": partial(_drain, disk_floor, text, settings.base, PREFIXES),
+            "disk": partial(_asker, clients["disk"], text, accept),
+        }
+        times: dict[str, list[float | None]] = {engine: [] for engine in ENGINES}
+        for engine in ENGINES:
+            first = (_timed_apart(work_of[engine], timeout) if "floor" in engine
+                     else _timed(work_of[engine]))
+            if first is None:  # the untimed warm-up, and a guard
+                times[engine] = [None]
+                continue
+            for _ in range(rounds):
+                times[engine].append(_timed(work_of[engine]))
+                if times[engine][-1] is None:
+                    break
+        results[name] = {"rows": _size(work_of["floor"]()), **times}
+        print(f"{name}: " + ", ".join(f"{e} {_shown(*_median(times[e]))}" for e in ENGINES),
+              file=sys.stderr, flush=True)
+    return results
 
 
 def _records(folder: Path) -> int:
@@ -319,25 +324,26 @@ def _drain(store: Any, text: str, base: str, prefixes: dict[str, str]) -> object
     return bool(answer) if isinstance(answer, ox.QueryBoolean) else [tuple(x) for x in answer]
 
 
-def _parameters(store: Any) -> dict[str, str]:
+def parameters_of(store: Any) -> dict[str, str]:
     """A value for each parameter type, picked from the catalog so the queries find things:
     the benchmark with the most lineage links, the organisation that publishes most, a date
     in the middle of the records' freshness dates."""
     prefixes = ("PREFIX bench: <https://w3id.org/benchgraph/ontology#> "
                 "PREFIX dcterms: <http://purl.org/dc/terms/> "
                 "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> ")
-    benchmark = _first(store, prefixes + "SELECT ?v WHERE { ?b bench:variant|bench:successor"
-                       "|bench:predecessor ?o ; dcterms:identifier ?v } GROUP BY ?v "
-                       "ORDER BY DESC(COUNT(*)) ?v LIMIT 1")
-    maker = _first(store, prefixes + "SELECT ?v WHERE { ?b bench:publisher ?o . ?o rdfs:label ?v }"
-                   " GROUP BY ?v ORDER BY DESC(COUNT(*)) ?v LIMIT 1")
+    benchmark = first_value(store, prefixes + "SELECT ?v WHERE { ?b bench:variant"
+                            "|bench:successor|bench:predecessor ?o ; dcterms:identifier ?v } "
+                            "GROUP BY ?v ORDER BY DESC(COUNT(*)) ?v LIMIT 1")
+    maker = first_value(store, prefixes + "SELECT ?v WHERE { ?b bench:publisher ?o . "
+                        "?o rdfs:label ?v } GROUP BY ?v ORDER BY DESC(COUNT(*)) ?v LIMIT 1")
     dates = sorted(str(s["d"].value) for s in store.query(
         prefixes + "SELECT ?d WHERE { ?r bench:researched ?d }"))
     return {"id": benchmark, "string": maker, "date": dates[len(dates) // 2] if dates else
             "2026-01-01", "iri": "bench:Gated", "integer": "2"}
 
 
-def _first(store: Any, query: str) -> str:
+def first_value(store: Any, query: str) -> str:
+    """The value of ``?v`` in the first solution of ``query``; PerfError when there is none."""
     for solution in store.query(query):
         return str(solution["v"].value)
     raise PerfError(f"the catalog has nothing for: {query}")

@@ -20,12 +20,20 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from perf import build_perf, faithful_perf, pages_perf, query_perf, validate_perf
+from perf import (
+    build_perf,
+    faithful_perf,
+    load_perf,
+    pages_perf,
+    query_perf,
+    startup_perf,
+    validate_perf,
+)
 from perf.common import PerfError, SectionReport, cached_catalog, machine, progress, work_root
 from perf.generate_catalog import DEFAULT_DEFECT_SHARE, DEFAULT_PROFILE, PROFILES
 
 SECTIONS: tuple[ModuleType, ...] = (build_perf, validate_perf, query_perf, faithful_perf,
-                                    pages_perf)
+                                    pages_perf, startup_perf, load_perf)
 
 
 def _common_arguments(parser: argparse.ArgumentParser) -> None:

@@ -17,6 +17,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from graph.build import build
@@ -86,12 +87,12 @@ def measure(store: object, settings: Settings, rounds: int) -> None:
     for name, chosen in views.items():
         selection = {facet: tuple(keys) for facet, keys in chosen.items()}
         sort = "-released" if "newest" in name else "name"
-        timed(f"Store.browse: {name}",
-              lambda s=selection, o=sort: store.browse(BrowseRequest(s, o)), rounds)
+        timed(f"Store.browse: {name}", partial(store.browse, BrowseRequest(selection, sort)),
+              rounds)
     timed("Store.browse: every row (the CSV)",
           lambda: store.browse(BrowseRequest(limit=None, facet_size=0)), max(5, rounds // 10))
     for text in QUERIES:
-        timed(f"Store.search {text!r}", lambda t=text: store.search(t), rounds)
+        timed(f"Store.search {text!r}", partial(store.search, text), rounds)
     client = create_app(settings, store).test_client()
     html = {"Accept": "text/html"}
     pages = {
@@ -106,7 +107,7 @@ def measure(store: object, settings: Settings, rounds: int) -> None:
         "/": "/",
     }
     for name, url in pages.items():
-        timed(f"page {name}", lambda u=url: client.get(u, headers=html), rounds)
+        timed(f"page {name}", partial(client.get, url, headers=html), rounds)
 
 
 if __name__ == "__main__":

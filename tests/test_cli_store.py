@@ -2,6 +2,8 @@
 without reading a record."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,12 +28,12 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_query_and_stats_read_the_store(
     folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import graph.cli.common
+    import graph.build
 
     def no_build(*args: object, **kwargs: object) -> None:
         raise AssertionError("a record was read")
 
-    monkeypatch.setattr(graph.cli.common, "build", no_build)
+    monkeypatch.setattr(graph.build, "build", no_build)
     code, out, _ = run(capsys, "query", "gated-medhelm", "--store", f"oxigraph:{folder}",
                        "--format", "csv")
     assert code == 0 and out.splitlines()[1].startswith("mimic_rrs,")
@@ -64,3 +66,16 @@ def test_paths_beside_a_store_folder_are_a_usage_error(
 ) -> None:
     code, _, err = run(capsys, "query", "gated-medhelm", "catalog", "--store", f"oxigraph:{folder}")
     assert code == 2 and "serves the store as it was built" in err
+
+
+def test_a_query_on_a_store_imports_neither_the_build_nor_pyshacl(folder: Path) -> None:
+    """What keeps ``query --store`` a short process (perf startup): the loader, the importers
+    and pyshacl are imported only by a command that reads records or validates them."""
+    script = ("import sys\nfrom graph.cli import main\n"
+              f"code = main(['query', 'gated-medhelm', '--store', 'oxigraph:{folder}'])\n"
+              "heavy = [m for m in ('graph.build', 'graph.loader', 'pyshacl')\n"
+              "         if m in sys.modules]\n"
+              "print('imported:', heavy, file=sys.stderr)\nsys.exit(code)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "imported: []" in done.stderr

@@ -31,9 +31,9 @@ def no_build(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the graph was built, so the query would have run")
 
-    import graph.cli.common
+    import graph.build
 
-    monkeypatch.setattr(graph.cli.common, "build", refuse)  # every command builds through it
+    monkeypatch.setattr(graph.build, "build", refuse)  # every command builds through it
 
 
 # -- benchgraph queries ---------------------------------------------------------------------------

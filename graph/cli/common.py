@@ -1,13 +1,14 @@
 """What the subcommands share: exit codes, and the arguments and steps of every command that
 builds the graph (``build``, ``stats``, ``query``, ``validate``), declared once here."""
 
+from __future__ import annotations
+
 import argparse
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-from graph.build import BuildResult, build
 from graph.cli.progress import progress_bar
 from graph.cli.report import print_load_report, write_report_json
 from graph.errors import BenchgraphError, ErrorKind
@@ -15,6 +16,9 @@ from graph.settings import Settings, load_settings
 from graph.stats import StatementCounts
 from graph.store.base import Store
 from graph.store.kinds import StoreSpec, open_store
+
+if TYPE_CHECKING:  # the build is imported when a command builds: see graph.cli
+    from graph.build import BuildResult
 
 EXIT_OK = 0
 EXIT_DATA_FAILS = 1
@@ -107,6 +111,8 @@ def build_from(
     them out of its words; default: the bundled catalog), with a progress bar on a terminal;
     writes ``--report`` when asked. A PATH that does not exist is an input error
     (``InputPathError``)."""
+    from graph.build import build
+
     given = [Path(word) for word in (args.paths if paths is None else paths)]
     result = build(given, settings or settings_from(args), progress=progress_bar("reading"))
     if args.report is not None:

@@ -1,10 +1,13 @@
 """A one-line progress bar on a terminal; nothing at all when stderr is not one."""
 
+from __future__ import annotations
+
 import sys
 import time
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from graph.loader import Progress
+if TYPE_CHECKING:  # the loader is imported when a command builds: see graph.cli
+    from graph.loader import Progress
 
 
 def progress_bar(

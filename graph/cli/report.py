@@ -9,6 +9,8 @@ keeps to ``MAX_LINES``, rejections first; what does not fit is counted on a last
 each of them (file, field, reason, value, kind) for tools.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import re
@@ -17,12 +19,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from graph.export import write_atomically
-from graph.importers.base import Problem
-from graph.loader import LoadReport
 from graph.stats import StatementCounts
+
+if TYPE_CHECKING:  # the loader is imported when a command builds: see graph.cli
+    from graph.importers.base import Problem
+    from graph.loader import LoadReport
 
 MAX_LINES = 40
 """The most lines the load report takes without ``--verbose``."""

@@ -27,7 +27,7 @@ from graph.errors import BenchgraphError, ErrorKind
 from graph.namespace import curie
 from graph.settings import Settings
 from graph.store.kinds import StoreSpec, open_store
-from graph.validate import Severity, ValidationReport, ValidationResult, validate
+from graph.validation.report import Severity, ValidationReport, ValidationResult
 
 FORMATS = ("text", "json", "ttl")
 SEVERITIES = ("violation", "warning", "info")
@@ -58,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     if StoreSpec.parse(settings.store).kind != "memory":
         return _show_kept(args, settings)
+    from graph.validate import validate  # pyshacl: only when records are validated now
+
     built = build_from(args, settings)
     report = validate(built.quads, settings)
     report_load(args, built)

@@ -21,9 +21,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from graph.build import BuildResult, build
 from graph.errors import BenchgraphError, ErrorKind
 from graph.mapping.iris import Iris
 from graph.settings import Settings
@@ -32,6 +31,9 @@ from graph.store.base import BuildFacts, Limits, RecordGraph
 from graph.store.disk import Manifest, build_store, load_in_memory, read_manifest
 from graph.store.executor import InMemory, OnDisk
 from graph.store.local import LocalStore
+
+if TYPE_CHECKING:  # imported when a memory store is built: a store folder is opened without it
+    from graph.build import BuildResult
 
 StoreKind = Literal["memory", "oxigraph", "sparql"]
 
@@ -118,6 +120,8 @@ def open_store(
     ``oxigraph`` store is opened as it is (``paths`` must be empty)."""
     limits = limits_from(settings)
     if spec.kind == "memory":
+        from graph.build import build
+
         result = built or build(paths, settings)
         folder = Path(tempfile.mkdtemp(prefix="benchgraph-memory-"))
         facts = build_facts(result, settings.base)

@@ -1,0 +1,209 @@
+"""The load section: many clients at once on a real server, for a fixed time.
+
+    python -m perf.run load [--records 10000] [--clients 16] [--seconds 30]
+
+A child process builds the synthetic catalog into a validated store folder (untimed; the
+pages section's build phase). Then two servers over that folder, one after the other:
+
+- ours: ``benchgraph serve --store oxigraph:DIR``, as a user starts it (its default
+  workers, threads and query processes, its time and row limits);
+- the baseline: ``oxigraph serve-read-only`` (Oxigraph's own HTTP server, pip ``oxigraph``)
+  over the same generation, so the same RocksDB data behind the same SPARQL Protocol.
+
+Each gets the same load: ``--clients`` threads, each on its own kept-alive connection, for
+``--seconds``, each sending ``GET /sparql`` requests in its own fixed random order over the
+mix: every named query with its parameters (the text our store runs, VALUES included), and
+ad-hoc SPARQL a person types in the editor (a class count, a label search, a two-hop path, a
+node's statements, an ASK, a DESCRIBE). Reported per server: requests per second, latency at
+p50, p99 and max, and errors (any answer but a 200, or a broken connection), which must be 0
+on ours; and ours against the baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from perf.common import PerfError, SectionReport, run_phase, table
+from perf.common import progress as say
+from perf.query_perf import Asked, asked_queries, first_value, named_queries, parameters_of
+from perf.serving import Client, Served, serving_benchgraph, serving_oxigraph
+
+NAME = "load"
+HELP = "requests/s, p50/p99 and errors of 16 clients on a real server, against Oxigraph's own"
+TARGET_ERRORS = 0
+_PREFIXES = ("PREFIX bench: <https://w3id.org/benchgraph/ontology#>\n"
+             "PREFIX dcterms: <http://purl.org/dc/terms/>\n"
+             "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--clients", type=int, default=16, metavar="N",
+                        help="concurrent clients (default 16)")
+    parser.add_argument("--seconds", type=float, default=30.0, metavar="S",
+                        help="how long each server is loaded (default 30)")
+
+
+@dataclass
+class Tally:
+    """What the clients of one run saw: each answer's latency, and what went wrong."""
+
+    latencies: list[float] = field(default_factory=list)
+    """Seconds of every request answered with a 200."""
+    errors: Counter[str] = field(default_factory=Counter)
+    by_name: dict[str, list[float]] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, name: str, seconds: float, error: str | None) -> None:
+        with self.lock:
+            if error is None:
+                self.latencies.append(seconds)
+                self.by_name.setdefault(name, []).append(seconds)
+            else:
+                self.errors[error] += 1
+
+
+# -- the section ----------------------------------------------------------------------------
+
+def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport:
+    from graph.settings import Settings
+
+    store = workdir / "load-store"
+    say(f"load: building {catalog.name} into a validated store at {store}")
+    run_phase("build", [str(catalog), str(store)], workdir, module="perf.pages_perf")
+    generation = _generation(store)
+    mix = _mix(generation, Settings().base)
+    say(f"load: {len(mix)} kinds of request, {args.clients} clients, {args.seconds:g} s each")
+    figures: dict[str, Any] = {"clients": args.clients, "seconds": args.seconds,
+                               "mix": [asked.name for asked in mix], "servers": {}}
+    servers = (("benchgraph serve", partial(serving_benchgraph,
+                                            ["--store", f"oxigraph:{store}"], workdir)),
+               ("oxigraph serve-read-only", partial(serving_oxigraph, generation, workdir)))
+    for name, start in servers:
+        with start() as served:
+            say(f"load: {name} at {served.url}, ready in {served.ready_seconds:.2f} s")
+            tally, elapsed = _load(served, mix, args.clients, args.seconds)
+        figures["servers"][name] = _figures(tally, elapsed)
+        say(f"load: {name}: {figures['servers'][name]['requests_per_second']:.1f} req/s, "
+            f"{sum(tally.errors.values())} errors")
+    return _report(figures)
+
+
+def _generation(store: Path) -> Path:
+    from graph.store.disk import read_manifest
+
+    return store / read_manifest(store).generation
+
+
+def _mix(generation: Path, base: str) -> list[Asked]:
+    """Every named query with parameters from the catalog, and the ad-hoc queries."""
+    import pyoxigraph as ox
+
+    data = ox.Store.read_only(str(generation))
+    parameters = parameters_of(data)
+    node = "<" + first_value(data, _PREFIXES + "SELECT ?v WHERE { ?v bench:catalogued true } "
+                             "ORDER BY ?v LIMIT 1") + ">"
+    del data  # the servers open the folder themselves
+    select = "application/sparql-results+json"
+    ad_hoc = {
+        "count by class": "SELECT ?class (COUNT(?s) AS ?n) WHERE { ?s a ?class } "
+                          "GROUP BY ?class ORDER BY DESC(?n)",
+        "label search": "SELECT ?b ?label WHERE { ?b a bench:Benchmark ; rdfs:label ?label "
+                        "FILTER(CONTAINS(LCASE(?label), \"med\")) } ORDER BY ?label LIMIT 50",
+        "two hops": "SELECT ?b ?org ?other WHERE { ?b bench:publisher ?org . "
+                    "?other bench:publisher ?org } LIMIT 200",
+        "a node's statements": f"SELECT ?p ?o WHERE {{ {node} ?p ?o }}",
+        "ask": "ASK { ?b bench:catalogued true }",
+    }
+    mix = asked_queries(named_queries(""), parameters, base)
+    mix += [Asked(name, _PREFIXES + text, select, {}) for name, text in ad_hoc.items()]
+    mix.append(Asked("describe", f"DESCRIBE {node}", "text/turtle", {}))
+    return mix
+
+
+def _load(served: Served, mix: Sequence[Asked], clients: int, seconds: float
+          ) -> tuple[Tally, float]:
+    """``clients`` threads sending the mix for ``seconds``; the tally and the time taken
+    until the last of them finished its last request."""
+    tally = Tally()
+    deadline = time.perf_counter() + seconds
+
+    def client(number: int) -> None:
+        order = list(mix)
+        random.Random(number).shuffle(order)
+        connection = Client(served.url, timeout=120.0)
+        try:
+            index = 0
+            while time.perf_counter() < deadline:
+                asked = order[index % len(order)]
+                index += 1
+                started = time.perf_counter()
+                try:
+                    status, _ = connection.sparql(served.sparql_path, asked.text, asked.accept)
+                    error = None if status == 200 else f"HTTP {status}"
+                except OSError as failure:
+                    error = type(failure).__name__
+                tally.add(asked.name, time.perf_counter() - started, error)
+        finally:
+            connection.close()
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return tally, time.perf_counter() - started
+
+
+def _percentile(values: Sequence[float], percent: int) -> float:
+    ordered = sorted(values)
+    if len(ordered) < 2:
+        return ordered[0] if ordered else float("nan")
+    return statistics.quantiles(ordered, n=100, method="inclusive")[percent - 1]
+
+
+def _figures(tally: Tally, elapsed: float) -> dict[str, Any]:
+    answered = len(tally.latencies)
+    if not answered:
+        raise PerfError(f"no request was answered: {dict(tally.errors)}")
+    return {"requests": answered, "elapsed_seconds": round(elapsed, 2),
+            "requests_per_second": answered / elapsed,
+            "p50_ms": _percentile(tally.latencies, 50) * 1000,
+            "p99_ms": _percentile(tally.latencies, 99) * 1000,
+            "max_ms": max(tally.latencies) * 1000,
+            "errors": dict(tally.errors),
+            "p50_ms_by_request": {name: round(statistics.median(values) * 1000, 2)
+                                  for name, values in sorted(tally.by_name.items())}}
+
+
+def _report(figures: dict[str, Any]) -> SectionReport:
+    rows = []
+    for name, figure in figures["servers"].items():
+        errors = sum(figure["errors"].values())
+        rows.append([name, f"{figure['requests']:,}", f"{figure['requests_per_second']:.1f}",
+                     f"{figure['p50_ms']:.1f}", f"{figure['p99_ms']:.1f}",
+                     f"{figure['max_ms']:.0f}", str(errors)])
+    ours, baseline = (figures["servers"][name] for name in
+                      ("benchgraph serve", "oxigraph serve-read-only"))
+    ratio = ours["requests_per_second"] / baseline["requests_per_second"]
+    figures["throughput_ratio"] = ratio
+    errors = sum(ours["errors"].values())
+    figures["met"] = errors == TARGET_ERRORS
+    lines = [table(["server", "requests", "req/s", "p50 ms", "p99 ms", "max ms", "errors"],
+                   rows), "",
+             f"{figures['clients']} clients for {figures['seconds']:g} s each, a mix of "
+             f"{len(figures['mix'])} requests (every named query, and ad-hoc SPARQL), GET "
+             "/sparql on kept-alive connections, the same store folder",
+             f"ours: {ratio:.2f}x the baseline's requests/s; errors {errors} "
+             f"(target {TARGET_ERRORS}: {'met' if figures['met'] else 'MISSED'})"]
+    return SectionReport(NAME, "\n".join(lines), figures)

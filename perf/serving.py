@@ -1,0 +1,195 @@
+"""A real server for the sections to time, and a kept-alive client of it.
+
+Every section that measures over HTTP starts its server here: ``benchgraph serve`` (gunicorn,
+as a user runs it) or, as a baseline, ``oxigraph serve-read-only`` (Oxigraph's own HTTP
+server, from pip ``oxigraph``) over the same store folder. The server's output is read to
+the end by a thread into ``serve.log`` in the section's work folder: a pipe nobody reads
+fills, and then a worker blocked writing its log is killed by gunicorn mid-answer.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+from perf.common import PerfError
+
+START_SECONDS = 600.0
+"""The most a server may take to answer its first query (a memory store builds first)."""
+_LISTENING = re.compile(r"listening on (http://\S+/)")
+_READY_QUERY = "ASK {}"
+_RESULTS_JSON = "application/sparql-results+json"
+
+
+@dataclass(frozen=True)
+class Served:
+    """A running server: its address, its SPARQL path, and how long it took to be useful."""
+
+    url: str
+    """The base URL, ending in a slash."""
+    sparql_path: str
+    listening_seconds: float
+    """From the start of the process to the address being printed (or the port opening)."""
+    ready_seconds: float
+    """From the start of the process to the first query answered."""
+
+
+class Client:
+    """One kept-alive HTTP/1.1 connection to a server; a connection the server closed is
+    opened again once."""
+
+    def __init__(self, base_url: str, timeout: float = 120.0) -> None:
+        parts = urlsplit(base_url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.timeout = timeout
+        self.connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+
+    def get(self, path: str, accept: str = "text/html") -> tuple[int, bytes]:
+        for attempt in (1, 2):
+            try:
+                self.connection.request("GET", path, headers={"Accept": accept})
+                response = self.connection.getresponse()
+                return response.status, response.read()
+            except (http.client.HTTPException, OSError):
+                self.connection.close()  # e.g. a kept-alive connection the server closed
+                self.connection = http.client.HTTPConnection(self.host, self.port,
+                                                             timeout=self.timeout)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def sparql(self, sparql_path: str, query: str, accept: str = _RESULTS_JSON
+               ) -> tuple[int, bytes]:
+        return self.get(f"{sparql_path}?{urlencode({'query': query})}", accept)
+
+    def select(self, sparql_path: str, query: str) -> list[dict[str, str]]:
+        """The rows of a SELECT, each variable's value as a string; an error is a PerfError."""
+        status, body = self.sparql(sparql_path, query)
+        if status != 200:
+            raise PerfError(f"the query answered {status}: {body[:300]!r}")
+        return [{name: cell["value"] for name, cell in row.items()}
+                for row in json.loads(body)["results"]["bindings"]]
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def benchgraph_command(store_arguments: Sequence[str], workers: int | None = None) -> list[str]:
+    """``benchgraph serve`` on a free port, as this interpreter runs it."""
+    command = [sys.executable, "-m", "graph.cli", "serve", *store_arguments, "--port", "0"]
+    return command + (["--workers", str(workers)] if workers else [])
+
+
+@contextmanager
+def serving_benchgraph(store_arguments: Sequence[str], workdir: Path, *,
+                       workers: int | None = None,
+                       environment: dict[str, str] | None = None) -> Iterator[Served]:
+    """``benchgraph serve STORE_ARGUMENTS`` until the block ends, started without any
+    ``BENCHGRAPH_`` setting of this shell but those in ``environment``."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("BENCHGRAPH_")}
+    with _serving(benchgraph_command(store_arguments, workers), workdir, "/sparql",
+                  {**env, **(environment or {})}, port=None) as served:
+        yield served
+
+
+@contextmanager
+def serving_oxigraph(generation: Path, workdir: Path) -> Iterator[Served]:
+    """``oxigraph serve-read-only`` of one store generation until the block ends."""
+    binary = shutil.which("oxigraph", path=str(Path(sys.executable).parent)) or \
+        shutil.which("oxigraph")
+    if binary is None:
+        raise PerfError("the oxigraph server is not installed (pip install oxigraph)")
+    port = _free_port()
+    command = [binary, "serve-read-only", "--location", str(generation),
+               "--bind", f"127.0.0.1:{port}"]
+    with _serving(command, workdir, "/query", dict(os.environ), port=port) as served:
+        yield served
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def _serving(command: list[str], workdir: Path, sparql_path: str, env: dict[str, str], *,
+             port: int | None) -> Iterator[Served]:
+    """Run ``command`` until the block ends. Its address is the one it prints (``port`` None)
+    or 127.0.0.1:``port``; it is ready when it answers ``ASK {}``."""
+    name = Path(command[0]).name if port is not None else "benchgraph"
+    log = (workdir / f"serve-{name}.log").open("a", encoding="utf-8")
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE,
+                               text=True, env=env, start_new_session=True)
+    found: list[tuple[str, float]] = []
+    printed = threading.Event()
+
+    def read() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            log.write(line)
+            match = _LISTENING.search(line)
+            if match and not found:
+                found.append((match.group(1), time.perf_counter() - started))
+                printed.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        if port is not None:
+            found.append((f"http://127.0.0.1:{port}/", 0.0))
+            printed.set()
+        if not printed.wait(START_SECONDS) or process.poll() is not None:
+            raise PerfError(f"{' '.join(command[:3])} did not start: see {log.name}")
+        url, listening = found[0]
+        ready = _first_answer(url, sparql_path, process, started)
+        if port is not None:
+            listening = ready  # a server that prints no address: the port is its readiness
+        yield Served(url, sparql_path, listening, ready)
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        reader.join(10)
+        log.close()
+
+
+def _first_answer(url: str, sparql_path: str, process: subprocess.Popen[str],
+                  started: float) -> float:
+    """Seconds from ``started`` to the server's first answer to a query, asked every 10 ms."""
+    client = Client(url, timeout=START_SECONDS)
+    try:
+        while time.perf_counter() - started < START_SECONDS:
+            if process.poll() is not None:
+                raise PerfError(f"the server exited ({process.returncode}) before it answered")
+            try:
+                status, body = client.sparql(sparql_path, _READY_QUERY)
+            except (http.client.HTTPException, OSError):  # not listening yet
+                time.sleep(0.01)
+                continue
+            if status != 200:
+                raise PerfError(f"the server's first answer was {status}: {body[:300]!r}")
+            return time.perf_counter() - started
+        raise PerfError("the server did not answer in time")
+    finally:
+        client.close()

@@ -1,0 +1,132 @@
+"""The startup section: how long a person waits for a command over a store folder.
+
+    python -m perf.run startup [--records 10000] [--rounds 3]
+
+A child process builds the synthetic catalog into a validated store folder (untimed; the
+pages section's build phase). Then, ``--rounds`` times each, whole processes timed from the
+outside (``perf.common.run_process``: wall time and peak RSS):
+
+- ``benchgraph query NAME --store oxigraph:DIR`` for every named query (its parameters
+  picked from the catalog, as the query section picks them), the table printed; beside it
+  the floor, a Python that only imports pyoxigraph, opens the same generation read-only and
+  reads every solution of the same text;
+- ``benchgraph serve --store oxigraph:DIR``, from the start of the process to the address
+  printed and to its first answer to a query; beside it ``oxigraph serve-read-only`` of the
+  same generation to its first answer; and ``benchgraph serve`` of the catalog's record
+  files (the memory kind, which builds first) to its first answer, for scale.
+
+Targets (issue 9): a whole ``query`` process under 1.5 s, ``serve --store`` ready under 3 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from perf.common import PerfError, SectionReport, run_phase, run_process, table
+from perf.common import progress as say
+from perf.query_perf import Asked, asked_queries, named_queries, parameters_of
+from perf.serving import serving_benchgraph, serving_oxigraph
+
+NAME = "startup"
+HELP = "a whole `query --store` process and `serve --store` until its first answer"
+QUERY_TARGET = 1.5
+SERVE_TARGET = 3.0
+_FLOOR = """import sys, pyoxigraph as ox
+store = ox.Store.read_only(sys.argv[1])
+answer = store.query(open(sys.argv[2]).read(), base_iri=sys.argv[3])
+if not isinstance(answer, ox.QueryBoolean):
+    for row in answer:
+        tuple(row)
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The section's options are the suite's own (``--rounds``)."""
+
+
+def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport:
+    import pyoxigraph as ox
+
+    from graph.settings import Settings
+    from graph.store.disk import read_manifest
+
+    store = workdir / "startup-store"
+    say(f"startup: building {catalog.name} into a validated store at {store}")
+    run_phase("build", [str(catalog), str(store)], workdir, module="perf.pages_perf")
+    generation = store / read_manifest(store).generation
+    base = Settings().base
+    data = ox.Store.read_only(str(generation))
+    asked = asked_queries(named_queries(""), parameters_of(data), base)
+    del data
+    figures: dict[str, Any] = {"queries": {}, "serve": {}}
+    rows = []
+    for query in asked:
+        ours, floor = _query_process(query, store, generation, base, workdir, args.rounds)
+        figures["queries"][query.name] = {"seconds": ours, "floor_seconds": floor}
+        rows.append([query.name, f"{statistics.median(ours):.2f}",
+                     f"{statistics.median(floor):.2f}",
+                     "met" if statistics.median(ours) < QUERY_TARGET else "MISSED"])
+        say(f"startup: query {query.name}: {statistics.median(ours):.2f} s")
+    serve_rows = _serving_times(store, generation, catalog, workdir, args.rounds, figures)
+    worst = max(statistics.median(f["seconds"]) for f in figures["queries"].values())
+    ready = statistics.median(figures["serve"]["benchgraph serve --store"]["ready"])
+    figures["met"] = {"query": worst < QUERY_TARGET, "serve": ready < SERVE_TARGET}
+    lines = [table(["benchgraph query NAME --store (whole process)", "ours s", "floor s",
+                    "target"], rows), "",
+             table(["server", "address printed s", "first answer s"], serve_rows), "",
+             f"medians of {args.rounds} rounds; targets: every query process under "
+             f"{QUERY_TARGET:g} s (slowest {worst:.2f} s: "
+             f"{'met' if figures['met']['query'] else 'MISSED'}), serve --store ready under "
+             f"{SERVE_TARGET:g} s ({ready:.2f} s: "
+             f"{'met' if figures['met']['serve'] else 'MISSED'}); the floor is a Python "
+             "that imports only pyoxigraph and runs the same text on the same folder"]
+    return SectionReport(NAME, "\n".join(lines), figures)
+
+
+def _query_process(query: Asked, store: Path, generation: Path, base: str, workdir: Path,
+                   rounds: int) -> tuple[list[float], list[float]]:
+    """Wall seconds of ``rounds`` whole ``benchgraph query`` processes, and of the floor's."""
+    text = workdir / f"{query.name}.rq"
+    text.write_text(query.text, encoding="utf-8")
+    ours = [sys.executable, "-m", "graph.cli", "query", query.name, "--store",
+            f"oxigraph:{store}", "--wide",
+            *[f"--param={name}={value}" for name, value in query.values.items()]]
+    floor = [sys.executable, "-c", _FLOOR, str(generation), str(text), base]
+    times: dict[str, list[float]] = {"ours": [], "floor": []}
+    for _ in range(rounds):
+        for kind, command in (("ours", ours), ("floor", floor)):
+            finished = run_process(command, workdir / f"startup-{kind}.log")
+            if finished.code != 0:
+                log = (workdir / f"startup-{kind}.log").read_text(errors="replace")
+                raise PerfError(f"{' '.join(command[:5])} exited {finished.code}: "
+                                   f"{log[-500:]}")
+            times[kind].append(finished.seconds)
+    return times["ours"], times["floor"]
+
+
+def _serving_times(store: Path, generation: Path, catalog: Path, workdir: Path, rounds: int,
+                   figures: dict[str, Any]) -> list[list[str]]:
+    servers = {
+        "benchgraph serve --store": partial(serving_benchgraph,
+                                            ["--store", f"oxigraph:{store}"], workdir),
+        "oxigraph serve-read-only": partial(serving_oxigraph, generation, workdir),
+        "benchgraph serve RECORDS (memory)": partial(serving_benchgraph, [str(catalog)],
+                                                     workdir),
+    }
+    rows = []
+    for name, start in servers.items():
+        listening, ready = [], []
+        for _ in range(rounds):
+            with start() as served:
+                listening.append(served.listening_seconds)
+                ready.append(served.ready_seconds)
+        figures["serve"][name] = {"listening": listening, "ready": ready}
+        rows.append([name, f"{statistics.median(listening):.2f}",
+                     f"{statistics.median(ready):.2f}"])
+        say(f"startup: {name}: ready in {statistics.median(ready):.2f} s")
+    return rows
