@@ -177,7 +177,8 @@ def _biggest_organisation(client: _Client) -> list[str]:
 def _searches(client: _Client) -> list[str]:
     rows = client.select(_PREFIXES + "SELECT ?label WHERE { ?b bench:catalogued true ; "
                          "rdfs:label ?label } ORDER BY ?label LIMIT 20")
-    words = sorted({row["label"].split()[0].split("-")[0] for row in rows})
+    words = sorted({row["label"].split()[0].split("-")[0] for row in rows
+                    if row["label"].split()})  # a blank name (kept as written) has no word
     return ["/search?" + urlencode({"q": word}) for word in words]
 
 

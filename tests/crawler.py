@@ -13,7 +13,9 @@ What it follows, and how:
 - a Turtle response is parsed, and every IRI in it under the base must dereference: it is
   fetched (as Turtle, so the IRIs of its own answer are checked in turn), and its fragment
   must be an ``id`` of the page a browser gets there (``/ontology#Benchmark``);
-- a ``javascript:`` or ``data:`` link anywhere is a failure: the app never makes one.
+- a ``javascript:`` or ``data:`` link anywhere is a failure: the app never makes one;
+- an HTML page whose ``<title>`` or ``<h1>`` has no text is a failure: a node whose only
+  name is blank (a record's empty ``name``, kept as written) still gets a heading.
 
 Every distinct path is fetched, but query strings are sampled: at most ``SAMPLES`` addresses
 for each path and set of parameter names (``/benchmarks?tag=x`` and ``?tag=y`` are one kind
@@ -82,8 +84,14 @@ class _Links(HTMLParser):
         self.links: list[tuple[str, str | None]] = []
         """(address, Accept to fetch it with: a rel=alternate's type, else None)"""
         self.ids: set[str] = set()
+        self.headings: dict[str, str] = {}
+        """The text of the first ``<title>`` and ``<h1>``."""
+        self._open: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("title", "h1") and tag not in self.headings:
+            self.headings[tag] = ""
+            self._open.append(tag)
         values = dict(attrs)
         if values.get("id"):
             self.ids.add(str(values["id"]))
@@ -95,6 +103,18 @@ class _Links(HTMLParser):
             if target is not None:
                 accept = values.get("type") if tag == "link" and "alternate" in rel else None
                 self.links.append((target.strip(), accept))
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._open and self._open[-1] == tag:
+            self._open.pop()
+
+    def handle_data(self, data: str) -> None:
+        for tag in self._open:
+            self.headings[tag] += data
+
+    def blank_headings(self) -> list[str]:
+        """``title`` and ``h1`` when the page has one with no text (or none at all)."""
+        return [tag for tag in ("title", "h1") if not self.headings.get(tag, "").strip()]
 
 
 @dataclass(frozen=True)
@@ -160,6 +180,8 @@ class Crawler:
             page = _Links()
             page.feed(response.get_data(as_text=True))
             self._ids[path] = page.ids
+            for tag in page.blank_headings():
+                report.failures.append(Failure(path, f"no text in its <{tag}>", "(the page)"))
             links = page.links + _link_header(response)
             for target, accept in links:
                 yield from self._follow(target, accept, path, report)

@@ -23,21 +23,29 @@ def _planted() -> Flask:
     app = Flask(__name__)
     app.logger.disabled = True  # the planted bug's traceback is expected
 
+    def page(title: str, body: str) -> str:
+        return f"<title>{title}</title><h1>{title}</h1>{body}"
+
     @app.route("/")
     def home() -> str:
-        return ('<a href="/fine">fine</a> <a href="/missing">missing</a> <a href="/boom">boom</a>'
-                ' <a href="/fine#there">anchor</a> <a href="/fine#nowhere">no anchor</a>'
-                ' <a href="javascript:alert(1)">script</a> <a href="https://example.org/">out</a>'
-                ' <link rel="alternate" type="text/turtle" href="/data.ttl">'
-                + "".join(f' <a href="/list?page={n}">{n}</a>' for n in range(10)))
+        return page("home", '<a href="/fine">fine</a> <a href="/missing">missing</a>'
+                    ' <a href="/boom">boom</a> <a href="/untitled">untitled</a>'
+                    ' <a href="/fine#there">anchor</a> <a href="/fine#nowhere">no anchor</a>'
+                    ' <a href="javascript:alert(1)">script</a> <a href="https://example.org/">'
+                    'out</a> <link rel="alternate" type="text/turtle" href="/data.ttl">'
+                    + "".join(f' <a href="/list?page={n}">{n}</a>' for n in range(10)))
 
     @app.route("/fine")
     def fine() -> str:
-        return '<p id="there">here</p>'
+        return page("fine", '<p id="there">here</p>')
+
+    @app.route("/untitled")
+    def untitled() -> str:  # a node whose only name is blank, shown as it is
+        return "<title> </title><h1></h1><p>no name</p>"
 
     @app.route("/list")
     def listing() -> str:
-        return "a page of a list"
+        return page("a list", "a page of a list")
 
     @app.route("/boom")
     def boom() -> str:
@@ -62,6 +70,8 @@ def test_the_crawler_finds_each_planted_mistake() -> None:
         ("javascript:alert(1)", "javascript: link"),
         ("/gone", "404"),  # an IRI under the base in a Turtle answer
         ("/fine#lost", 'no id "lost" on the page'),
+        ("/untitled", "no text in its <title>"),
+        ("/untitled", "no text in its <h1>"),
     }
     assert "https://example.org/" in report.outside
     assert report.turtle_answers == 1 and report.iris_checked == 4

@@ -6,7 +6,8 @@ many links it has. One deterministic choice per IRI: the first of ``LABEL_PROPER
 has (``rdfs:label``, then ``skos:prefLabel``, ``dcterms:title``, ``foaf:name``), English
 before no language before any other language, then the least text; two records that name a
 node differently still give it one label, the same on every page. An IRI with none shows as
-its CURIE (``bench:Gated``, ``base:benchmark/x``).
+its CURIE (``bench:Gated``, ``base:benchmark/x``); so does one whose only label is blank
+(a record's empty ``name`` stays in the graph as written, DESIGN.md "Defects").
 
 The IRIs go into the query as a ``VALUES`` block (``values_block``) written by pyoxigraph from
 ``NamedNode`` terms, which refuse any text that is not an IRI: the rule of
@@ -96,8 +97,8 @@ def _lookup(store: Store, nodes: list[ox.NamedNode],
         result = store.query(_label_query(nodes[start:start + CHUNK], properties))
         for node, rank, label in result.rows:
             if not (isinstance(node, ox.NamedNode) and isinstance(label, ox.Literal)
-                    and isinstance(rank, ox.Literal)):
-                continue
+                    and isinstance(rank, ox.Literal)) or not label.value.strip():
+                continue  # a blank name (a record's empty ``name``, kept as written) names nothing
             key = (int(rank.value), _language_rank(label.language), label.value)
             if node.value not in best or key < best[node.value]:
                 best[node.value] = key

@@ -5,6 +5,10 @@ traceback for their own mistake: the library raises a ``BenchgraphError`` carryi
 and ``main`` alone catches it, prints ``benchgraph COMMAND: message`` and exits with the kind's
 code. Any other exception is a bug, and shows as one.
 
+What only building or validating records needs (the loader, the importers, pyshacl) is
+imported when a command builds or validates, not at start: ``query --store`` and ``serve
+--store`` never need it, and are held to start-up targets (``python -m perf.run startup``).
+
 PATHs go anywhere on the line (``benchgraph query lineage --param benchmark=x catalog/``):
 argparse fills a positional list once, so the words it leaves over are put into it here.
 """

@@ -82,7 +82,8 @@ def entities(facts: Facts) -> Iterator[Entity]:
         members = [node for node in facts.subjects_of(RDF.type, cls) if node not in seen]
         seen.update(members)
         for node in sorted(members, key=facts.text):
-            own_names = tuple(sorted(set(facts.texts(names.get(node, ()))), key=_folded))
+            own_names = tuple(sorted({name for name in facts.texts(names.get(node, ()))
+                                      if name.strip()}, key=_folded))  # a blank one names nothing
             iri = facts.text(node)
             if kind == "benchmark":
                 rank_here = 0 if "true" in facts.texts(catalogued.get(node, ())) else 1

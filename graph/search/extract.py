@@ -106,9 +106,9 @@ def _ordered(ids: list[int], order: Callable[[int], str]) -> list[int]:
 
 
 def first_text(facts: Facts, values: Values, subject: int) -> str:
-    """The first literal ``subject`` has among ``values`` ("" for none)."""
-    texts = facts.texts(values.get(subject, ()))
-    return texts[0] if texts else ""
+    """The first literal ``subject`` has among ``values`` that is not blank ("" for none): a
+    record's empty ``name`` stays in the graph as written, but names nothing."""
+    return next((text for text in facts.texts(values.get(subject, ())) if text.strip()), "")
 
 
 def date_key(text: str) -> str | None:

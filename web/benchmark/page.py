@@ -173,14 +173,16 @@ def _build(view: View, report: ValidationReport | None) -> BenchmarkPage:
 
 
 def _title(view: View, names: Row | None) -> str:
-    """The name a record describing the benchmark gives it; else any; else its id."""
-    if names is None:
-        identifier = view.hood.benchmark.lexical(dcterms.identifier)
-        return identifier or view.label(view.hood.benchmark.iri)
-    for shown in names.values:
+    """The name a record describing the benchmark gives it; else any; else its id. A blank
+    name (a record's empty ``name``, kept as written) names nothing."""
+    given = [shown for shown in (names.values if names else ()) if shown.text.strip()]
+    for shown in given:
         if any(said.graph in view.hood.describing for said in shown.said):
             return shown.text
-    return names.values[0].text
+    if given:
+        return given[0].text
+    identifier = view.hood.benchmark.lexical(dcterms.identifier)
+    return identifier or view.label(view.hood.benchmark.iri)
 
 
 def _benchmark_href(view: View) -> BenchmarkHref:
