@@ -72,6 +72,7 @@ def test_the_readme_gives_name_title_and_arxiv_and_never_the_abstract(
     ]
     part = entry(harvested, "suite/part")
     assert [(p.arxiv, p.title) for p in part.papers] == [("2404.00004", "Part One: A Toy Paper")]
+    assert part.name == "part"  # its README keeps the template's heading "# Task-name"
     assert b"ABSTRACT-SENTINEL" not in snapshot_bytes(harvested.snapshots[0])
     assert toy.description is None
 

@@ -163,12 +163,20 @@ class _Tasks:
         return self.folders.setdefault(owner, _Folder())
 
 
+_TEMPLATE_HEADING = "task-name"
+"""The heading of lm-eval's README template (``# Task-name``): a README that keeps it names no
+benchmark (13 folders of lm-eval 0.4.13 do), so the folder's name stands for it instead."""
+
+
 def _entry(reader: MemberReader, folder: str, stated: _Folder, readme: str | None) -> Entry:
     text = reader.text(readme) if readme else None
     paper = readme_paper(text) if text else None
+    heading = first_heading(text) if text else None
+    if heading is not None and heading.casefold() == _TEMPLATE_HEADING:
+        heading = None
     return Entry(
         id=folder,
-        name=(first_heading(text) if text else None) or folder.rsplit("/", 1)[-1],
+        name=heading or folder.rsplit("/", 1)[-1],
         papers=[paper] if paper else [],
         datasets=stated.datasets,
         metrics=stated.metrics,
