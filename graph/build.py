@@ -17,11 +17,13 @@ from rdflib import URIRef
 from graph.dataset.quads import Quad
 from graph.dataset.table import OBJECT, PREDICATE, SUBJECT, QuadTable
 from graph.gc_pause import gc_paused
+from graph.importers.base import Problem
 from graph.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping import MappingContext, map_record
 from graph.mapping.emitter import Statements
-from graph.mapping.identity import index_benchmarks
+from graph.mapping.identity import BenchmarkIndex, index_benchmarks
 from graph.mapping.iris import Iris
+from graph.mapping.overrides import bundled_overrides
 from graph.namespace import BENCH, RDF, RDFS
 from graph.ontology import ontology_quads
 from graph.resources import data_dir
@@ -56,13 +58,27 @@ def build(
     """Load the record files under ``paths`` (default: the bundled catalog) and map them."""
     with gc_paused():
         report = load_records(default_paths(paths), settings, progress)
-        table = map_records(report.records, Iris(settings.base), vocabulary or bundled_vocabulary())
+        index = index_records(report)
+        table = map_records(report.records, Iris(settings.base), vocabulary or bundled_vocabulary(),
+                            index)
     return BuildResult(report, table)
 
 
-def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabulary) -> QuadTable:
-    """Every record's named graph, the build graph derived from them all, and the ontology."""
-    index = index_benchmarks(loaded.record for loaded in records)
+def index_records(report: LoadReport) -> BenchmarkIndex:
+    """Which benchmark each loaded record describes (the bundled overrides applied); what the
+    matching warns about is added to the report's warnings, naming each record's file."""
+    index = index_benchmarks((loaded.record for loaded in report.records), bundled_overrides())
+    report.warnings += [Problem(report.records[p.position].source.path, p.field, p.reason, p.value)
+                        for p in index.problems]
+    return index
+
+
+def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabulary,
+                index: BenchmarkIndex | None = None) -> QuadTable:
+    """Every record's named graph, the build graph derived from them all, and the ontology;
+    ``index`` is the records' (``index_benchmarks`` of them, without overrides, by default)."""
+    if index is None:
+        index = index_benchmarks(loaded.record for loaded in records)
     ctx = MappingContext(iris, vocabulary, index)
     table = QuadTable()
     catalogued: set[URIRef] = set()

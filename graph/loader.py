@@ -11,6 +11,13 @@ rules span files, and both keep the first file in sorted path order:
 - one record, one named graph: ``record_key`` of a later file may not equal that of a
   loaded one (``sub/x.json`` and ``sub/x.txt`` would share ``{base}record/sub_x``).
 
+Most files are one record. A file of many (a harness snapshot: one record per entry) gives
+each its own key, the file's key and the entry's name slugged together
+(``harnesses/helm.json``, entry ``mimic_rrs``: ``harnesses_helm_mimic_rrs``), so each entry
+has a named graph of its own; both rules then hold record by record. A part of such a file
+that cannot be a record (a broken entry) is rejected alone, named by the file, the entry and
+the field, and the file's other records still load.
+
 Only ``RecordRejected`` is caught: anything else raised here is a bug, and shows as one.
 """
 
@@ -19,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from graph.importers import choose_importer
-from graph.importers.base import Problem, RecordRejected, SourceFile
+from graph.importers.base import Imported, Problem, RecordRejected, SourceFile
 from graph.importers.reading import find_record_files, read_source
 from graph.mapping.identity import stated_claim
 from graph.records import Record
@@ -32,15 +39,18 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class LoadedRecord:
-    """A record and the file it came from."""
+    """A record and the file it came from (and, in a file of many, its name there)."""
 
     source: SourceFile
     record: Record
+    part: str | None = None
+    """The record's name among its file's records (a snapshot entry's id); ``None`` for a file
+    that is one record."""
 
     @property
     def key(self) -> str:
         """The record's key: the last segment of its named graph, ``{base}record/{key}``."""
-        return record_key(self.source.relative)
+        return record_key(self.source.relative, self.part)
 
 
 @dataclass
@@ -50,19 +60,25 @@ class LoadReport:
     records: list[LoadedRecord] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     rejected: list[Problem] = field(default_factory=list)
+    files: int | None = None
+    """Every record file found, loaded or rejected; ``None`` for a report put together by
+    hand, which counts one file per record and rejection."""
 
     @property
     def files_read(self) -> int:
         """Every record file found, loaded or rejected."""
-        return len(self.records) + len(self.rejected)
+        return len(self.records) + len(self.rejected) if self.files is None else self.files
 
 
-def record_key(relative: PurePosixPath) -> str:
-    """The key of a record's named graph: its path below the folder, suffix dropped, slugged.
+def record_key(relative: PurePosixPath, part: str | None = None) -> str:
+    """The key of a record's named graph: its path below the folder, suffix dropped, and the
+    record's name in a file of many, slugged together.
 
-    ``sub/x.json`` -> ``sub_x``; empty when the path has no letter or digit.
+    ``sub/x.json`` -> ``sub_x``; entry ``B-1`` of ``h/lm_eval.json`` -> ``h_lm_eval_b_1``;
+    empty when the path has no letter or digit.
     """
-    return slugify(str(relative.with_suffix("")))
+    stem = str(relative.with_suffix(""))
+    return slugify(stem if part is None else f"{stem}/{part}")
 
 
 def load_records(
@@ -74,32 +90,45 @@ def load_records(
     exist; everything wrong with a file is reported in the ``LoadReport`` instead.
     """
     files = find_record_files(paths)
-    report = LoadReport()
+    report = LoadReport(files=len(files))
     by_id: dict[tuple[str, str], LoadedRecord] = {}
     by_key: dict[str, LoadedRecord] = {}
     for done, (path, relative) in enumerate(files, start=1):
         try:
-            loaded, warnings = _load_one(path, relative, settings)
-            _claim(loaded, by_id, by_key)
+            source, imported = _import(path, relative, settings)
         except RecordRejected as rejected:
             report.rejected.append(Problem(path, rejected.field, rejected.reason))
         else:
-            report.records.append(loaded)
-            report.warnings.extend(warnings)
+            report.warnings.extend(imported.warnings)
+            report.rejected.extend(imported.rejected)
+            for part in imported.parts:
+                loaded = LoadedRecord(source, part.record, part.name)
+                try:
+                    _claim(loaded, by_id, by_key)
+                except RecordRejected as rejected:
+                    report.rejected.append(Problem(path, _in_part(part.where, rejected.field),
+                                                   rejected.reason))
+                else:
+                    report.records.append(loaded)
         if progress is not None:
             progress(done, len(files))
     return report
 
 
-def _load_one(
-    path: Path, relative: PurePosixPath, settings: Settings
-) -> tuple[LoadedRecord, list[Problem]]:
+def _import(path: Path, relative: PurePosixPath, settings: Settings
+            ) -> tuple[SourceFile, Imported]:
     source = read_source(path, relative, settings)
     importer = choose_importer(source)
     if importer is None:
         raise RecordRejected("no importer recognises this file's content")
-    imported = importer.load(source, settings)
-    return LoadedRecord(source, imported.record), imported.warnings
+    return source, importer.load(source, settings)
+
+
+def _in_part(where: str | None, field: str | None) -> str | None:
+    """A field of one record of a file of many, below the part (``entries[gsm8k].id``)."""
+    if where is None or field is None:
+        return where or field
+    return f"{where}.{field}"
 
 
 def _claim(
@@ -118,15 +147,21 @@ def _claim(
             field=claim.field,
         )
     key = loaded.key
+    if loaded.part is None:
+        named, verb = f"its path {loaded.source.relative}", "gives"
+    else:
+        named = f"its path {loaded.source.relative} and its name {loaded.part!r} there"
+        verb = "give"
     if not key:
         raise RecordRejected(
             f"its path {loaded.source.relative} has no letter or digit to name its record "
             "graph; rename the file"
         )
     if key in by_key:
-        first = by_key[key].source
+        first = by_key[key]
+        also = "" if first.part is None else f", name {first.part!r}"
         raise RecordRejected(
-            f"its path {loaded.source.relative} gives the record graph name {key!r}, already "
-            f"that of {first.path} (path {first.relative}); rename one of them"
+            f"{named} {verb} the record graph name {key!r}, already that of "
+            f"{first.source.path} (path {first.source.relative}{also}); rename one of them"
         )
     by_key[key] = by_id[claim.kind, claim.benchmark_id] = loaded

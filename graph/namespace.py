@@ -27,6 +27,10 @@ class _SCHEMA(DefinedNamespace):
     _fail = True
 
     codeRepository: URIRef
+    copyrightNotice: URIRef
+    license: URIRef
+    name: URIRef
+    softwareVersion: URIRef
     url: URIRef
 
 
@@ -63,6 +67,8 @@ class _BENCH(DefinedNamespace):
     Credit: URIRef
     Source: URIRef
     ModelCardSurvey: URIRef
+    HarnessPackage: URIRef
+    Subtask: URIRef
 
     # Properties
     inSuite: URIRef
@@ -159,6 +165,22 @@ class _BENCH(DefinedNamespace):
     dispositionReason: URIRef
     unknownField: URIRef
     accessPhrase: URIRef
+    entryId: URIRef
+    statedIn: URIRef
+    hub: URIRef
+    hubAccess: URIRef
+    mainMetric: URIRef
+    taxonomyTask: URIRef
+    taxonomyWhat: URIRef
+    taxonomyWho: URIRef
+    taxonomyWhen: URIRef
+    taxonomyLanguage: URIRef
+    implementedBy: URIRef
+    listedAsTodo: URIRef
+    subtask: URIRef
+    sampleCount: URIRef
+    needsLocalData: URIRef
+    baselineSource: URIRef
 
 
 Closed = TypeVar("Closed", bound=type[DefinedNamespace])

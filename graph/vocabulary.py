@@ -23,6 +23,8 @@ class Vocabulary:
     members: dict[URIRef, dict[str, URIRef]] = field(default_factory=dict)
     access_phrases: tuple[tuple[str, URIRef], ...] = ()
     """(phrase, access level): a page's access sentence starting with the phrase sets the level."""
+    suite_harness: dict[URIRef, URIRef] = field(default_factory=dict)
+    """Suite -> the harness it belongs to (``bench:harness``)."""
 
     _found: dict[tuple[URIRef, str], URIRef | None] = field(
         default_factory=dict, compare=False, repr=False
@@ -37,6 +39,18 @@ class Vocabulary:
         except KeyError:
             found = self._found[key] = self.members.get(vocabulary_class, {}).get(slugify(value))
             return found
+
+    def harness_suite(self, harness: str, suite: str) -> URIRef | None:
+        """The suite a harness calls ``suite`` (its catalog key ``harness``: ``helm``): the
+        member with the notation ``{harness}_{suite}`` (``helm_lite``), else the suite whose
+        own notation is ``suite`` if it belongs to that harness (``medhelm``). So a catalog
+        tag ``lite`` puts nothing in HELM's suite: only its notation ``helm_lite`` does."""
+        owner = self.find(BENCH.Harness, harness)
+        for notation in (f"{harness}_{suite}", suite):
+            found = self.find(BENCH.Suite, notation)
+            if found is not None and self.suite_harness.get(found) == owner:
+                return found
+        return None
 
     def access_level_for(self, sentence: str) -> URIRef | None:
         """The access level a page's access sentence names, by its leading phrase."""
@@ -64,7 +78,10 @@ def vocabulary_from(graph: Graph) -> Vocabulary:
             key=lambda pair: (-len(pair[0]), pair[0]),
         )
     )
-    return Vocabulary(members=members, access_phrases=phrases)
+    suites = {suite: harness for suite, harness in graph.subject_objects(BENCH.harness)
+              if isinstance(suite, URIRef) and isinstance(harness, URIRef)
+              and suite in members.get(BENCH.Suite, {}).values()}
+    return Vocabulary(members=members, access_phrases=phrases, suite_harness=suites)
 
 
 @cache

@@ -13,11 +13,11 @@ from rdflib import Dataset
 
 from graph.build import BuildResult, build
 from graph.export import to_dataset
-from graph.resources import data_dir
 from graph.settings import Settings
 from graph.store.base import Store
 from graph.store.kinds import StoreSpec, open_store
 from graph.store.local import LocalStore
+from tests.seeds import SEEDS
 from tests.serving import LiveServer, serve
 from web import create_app
 
@@ -33,7 +33,7 @@ def settings() -> Settings:
 
 @pytest.fixture(scope="session")
 def seed_build(settings: Settings) -> BuildResult:
-    return build([data_dir("catalog")], settings)
+    return build(list(SEEDS), settings)
 
 
 @pytest.fixture(scope="session")
@@ -72,7 +72,7 @@ def live_server() -> Iterator[LiveServer]:
 @pytest.fixture(scope="session")
 def crawl_paths() -> list[Path]:
     """The seeds and the crawl catalog: what the crawler, the docs pages and the browser see."""
-    return [data_dir("catalog"), CRAWL_CATALOG]
+    return [*SEEDS, CRAWL_CATALOG]
 
 
 @pytest.fixture(scope="session")

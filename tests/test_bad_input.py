@@ -21,6 +21,7 @@ from graph.records import CatalogPage
 from graph.records.fields import NOT_A_URL, NOT_AN_ARXIV_ID
 from graph.resources import data_dir
 from graph.settings import Settings
+from tests.seeds import SEEDS
 
 SEED_PAGE = data_dir("catalog") / "000_501ccd0cd0e2608f.txt"
 SEED_DIRECTORY = data_dir("catalog") / "002_e36a0be437d5fce5.txt"
@@ -453,6 +454,6 @@ def test_committed_fixture(tmp_path: Path, name: str) -> None:
 
 
 def test_all_fixtures_at_once_beside_the_seeds() -> None:
-    report: LoadReport = load_records([data_dir("catalog"), *BAD.glob("*.json")], DEFAULTS)
+    report: LoadReport = load_records([*SEEDS, *BAD.glob("*.json")], DEFAULTS)
     assert {loaded.record.benchmark_id for loaded in report.records} == SEED_IDS
     assert sorted(problem.path.name for problem in report.rejected) == sorted(FIXTURES)

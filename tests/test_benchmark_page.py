@@ -19,15 +19,15 @@ import pytest
 from flask.testing import FlaskClient
 
 from graph.build import BuildResult
-from graph.resources import data_dir
 from graph.settings import Settings
 from graph.store.base import Store
 from graph.validate import ValidationReport, validate
+from tests.seeds import SEEDS
 from web.benchmark import page as benchmark_page
 from web.benchmark.markdown import render_markdown
 
 FIXTURES = Path(__file__).parent / "data" / "benchmark_page"
-CATALOG = [data_dir("catalog"), FIXTURES]
+CATALOG = [*SEEDS, FIXTURES]
 BASE = Settings().base
 
 

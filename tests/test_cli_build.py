@@ -1,6 +1,7 @@
 """``benchgraph build`` and ``benchgraph stats`` as a user runs them."""
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -10,7 +11,7 @@ from pyld import jsonld
 from rdflib import Dataset, Graph
 
 from graph.cli import main
-from graph.resources import data_dir
+from tests.seeds import SEEDS
 
 FORMATS = {"turtle": "ttl", "ntriples": "nt", "trig": "trig", "nquads": "nq", "jsonld": "jsonld",
            "rdfxml": "rdf"}
@@ -21,7 +22,7 @@ RAPPER_SYNTAX = {"turtle": "turtle", "ntriples": "ntriples", "trig": "trig", "nq
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_every_format_parses_with_an_independent_parser(tmp_path: Path, fmt: str) -> None:
     out = tmp_path / f"graph.{FORMATS[fmt]}"
-    assert main(["build", "-o", str(out)]) == 0
+    assert main(["build", *map(str, SEEDS), "-o", str(out)]) == 0
     if fmt == "jsonld":
         expanded = json.loads(out.read_text())
         nquads = jsonld.to_rdf(expanded, {"format": "application/n-quads"})
@@ -41,7 +42,8 @@ def test_stdout_is_turtle_and_the_report_goes_to_stderr(
     out, err = capsysbinary.readouterr()
     graph = Graph().parse(data=out, format="turtle")
     assert len(graph) > 1000
-    assert b"2 records loaded" in err and b"0 files rejected" in err
+    # the bundled catalog: the two seeds and the harness snapshots' thousand entries
+    assert re.search(rb"\b\d,\d{3} records loaded, 0 files rejected", err), err[:200]
     assert f"wrote {len(graph):,} triples: ".encode() in err
 
 
@@ -56,7 +58,7 @@ def test_same_input_same_bytes(tmp_path: Path) -> None:
 def test_a_bad_file_is_named_and_the_good_ones_are_still_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for seed in data_dir("catalog").iterdir():
+    for seed in SEEDS:
         shutil.copy(seed, tmp_path / seed.name)
     (tmp_path / "broken.json").write_text('{"page": {"id": "Bad Id", "name": "x"}}')
     out = tmp_path / "out" / "graph.ttl"
@@ -136,11 +138,11 @@ def test_a_dataset_format_counts_quads_by_graph(tmp_path: Path,
     assert main(["build", "-o", str(out)]) == 0
     (wrote,) = [line for line in capsys.readouterr().err.splitlines() if line.startswith("wrote")]
     assert wrote.startswith(f"wrote {len(out.read_text().splitlines()):,} quads: ")
-    assert " in 2 record graphs, " in wrote
+    assert re.search(r" in \d,\d{3} record graphs, ", wrote), wrote
 
 
 def test_paths_go_anywhere(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    first, second = sorted(data_dir("catalog").iterdir())
+    first, second = SEEDS
     out = tmp_path / "g.nt"
     assert main(["build", str(first), "-o", str(out), "--format", "ntriples", str(second)]) == 0
     assert "2 records loaded" in capsys.readouterr().err
@@ -162,7 +164,7 @@ def test_base_is_a_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 def test_stats_counts_classes_suites_access_levels_and_harnesses(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["stats", "--format", "json"]) == 0
+    assert main(["stats", *map(str, SEEDS), "--format", "json"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert stats["per class"]["bench:Benchmark"] == 11
     assert stats["per class"]["bench:Record"] == 2
@@ -170,3 +172,17 @@ def test_stats_counts_classes_suites_access_levels_and_harnesses(
     assert stats["benchmarks per suite"] == {"bench:MedHELM": 1}
     assert stats["benchmarks per access level"] == {"bench:Gated": 2}
     assert stats["tasks per harness"] == {"bench:HELM": 1}
+
+
+def test_stats_of_the_bundled_catalog_show_every_harness_and_no_guessed_access(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["stats", "--format", "json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["per class"]["bench:Benchmark"] > 600
+    assert set(stats["tasks per harness"]) == {
+        "bench:HELM", "bench:LMEvalHarness", "bench:InspectEvals", "bench:OpenCompass"}
+    assert all(count > 100 for count in stats["tasks per harness"].values())
+    assert stats["benchmarks per suite"]["bench:MedHELM"] > 30
+    # no harness states an access level: the seeds' two gated benchmarks stay the only ones
+    assert stats["benchmarks per access level"] == {"bench:Gated": 2}

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from graph.cli import main
-from graph.resources import data_dir
+from tests.seeds import SEEDS
 
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = tmp_path_factory.mktemp("cli") / "store"
-    assert main(["build", str(data_dir("catalog")), "--store", f"oxigraph:{target}"]) == 0
+    assert main(["build", *map(str, SEEDS), "--store", f"oxigraph:{target}"]) == 0
     return target
 
 
@@ -54,7 +54,7 @@ def test_a_store_built_without_validating_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     target = tmp_path / "plain"
-    assert main(["build", str(data_dir("catalog")), "--store", f"oxigraph:{target}",
+    assert main(["build", *map(str, SEEDS), "--store", f"oxigraph:{target}",
                  "--no-validate"]) == 0
     capsys.readouterr()
     code, _, err = run(capsys, "validate", "--store", f"oxigraph:{target}")

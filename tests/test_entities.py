@@ -21,13 +21,13 @@ import pytest
 from flask.testing import FlaskClient
 from rdflib import Graph
 
-from graph.resources import data_dir
 from graph.settings import Settings
 from graph.slug import node_key
 from graph.store.base import Description, Statement
 from graph.store.kinds import StoreSpec, open_store
 from graph.store.local import LocalStore
 from graph.store.result import QueryResult
+from tests.seeds import SEEDS
 from web import create_app
 from web.entities import split_suffix
 from web.labels import fetch_labels
@@ -52,7 +52,7 @@ def _write_crowd(folder: Path) -> None:
 def store(tmp_path_factory: pytest.TempPathFactory, settings: Settings) -> Iterator[LocalStore]:
     crowd = tmp_path_factory.mktemp("crowd")
     _write_crowd(crowd)
-    paths = [data_dir("catalog"), DATA / "query_catalog", DATA / "entities", crowd]
+    paths = [*SEEDS, DATA / "query_catalog", DATA / "entities", crowd]
     opened = open_store(StoreSpec.parse("memory"), settings, paths)
     yield opened
     opened.close()
@@ -424,7 +424,7 @@ def test_pages_follow_the_base_setting(tmp_path: Path) -> None:
     """Under another base, data IRIs still map to /x, and the vocabularies (which are not
     under it) still have their pages."""
     settings = Settings(base="http://example.org/kg/")
-    other = open_store(StoreSpec.parse("memory"), settings, [data_dir("catalog")])
+    other = open_store(StoreSpec.parse("memory"), settings, list(SEEDS))
     try:
         client = create_app(settings, other).test_client()
         anchors = links(client.get("/benchmark/mimic_rrs", headers=HTML).data).anchors

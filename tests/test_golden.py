@@ -14,9 +14,10 @@ from graph.build import build
 from graph.mapping.iris import Iris
 from graph.resources import data_dir
 from graph.settings import Settings
+from tests.seeds import SEEDS
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
-SEEDS = sorted(path.name for path in data_dir("catalog").iterdir())
+SEED_NAMES = sorted(path.name for path in SEEDS)
 
 
 def record_graph(seed: str) -> Graph:
@@ -39,7 +40,7 @@ def readable_diff(expected: Graph, actual: Graph) -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", SEED_NAMES)
 def test_seed_graph_matches_golden(seed: str) -> None:
     expected = Graph().parse(GOLDEN / f"{Path(seed).stem}.ttl", format="turtle")
     actual = record_graph(seed)
@@ -47,11 +48,11 @@ def test_seed_graph_matches_golden(seed: str) -> None:
 
 
 def test_golden_files_cover_every_seed() -> None:
-    assert sorted(p.stem for p in GOLDEN.glob("*.ttl")) == sorted(Path(s).stem for s in SEEDS)
+    assert sorted(p.stem for p in GOLDEN.glob("*.ttl")) == sorted(Path(s).stem for s in SEED_NAMES)
 
 
 if __name__ == "__main__":
-    for seed in SEEDS:
+    for seed in SEED_NAMES:
         graph = record_graph(seed)
         from graph.namespace import PREFIXES
 

@@ -3,7 +3,7 @@
 import pytest
 
 from graph.harvest import Harvest, harvest
-from graph.harvest.model import Entry
+from graph.records.harness_snapshot import Entry
 from tests.test_harvest_archive import build_wheel
 
 

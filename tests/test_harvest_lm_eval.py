@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from graph.harvest import Harvest, harvest
-from graph.harvest.model import Entry
 from graph.harvest.snapshot import snapshot_bytes
+from graph.records.harness_snapshot import Entry
 from tests.test_harvest_archive import FIXTURES, build_wheel
 
 

@@ -7,9 +7,15 @@ from pydantic import ValidationError
 
 from graph.cli import main
 from graph.harvest import harvest
-from graph.harvest.model import Entry, Snapshot
-from graph.harvest.snapshot import read_snapshot, snapshot_bytes, write_snapshots
+from graph.harvest.snapshot import (
+    combined_notice,
+    read_snapshot,
+    snapshot_bytes,
+    write_snapshots,
+)
 from graph.harvest.text import arxiv_ids, short_description
+from graph.records.harness_snapshot import Entry, Snapshot
+from graph.resources import data_dir
 from tests.test_harvest_archive import FIXTURES, build_wheel
 
 PACKAGES = ("helm", "lm_eval", "inspect_evals", "opencompass")
@@ -36,6 +42,28 @@ def test_the_same_packages_give_the_same_bytes(tmp_path: Path) -> None:
     assert sorted(written(tmp_path / "out1")) == [
         "NOTICE", "helm.json", "inspect_evals.json", "lm_eval.json", "opencompass.json"
     ]
+
+
+def test_the_record_fixtures_are_what_harvest_writes_for_the_package_fixtures(
+    tmp_path: Path,
+) -> None:
+    """``tests/data/harness_records/`` (its README) is this command's output, byte for byte."""
+    write_snapshots(harvest([FIXTURES / p for p in PACKAGES]).snapshots, tmp_path / "out")
+    records = Path(__file__).parent / "data" / "harness_records"
+    assert written(tmp_path / "out") == {
+        name: data for name, data in written(records).items() if name != "README.md"}
+
+
+def test_the_bundled_snapshots_are_in_their_one_canonical_form() -> None:
+    """``catalog/harnesses/``: each file is what the writer makes of what it holds, so
+    harvesting the same wheels again gives the same bytes (and a hand edit shows)."""
+    folder = data_dir("catalog") / "harnesses"
+    names = sorted(path.name for path in folder.glob("*.json"))
+    assert names == ["helm.json", "inspect_evals.json", "lm_eval.json", "opencompass.json"]
+    snapshots = [read_snapshot((folder / name).read_bytes()) for name in names]
+    for name, snapshot in zip(names, snapshots, strict=True):
+        assert snapshot_bytes(snapshot) == (folder / name).read_bytes(), name
+    assert combined_notice(snapshots) == (folder / "NOTICE").read_text("utf-8")
 
 
 def test_a_snapshot_reads_back_to_the_same_bytes(tmp_path: Path) -> None:

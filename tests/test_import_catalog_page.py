@@ -76,7 +76,8 @@ def test_text_that_merely_starts_like_a_scalar_is_not_claimed(text: str) -> None
 
 
 def test_registry_is_explicit_and_ordered() -> None:
-    assert [importer.name for importer in IMPORTERS] == ["catalog-page", "directory-page"]
+    assert [importer.name for importer in IMPORTERS] == [
+        "harness-registry", "catalog-page", "directory-page"]
     seed = source(SEED_PAGE.read_text("utf-8"))
     page = source(SEED_DIRECTORY.read_text("utf-8"))
     assert (chosen := choose_importer(seed)) is not None and chosen.name == "catalog-page"

@@ -9,6 +9,7 @@ from graph.dataset.quads import Quad
 from graph.namespace import BENCH, BENCH_IRI, BENCH_TERMS, ONTOLOGY_IRI
 from graph.resources import data_dir
 from graph.settings import Settings
+from tests.seeds import SEEDS
 
 from .conftest import DATA
 
@@ -62,7 +63,8 @@ def test_vocabulary_members_have_a_notation_and_an_ontology_class(ontology: Grap
 @pytest.fixture(scope="module")
 def built() -> list[Quad]:
     """The fixture records' build: every record graph, the build graph and the ontology's."""
-    folders = [data_dir("catalog"), DATA / "records", DATA / "directory", DATA / "defects"]
+    folders = [*SEEDS, DATA / "records", DATA / "directory", DATA / "defects",
+               DATA / "harness_records", DATA / "harness_match"]
     return build(folders, Settings()).quads
 
 

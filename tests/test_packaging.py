@@ -1,5 +1,6 @@
 """The data folders reach an installed wheel, and are found there the same way."""
 
+import re
 import subprocess
 import sys
 import zipfile
@@ -26,9 +27,11 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_carries_every_data_file(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for folder, suffix in DATA_FOLDERS.items():
-        for path in (ROOT / folder).iterdir():
+        for path in (ROOT / folder).rglob("*"):
             if path.is_file() and path.name.endswith(suffix) and path.name != "README.md":
-                assert f"graph/_data/{folder}/{path.name}" in names, path
+                inside = path.relative_to(ROOT / folder).as_posix()
+                assert f"graph/_data/{folder}/{inside}" in names, path
+    assert "graph/mapping/harness_overrides.toml" in names
 
 
 def test_wheel_carries_every_module(wheel: Path) -> None:
@@ -55,5 +58,8 @@ def test_installed_wheel_finds_its_data_and_builds(wheel: Path, tmp_path: Path) 
         text=True,
     )
     assert done.returncode == 0, done.stderr
-    assert "2 records loaded" in done.stderr
-    assert "mimic_rrs" in out.read_text()
+    assert re.search(r"\b\d{1,3}(,\d{3})+ records loaded", done.stderr), done.stderr
+    graph = out.read_text()
+    assert "mimic_rrs" in graph
+    # the harness snapshots, matched with the overrides the wheel carries (HELM's HumanEval)
+    assert "benchmark/humaneval/task/helm" in graph

@@ -11,7 +11,6 @@ import pytest
 
 from graph.build import build
 from graph.namespace import BENCH_IRI
-from graph.resources import data_dir
 from graph.settings import Settings
 from graph.sparql.checks import binding_problems, query_algebra
 from graph.sparql.errors import ParameterError, QuerySyntaxError, ReadOnlyError
@@ -28,6 +27,7 @@ from graph.sparql.query_text import check_query, with_values
 from graph.store.base import Store
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.result import QueryResult
+from tests.seeds import SEEDS
 
 FIXTURES = Path(__file__).parent / "data" / "query_catalog"
 BASE = Settings().base
@@ -50,7 +50,7 @@ def both_stores(paths: list[Path], folder: Path) -> Stores:
 
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stores]:
-    pair = both_stores([data_dir("catalog"), FIXTURES], tmp_path_factory.mktemp("q") / "store")
+    pair = both_stores([*SEEDS, FIXTURES], tmp_path_factory.mktemp("q") / "store")
     yield pair
     for store in pair:
         store.close()
@@ -58,7 +58,7 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stores]:
 
 @pytest.fixture(scope="module")
 def seeds_only(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stores]:
-    pair = both_stores([data_dir("catalog")], tmp_path_factory.mktemp("seeds") / "store")
+    pair = both_stores(list(SEEDS), tmp_path_factory.mktemp("seeds") / "store")
     yield pair
     for store in pair:
         store.close()
@@ -123,6 +123,17 @@ EXPECTED: dict[str, list[tuple[dict[str, str], list[Row]]]] = {
         ("latency_bench", "Latency Bench", "", "", "", "latency", "latency_task"),
         ("mimic_rrs", "MIMIC-RRS (MedHELM)", "mimic_rrs", "", "", "", ""),
     ])],
+    "multi-harness": [({}, [
+        ("helm_qa", "HELM QA", "2", "bench:HELM", "helm_qa"),
+        ("helm_qa", "HELM QA", "2", "bench:LMEvalHarness", "hqa"),
+        ("helm_qa_v2", "HELM QA v2", "2", "bench:HELM", "helm_qa_v2"),
+        ("helm_qa_v2", "HELM QA v2", "2", "bench:InspectEvals", "inspect_helm_qa"),
+        ("latency_bench", "Latency Bench", "2", "bench:BIGbench", "latency_task"),
+        ("latency_bench", "Latency Bench", "2", "bench:OpenCompass", "latency"),
+    ]), ({"least": "3"}, [])],
+    # Only harness registry entries state what a harness loads and counts (tests/
+    # test_harness_records.py has the rows on its catalog); catalog pages' harness keys do not.
+    "harness-conflicts": [({}, [])],
     "in-harness": [({}, [
         ("helm_qa", "HELM QA", "helm_qa"),
         ("helm_qa_v2", "HELM QA v2", "helm_qa_v2"),

@@ -8,7 +8,6 @@ from flask.testing import FlaskClient
 
 from graph.build import build
 from graph.errors import BenchgraphError, ErrorKind
-from graph.resources import data_dir
 from graph.search import INDEX_FILE, SearchError, SearchResults
 from graph.search.entities import KINDS
 from graph.search.results import MATCHES
@@ -17,9 +16,10 @@ from graph.settings import Settings
 from graph.store.disk import read_manifest
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.local import LocalStore
+from tests.seeds import SEEDS
 
 DATA = Path(__file__).parent / "data"
-CATALOG = [data_dir("catalog"), DATA / "query_catalog", DATA / "search"]
+CATALOG = [*SEEDS, DATA / "query_catalog", DATA / "search"]
 BASE = "https://w3id.org/benchgraph/"
 RANK = {"benchmark": 0} | {kind: rank for rank, (kind, _) in enumerate(KINDS, start=1)}
 
@@ -158,7 +158,7 @@ def test_the_index_is_built_into_the_generation_and_switches_with_it(
     tmp_path: Path, settings: Settings
 ) -> None:
     folder = tmp_path / "store"
-    build_into(folder, build([data_dir("catalog")], settings), settings)
+    build_into(folder, build(list(SEEDS), settings), settings)
     first = read_manifest(folder).generation
     assert (folder / first / INDEX_FILE).is_file()
     store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)

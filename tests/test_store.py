@@ -103,7 +103,7 @@ def test_dataset_picks_record_graphs(store: LocalStore) -> None:
 
 
 def test_construct_gives_triples(store: LocalStore) -> None:
-    result = store.query("CONSTRUCT WHERE { ?s a bench:Suite }")
+    result = store.query("CONSTRUCT WHERE { bench:MedHELM a ?class }")
     assert result.is_graph and result.count == 1
     assert result.triples[0].object == ox.NamedNode("https://w3id.org/benchgraph/ontology#Suite")
 

@@ -3,6 +3,7 @@ where the problem is, and the fast paths (batches, pyoxigraph, cross-record inde
 updates) give what plain pyshacl gives."""
 
 import json
+import re
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,6 +28,7 @@ from graph.validate import (
     validate,
 )
 from graph.validation.shapes import BSH
+from tests.seeds import SEEDS
 
 from .conftest import DATA
 
@@ -275,11 +277,20 @@ def broken_seed(folder: Path) -> Path:
 
 
 def test_cli_seeds_conform_with_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["validate"]) == 0
+    assert main(["validate", *map(str, SEEDS)]) == 0
     out, err = capsys.readouterr()
     assert "2 records checked: 0 violations, 3 warnings; the catalog conforms" in out
     assert "002_e36a0be437d5fce5.txt: 3 warnings" in out
     assert "2 records loaded" in err
+
+
+def test_cli_the_bundled_catalog_conforms(capsys: pytest.CaptureFixture[str]) -> None:
+    """The seeds and the harness snapshots of catalog/harnesses/: no violation."""
+    assert main(["validate"]) == 0
+    out, _ = capsys.readouterr()
+    checked = re.search(r"^(\d+) records checked: 0 violations, \d+ warnings; the catalog "
+                        r"conforms$", out, re.MULTILINE)
+    assert checked is not None and int(checked.group(1)) > 1000
 
 
 def test_cli_violations_exit_1_in_the_shapes_words(tmp_path: Path,

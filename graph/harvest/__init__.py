@@ -3,8 +3,8 @@
 ``benchgraph harvest`` reads the wheels of HELM, lm-eval, inspect_evals and OpenCompass (or
 folders holding them unpacked) without installing or importing them, and writes what each
 states about its benchmarks as one deterministic JSON snapshot per harness
-(``graph.harvest.model``, ``graph.harvest.snapshot``). A reader per harness, behind one
-protocol (``graph.harvest.reader``), is chosen by the package's METADATA name.
+(``graph.records.harness_snapshot``, ``graph.harvest.snapshot``). A reader per harness, behind
+one protocol (``graph.harvest.reader``), is chosen by the package's METADATA name.
 """
 
 from collections.abc import Sequence
@@ -15,10 +15,10 @@ from graph.harvest.archive import HarvestError, open_archive
 from graph.harvest.helm import HelmReader
 from graph.harvest.inspect_evals import InspectEvalsReader
 from graph.harvest.lm_eval import LmEvalReader
-from graph.harvest.model import SNAPSHOT_FORMAT, Snapshot
 from graph.harvest.opencompass import OpenCompassReader
 from graph.harvest.reader import HarnessReader
 from graph.importers.base import Problem
+from graph.records.harness_snapshot import SNAPSHOT_FORMAT, Snapshot
 
 READERS: tuple[HarnessReader, ...] = (
     HelmReader(), LmEvalReader(), InspectEvalsReader(), OpenCompassReader(),

@@ -19,9 +19,9 @@ from typing import Any
 
 from graph.harvest.archive import Archive
 from graph.harvest.helm_code import HelmCode, RunSpec
-from graph.harvest.model import Entry, Harness, LocalData, Metric, Paper, Taxonomy
 from graph.harvest.reader import MemberReader, Reading, text_field
 from graph.harvest.text import arxiv_ids, short_description
+from graph.records.harness_snapshot import Entry, Harness, LocalData, Metric, Paper, Taxonomy
 
 SCHEMA = re.compile(r"helm/benchmark/static/schema_(?P<suite>[^/]+)\.yaml")
 _UNKNOWN = frozenset({"?", "n/a"})

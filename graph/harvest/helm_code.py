@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 
 from graph.harvest import pyast
 from graph.harvest.hub import hub_dataset
-from graph.harvest.model import Dataset
 from graph.harvest.reader import MemberReader
+from graph.records.harness_snapshot import Dataset
 
 RUN_SPECS = "helm/benchmark/run_specs/"
 ADAPTER_CONSTANTS = "helm/benchmark/adaptation/adapter_spec.py"

@@ -6,7 +6,7 @@ like ``xnli``), but a few are the library's readers of local files (``json``, ``
 name no dataset, and are not harvested as one.
 """
 
-from graph.harvest.model import Dataset
+from graph.records.harness_snapshot import Dataset
 
 FILE_READERS = frozenset({
     "arrow", "audiofolder", "csv", "imagefolder", "json", "pandas", "parquet", "sql",

@@ -13,9 +13,16 @@ from typing import Any
 
 from graph.harvest.archive import Archive
 from graph.harvest.hub import hub_dataset
-from graph.harvest.model import Dataset, Entry, Harness, HumanBaseline, Paper, SampleCount
 from graph.harvest.reader import MemberReader, Reading, names_field, text_field
 from graph.harvest.text import arxiv_id, arxiv_ids, short_description
+from graph.records.harness_snapshot import (
+    Dataset,
+    Entry,
+    Harness,
+    HumanBaseline,
+    Paper,
+    SampleCount,
+)
 
 LISTING = re.compile(r"inspect_evals/(?P<eval>[^/]+)/eval\.yaml")
 

@@ -19,9 +19,9 @@ from graph.harvest.archive import Archive
 from graph.harvest.hub import hub_dataset
 from graph.harvest.includes import Config, IncludeResolver
 from graph.harvest.lm_eval_readme import readme_paper
-from graph.harvest.model import Dataset, Entry, Group, Harness, Metric
 from graph.harvest.reader import MemberReader, Reading, names_field, text_field
 from graph.harvest.text import first_heading
+from graph.records.harness_snapshot import Dataset, Entry, Group, Harness, Metric
 
 TASKS = "lm_eval/tasks/"
 _IGNORED_FOLDERS = frozenset({"__pycache__", ".ipynb_checkpoints"})

@@ -11,8 +11,8 @@ where it links no arXiv paper, the citation's ``eprint`` (or an arXiv link in it
 
 import re
 
-from graph.harvest.model import Paper
 from graph.harvest.text import arxiv_id, arxiv_ids
+from graph.records.harness_snapshot import Paper
 
 _PAPER_HEADING = re.compile(r"^#+[ \t]+[^\n]*\bpapers?\b[^\n]*$", re.MULTILINE | re.IGNORECASE)
 _ANY_HEADING = re.compile(r"^#", re.MULTILINE)

@@ -11,9 +11,9 @@ import ast
 
 from graph.harvest import pyast
 from graph.harvest.archive import Archive
-from graph.harvest.model import Entry, Harness
 from graph.harvest.reader import MemberReader, Reading
 from graph.harvest.text import first_heading
+from graph.records.harness_snapshot import Entry, Harness
 
 DATASETS = "opencompass/configs/datasets/"
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from graph.harvest.archive import Archive, MemberError
-from graph.harvest.model import Entry, Harness
 from graph.harvest.yaml_loader import YamlError, load_mapping
 from graph.importers.base import Problem
+from graph.records.harness_snapshot import Entry, Harness
 
 T = TypeVar("T")
 

@@ -12,7 +12,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from graph.harvest.model import Snapshot
+from graph.records.harness_snapshot import Snapshot
 
 NOTICE_NAME = "NOTICE"
 

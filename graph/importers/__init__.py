@@ -1,15 +1,20 @@
-"""Importers: each turns one kind of record file into a Record. The registry is ``IMPORTERS``.
+"""Importers: each turns one kind of record file into records. The registry is ``IMPORTERS``.
 
 An importer is chosen by what a file holds, never by its name: the first in ``IMPORTERS``
-whose ``can_read`` says yes reads it. Order matters: the catalog page importer claims
-text that starts with ``{`` or ``[``; the directory page importer reads plain text.
+whose ``can_read`` says yes reads it. Order matters: the harness snapshot importer claims
+JSON objects with a snapshot's keys, before the catalog page importer claims any text that
+starts with ``{`` or ``[``; the directory page importer reads plain text. Most files are one
+record; a harness snapshot is one record per entry.
 """
 
-from graph.importers.base import Imported, Importer, Problem, RecordRejected, SourceFile
+from graph.importers.base import Imported, Importer, Part, Problem, RecordRejected, SourceFile
 from graph.importers.catalog_page import CatalogPageImporter
 from graph.importers.directory_page import DirectoryPageImporter
+from graph.importers.harness_snapshot import HarnessSnapshotImporter
 
-IMPORTERS: tuple[Importer, ...] = (CatalogPageImporter(), DirectoryPageImporter())
+IMPORTERS: tuple[Importer, ...] = (
+    HarnessSnapshotImporter(), CatalogPageImporter(), DirectoryPageImporter(),
+)
 
 
 def choose_importer(source: SourceFile) -> Importer | None:
@@ -24,6 +29,7 @@ __all__ = [
     "IMPORTERS",
     "Imported",
     "Importer",
+    "Part",
     "Problem",
     "RecordRejected",
     "SourceFile",

@@ -1,4 +1,5 @@
-"""The importer protocol, and the two things an import can say: a warning or a rejection."""
+"""The importer protocol, what an import gives (a file's records), and the two things it can
+say about them: a warning or a rejection."""
 
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -56,11 +57,38 @@ class RecordRejected(BenchgraphError):
 
 
 @dataclass(frozen=True)
-class Imported:
-    """What an importer made of one file: the record and its warnings."""
+class Part:
+    """One record of a file, and its name among the file's records: ``None`` for a file that is
+    one record (a catalog page), the entry's id for a file of many (a harness snapshot)."""
 
     record: Record
+    name: str | None = None
+    where: str | None = None
+    """How a problem names this part of the file, as a field path (``entries[gsm8k]``)."""
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an importer made of one file: its records, their warnings, and the parts of the
+    file that could not become records (a broken entry of a snapshot: the others still load).
+
+    A file that cannot be read at all is no ``Imported``: the importer raises
+    ``RecordRejected`` instead."""
+
+    parts: list[Part]
     warnings: list[Problem] = field(default_factory=list)
+    rejected: list[Problem] = field(default_factory=list)
+
+    @classmethod
+    def one(cls, record: Record, warnings: list[Problem]) -> "Imported":
+        """A file that is one record."""
+        return cls([Part(record)], warnings)
+
+    @property
+    def record(self) -> Record:
+        """The record of a file that is one record."""
+        (only,) = self.parts
+        return only.record
 
 
 class Importer(Protocol):
@@ -73,5 +101,6 @@ class Importer(Protocol):
         ...
 
     def load(self, source: SourceFile, settings: Settings) -> Imported:
-        """The record in ``source``; raises ``RecordRejected`` when it is not a valid one."""
+        """The records in ``source``; raises ``RecordRejected`` when the file is not a valid
+        one, and names each part that is not a valid record in ``Imported.rejected``."""
         ...

@@ -63,7 +63,7 @@ class CatalogPageImporter:
             Problem(source.path, key, "unknown key, kept as data")
             for key, _value in record.unknown_keys()
         ]
-        return Imported(record=record, warnings=warnings)
+        return Imported.one(record, warnings)
 
 
 def rejection(error: ValidationError) -> RecordRejected:

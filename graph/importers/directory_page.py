@@ -126,7 +126,7 @@ class _PageParser:
                 self.position += 1
                 self._section(line, line.heading)
         page = DirectoryPage(**self.fields, unknown_sections=self.unknown)
-        return Imported(record=page, warnings=self.warnings)
+        return Imported.one(page, self.warnings)
 
     # -- reading lines --------------------------------------------------------------
 

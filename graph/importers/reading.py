@@ -6,8 +6,9 @@ rejects, with one line, a file that is too large, empty, binary or not UTF-8.
 
 Which files a folder holds: every regular file below it, at any depth, except names
 starting with ``.`` (hidden files and folders such as ``.git`` are skipped whole) and
-README files (``README``, ``README.md``, ``readme.txt``...), which describe a folder and
-are never a record. A file named directly on the command line is always read. Symbolic links to
+README and NOTICE files (``README``, ``README.md``, ``readme.txt``, ``NOTICE``...), which
+describe a folder (a NOTICE attributes what it holds: the harness snapshots') and are never a
+record. A file named directly on the command line is always read. Symbolic links to
 files are followed; links to folders are not (no loops, no surprises outside the folder).
 """
 
@@ -83,13 +84,13 @@ def _files_below(folder: Path) -> list[tuple[Path, PurePosixPath]]:
         here = Path(top)
         below = PurePosixPath(*here.relative_to(folder).parts)
         for name in names:
-            if not name.startswith(".") and not _is_readme(name):
+            if not name.startswith(".") and not _describes_folder(name):
                 files.append((here / name, below / name))
     return files
 
 
-def _is_readme(name: str) -> bool:
-    return name.split(".", 1)[0].casefold() == "readme"
+def _describes_folder(name: str) -> bool:
+    return name.split(".", 1)[0].casefold() in ("readme", "notice")
 
 
 def read_source(path: Path, relative: PurePosixPath, settings: Settings) -> SourceFile:

@@ -6,8 +6,9 @@ from graph.mapping.catalog_page import map_catalog_page
 from graph.mapping.context import MappingContext
 from graph.mapping.directory_page import map_directory_page
 from graph.mapping.emitter import Statements
+from graph.mapping.harness_entry import map_harness_entry
 from graph.namespace import BENCH
-from graph.records import CatalogPage, DirectoryPage, Record
+from graph.records import CatalogPage, DirectoryPage, HarnessEntry, Record
 
 
 def map_record(
@@ -24,6 +25,9 @@ def map_record(
         case DirectoryPage():
             out.add_text(out.graph, BENCH.importer, "directory-page")
             map_directory_page(record, out, ctx)
+        case HarnessEntry():
+            out.add_text(out.graph, BENCH.importer, "harness-registry")
+            map_harness_entry(record, out, ctx)
 
 
 __all__ = ["MappingContext", "map_record"]

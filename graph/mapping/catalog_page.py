@@ -9,10 +9,10 @@ from graph.mapping.context import MappingContext, add_result
 from graph.mapping.emitter import Statements
 from graph.mapping.iris import paper_key
 from graph.mapping.makers import add_authors, add_makers
+from graph.mapping.papers import paper_ids
 from graph.mapping.references import markdown_links
 from graph.namespace import BENCH, DCTERMS, PROV, RDFS, SCHEMA, SKOS, XSD
 from graph.records.catalog_page import CatalogPage, Dataset, Metric, Page, Paper
-from graph.records.identifiers import arxiv_in, doi_in_url, split_version
 from graph.records.verbatim import Verbatim
 
 
@@ -114,18 +114,11 @@ def _harnesses(page: Page, benchmark: URIRef, out: Statements, ctx: MappingConte
 
 
 def _paper(paper: Paper, benchmark: URIRef, out: Statements, ctx: MappingContext) -> None:
-    """The paper, known by its arXiv id, else its DOI, else its title, else its URL; an
-    arXiv id or DOI the record gives only as the paper's URL (``arxiv.org/abs/…``,
-    ``doi.org/…``) or as arXiv's DOI counts as given. An id kept as written (a field-level
-    defect) is stated as written and identifies nothing."""
-    url = _valid(paper.url)
-    doi = _valid(paper.doi)
-    if paper.doi is None and url is not None:
-        doi = doi_in_url(url)
-    arxiv = _valid(paper.arxiv)
-    if paper.arxiv is None:
-        arxiv = (url and arxiv_in(url)) or (doi and arxiv_in(doi)) or None
-    arxiv, version = split_version(arxiv) if arxiv is not None else (None, None)
+    """The paper, known by its arXiv id, else its DOI, else its title, else its URL
+    (``graph.mapping.papers``). An id kept as written (a field-level defect) is stated as
+    written and identifies nothing."""
+    ids = paper_ids(paper)
+    arxiv, doi = ids.arxiv, ids.doi
     names = (paper.title, paper.url, paper.arxiv, paper.doi)  # what else can name it
     key = paper_key(arxiv, doi, names)
     if key is None:
@@ -134,18 +127,13 @@ def _paper(paper: Paper, benchmark: URIRef, out: Statements, ctx: MappingContext
     out.add(benchmark, BENCH.paper, node)
     out.add_type(node, BENCH.Paper)
     out.add_text(node, BENCH.arxiv, arxiv if arxiv is not None else paper.arxiv)
-    out.add_integer(node, BENCH.arxivVersion, version, XSD.positiveInteger)
+    out.add_integer(node, BENCH.arxivVersion, ids.version, XSD.positiveInteger)
     out.add_text(node, BENCH.doi, doi if doi is not None else paper.doi)
     out.add_text(node, DCTERMS.title, paper.title)
     label = paper.title or arxiv or doi or next(filter(None, names), None)
     out.add_text(node, RDFS.label, label)
     out.add_url(node, SCHEMA.url, paper.url)
     out.add_year(node, DCTERMS.issued, paper.year)
-
-
-def _valid(value: str | None) -> str | None:
-    """``value``, unless it is missing or kept as written."""
-    return None if value is None or isinstance(value, Verbatim) else value
 
 
 def _dataset(dataset: Dataset, benchmark: URIRef, out: Statements, ctx: MappingContext) -> None:

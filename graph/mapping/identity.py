@@ -1,42 +1,47 @@
 """Which benchmark a record describes, and which benchmark a title names: one rule, here only.
 
 A record says who its benchmark is with an id (a catalog page's ``page.id``), names (a
-catalog page's name, a directory page's title) and aliases. A name that ends in a bracketed
-abbreviation counts as two more: ``BIG-Bench Hard (BBH)`` is also the name
-``BIG-Bench Hard`` and the alias ``BBH`` (``split_abbreviation`` says what an abbreviation
-looks like). All of it is compared as slugs, after every record is read:
+catalog page's name, a directory page's title, a harness entry's display name and its id in
+the harness), aliases, and the papers it cites by arXiv id. A name that ends in a bracketed
+abbreviation counts as two more: ``BIG-Bench Hard (BBH)`` is also the name ``BIG-Bench Hard``
+and the alias ``BBH`` (``graph.mapping.names``). All of it is compared as slugs, after every
+record is read, in three tiers, each looking up the claims of the tiers before it:
 
 1. a record with an id describes the benchmark of that id;
-2. a record without one describes the benchmark that a record with an id claims under one
-   of its names (its full name first, then the name before the abbreviation, then the
-   abbreviation): two records about one benchmark meet on one node, whatever kind each is;
-3. otherwise, its own benchmark, whose id is the slug of its name (abbreviation dropped).
+2. a curated record without one (a directory page) describes the benchmark that a record
+   with an id claims under one of its names (its full name first, then the name before the
+   abbreviation, then the abbreviation); otherwise its own benchmark, whose id is the slug of
+   its name (abbreviation dropped);
+3. a harness registry entry describes the curated benchmark it is named like, confirmed by
+   the arXiv id where both sides cite one, and otherwise the benchmark of the entries of
+   other harnesses named like it (``graph.mapping.matching``: a disagreement of papers is a
+   warning and no merge; nothing merges on an arXiv id or a dataset id alone). Then the
+   overrides, data for the known misses (``graph.mapping.overrides``), have the last word.
 
 A title named by reference (a directory page's related entry) resolves the same way against
 every record's claims, those of records without an id included, so a related entry
 ``BIG-Bench Hard`` lands on the node of a page titled ``BIG-Bench Hard (BBH)``. When several
-benchmarks claim one slug, a record with an id beats one without, then an id beats a name
-and a name beats an alias, then the smaller id wins: the answer never depends on the order
-the records were read in.
+benchmarks claim one slug, a record of an earlier tier beats one of a later, then an id beats
+a name and a name beats an alias, then the smaller id wins: the answer never depends on the
+order the records were read in.
 
 Duplicates are decided here too (``stated_claim``): only two records of one kind that state
-the same id (a directory page states the slug of its title) are one record too many.
+the same id (a directory page states the slug of its title, a harness entry its id in its
+harness) are one record too many.
 """
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
-from graph.records import CatalogPage, DirectoryPage, Record
-from graph.slug import node_key, slugify
+from graph.mapping.matching import Candidate, Key, match_entries
+from graph.mapping.names import forms, own_id, split_abbreviation
+from graph.mapping.overrides import NO_OVERRIDES, Overrides
+from graph.mapping.papers import paper_ids
+from graph.records import CatalogPage, DirectoryPage, HarnessEntry, Record
+from graph.slug import slugify
 
-# Ranks of a claim on a slug: lower wins. Records with an id claim first.
-_ID, _NAME, _ALIAS, _UNSTATED_NAME, _UNSTATED_ALIAS = range(5)
-
-# "Name (SHORT)" at the very end: SHORT one word of 2-16 characters, no nested bracket.
-_TRAILING_SHORT_FORM = re.compile(r"(?P<name>.*?\S)\s*\((?P<short>[^\s()]{2,16})\)\s*")
-_ALPHANUMERIC = re.compile(r"[^\W_]")
+# Ranks of a claim on a slug: lower wins. Records with an id claim first, harness entries last.
+_ID, _NAME, _ALIAS, _UNSTATED_NAME, _UNSTATED_ALIAS, _ENTRY_NAME, _ENTRY_ALIAS = range(7)
 
 
 @dataclass(frozen=True)
@@ -58,81 +63,38 @@ class Naming:
     """The id the record states, if its kind has one."""
     names: tuple[str, ...]
     aliases: tuple[str, ...] = ()
+    papers: frozenset[str] = frozenset()
+    """The arXiv ids (without version) of the papers it cites for the benchmark."""
 
 
 def naming(record: Record) -> Naming:
-    """The id, names and aliases ``record`` gives its benchmark."""
+    """The id, names, aliases and papers ``record`` gives its benchmark."""
     match record:
         case CatalogPage():
             page = record.page
-            return Naming(page.id, (page.name,), tuple(page.aliases))
+            arxiv = paper_ids(page.paper).arxiv
+            papers = frozenset() if arxiv is None else frozenset((arxiv,))
+            return Naming(page.id, (page.name,), tuple(page.aliases), papers)
         case DirectoryPage():
             return Naming(None, (record.title,))
+        case HarnessEntry():
+            entry = record.entry
+            cited = frozenset(p.arxiv for p in entry.papers if p.arxiv is not None)
+            return Naming(None, (entry.name, entry.id), tuple(entry.aliases), cited)
 
 
 def stated_claim(record: Record) -> StatedClaim:
     """The id ``record`` states on its own: a catalog page's id, a directory page's title
     slugged (so two pages titled ``GPQA`` and ``gpqa`` are duplicates; ``GPQA`` and
-    ``GPQA (Diamond)`` are two records about one benchmark)."""
+    ``GPQA (Diamond)`` are two records about one benchmark), a harness entry's id in its
+    harness (two snapshots of one harness repeat every entry)."""
     match record:
         case CatalogPage():
             return StatedClaim("catalog page", record.page.id, "page.id")
         case DirectoryPage():
             return StatedClaim("directory page", slugify(record.title), "title")
-
-
-def split_abbreviation(title: str) -> tuple[str, str] | None:
-    """``(name, abbreviation)`` when ``title`` ends in a bracketed abbreviation, else None.
-
-    An abbreviation is one bracketed word at the end (2-16 characters, no space) that holds
-    an upper-case letter and is short for the name before it: its letters and digits occur
-    in the name in order, the first at the start of a word (the test of Schwartz and Hearst,
-    2003). So ``BIG-Bench Hard (BBH)`` and ``Humanity's Last Exam (HLE)`` split;
-    ``MIMIC-CXR (classification)``, ``MIMIC-RRS (MedHELM)``, ``AIME (2025)`` and
-    ``GPT-5 (high)`` do not: a bracket that only qualifies the name stays part of it.
-    """
-    match = _TRAILING_SHORT_FORM.fullmatch(title)
-    if match is None:
-        return None
-    name, short = match.group("name"), match.group("short")
-    if not any(char.isupper() for char in short) or not _is_short_for(short, name):
-        return None
-    return name, short
-
-
-def _is_short_for(short: str, name: str) -> bool:
-    """Whether ``short``'s letters and digits occur in ``name`` in order, matched from the
-    end, the first of them at the start of a word of ``name``."""
-    letters = _ALPHANUMERIC.findall(short.lower())
-    text = name.lower()
-    if not letters or len(letters) >= len(_ALPHANUMERIC.findall(text)):
-        return False
-    end = len(text)
-    for index in range(len(letters) - 1, -1, -1):
-        found = text.rfind(letters[index], 0, end)
-        while index == 0 and found > 0 and _ALPHANUMERIC.match(text[found - 1]):
-            found = text.rfind(letters[index], 0, found)
-        if found < 0:
-            return False
-        end = found
-    return True
-
-
-@lru_cache(maxsize=65536)  # one title is resolved once per page that lists it
-def _forms(written: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The slugs a written name stands for: (as names, as aliases). ``BIG-Bench Hard (BBH)``
-    -> ``(("big_bench_hard_bbh", "big_bench_hard"), ("bbh",))``."""
-    split = split_abbreviation(written)
-    if split is None:
-        return (slugify(written),), ()
-    return (slugify(written), slugify(split[0])), (slugify(split[1]),)
-
-
-def own_id(title: str) -> str:
-    """The id of a benchmark named ``title`` that no other record claims: the slug of its
-    name, the abbreviation dropped (``BIG-Bench Hard (BBH)`` -> ``big_bench_hard``)."""
-    split = split_abbreviation(title)
-    return node_key(title if split is None else split[0])
+        case HarnessEntry():
+            return StatedClaim(f"{record.package.harness} entry", record.entry.id, "id")
 
 
 class _Claims:
@@ -151,11 +113,11 @@ class _Claims:
     def claim_naming(self, naming: Naming, benchmark_id: str, name_rank: int,
                      alias_rank: int) -> None:
         for written in naming.names:
-            as_names, as_aliases = _forms(written)
+            as_names, as_aliases = forms(written)
             self.claim(as_names, name_rank, benchmark_id)
             self.claim(as_aliases, alias_rank, benchmark_id)
         for written in naming.aliases:
-            as_names, as_aliases = _forms(written)
+            as_names, as_aliases = forms(written)
             self.claim(as_names + as_aliases, alias_rank, benchmark_id)
 
     def ids(self) -> dict[str, str]:
@@ -165,12 +127,31 @@ class _Claims:
 def _lookup(by_slug: dict[str, str], names: Sequence[str]) -> str | None:
     """The benchmark claimed under the first of ``names``' forms that any record claims."""
     for written in names:
-        as_names, as_aliases = _forms(written)
+        as_names, as_aliases = forms(written)
         for slug in as_names + as_aliases:
             found = by_slug.get(slug)
             if found is not None:
                 return found
     return None
+
+
+@dataclass(frozen=True)
+class TaskMove:
+    """Tasks of a harness entry that are another benchmark's (an override's ``[[tasks]]``)."""
+
+    benchmark_id: str
+    tasks: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class IndexProblem:
+    """Something to warn about one record, found while matching: its place among the records
+    indexed, then the warning's field, reason and value."""
+
+    position: int
+    field: str
+    reason: str
+    value: str
 
 
 @dataclass(frozen=True)
@@ -183,9 +164,19 @@ class BenchmarkIndex:
     """Slug -> benchmark id, claimed by every record (those that state an id first)."""
     stated_ids: frozenset[str]
     """The ids some record states: benchmarks whose name a record with an id gives."""
+    entries: dict[Key, str]
+    """(harness, entry id) -> the benchmark id the harness entry describes."""
+    entry_labels: dict[Key, str] | None = None
+    """The entries that name their benchmark, one per benchmark no curated record describes,
+    and the name each gives it: its own, or its override's where its own names another
+    benchmark (lm-eval's kobest README is headed 'LAMBADA')."""
+    moved_tasks: dict[Key, tuple[TaskMove, ...]] | None = None
+    problems: tuple[IndexProblem, ...] = ()
 
     def described_by(self, record: Record) -> str:
-        """The id of the benchmark ``record`` is about (rules 1 to 3 of the module)."""
+        """The id of the benchmark ``record`` is about (the module's tiers)."""
+        if isinstance(record, HarnessEntry):
+            return self.entries[record.key]
         found = naming(record)
         if found.benchmark_id is not None:
             return found.benchmark_id
@@ -200,9 +191,20 @@ class BenchmarkIndex:
         record gives it is one of its other names, not its name."""
         return benchmark_id in self.stated_ids
 
+    def label_from(self, record: HarnessEntry) -> str | None:
+        """The benchmark's name, if this entry is the one that names it (else the entry's name
+        is one of the benchmark's other names)."""
+        return (self.entry_labels or {}).get(record.key)
 
-def index_benchmarks(records: Iterable[Record]) -> BenchmarkIndex:
+    def tasks_moved(self, record: HarnessEntry) -> tuple[TaskMove, ...]:
+        """The entry's tasks that are another benchmark's, by override."""
+        return (self.moved_tasks or {}).get(record.key, ())
+
+
+def index_benchmarks(records: Iterable[Record],
+                     overrides: Overrides = NO_OVERRIDES) -> BenchmarkIndex:
     """The index of every record of one build; the same whatever the records' order."""
+    records = list(records)
     namings = [naming(record) for record in records]
     claims = _Claims()
     for found in namings:
@@ -210,9 +212,117 @@ def index_benchmarks(records: Iterable[Record]) -> BenchmarkIndex:
             claims.claim((found.benchmark_id,), _ID, found.benchmark_id)
             claims.claim_naming(found, found.benchmark_id, _NAME, _ALIAS)
     stated = claims.ids()
-    for found in namings:
+    papers: dict[str, frozenset[str]] = {}
+    curated: set[str] = set()
+    for record, found in zip(records, namings, strict=True):
+        if isinstance(record, HarnessEntry):
+            continue
         if found.benchmark_id is None:
             described = _lookup(stated, found.names + found.aliases) or own_id(found.names[0])
             claims.claim_naming(found, described, _UNSTATED_NAME, _UNSTATED_ALIAS)
+        else:
+            described = found.benchmark_id
+        curated.add(described)
+        papers[described] = papers.get(described, frozenset()) | found.papers
+    entries = [(i, r) for i, r in enumerate(records) if isinstance(r, HarnessEntry)]
+    harvested = _HarvestedTier(entries, namings, overrides)
+    harvested.match(claims, papers)
     stated_ids = frozenset(f.benchmark_id for f in namings if f.benchmark_id is not None)
-    return BenchmarkIndex(stated, claims.ids(), stated_ids)
+    return BenchmarkIndex(
+        stated, claims.ids(), stated_ids, harvested.described,
+        harvested.namers(curated), harvested.moves(claims.ids()), tuple(harvested.problems))
+
+
+class _HarvestedTier:
+    """Tier 3 of the module: the harness entries, matched, then overridden."""
+
+    def __init__(self, entries: list[tuple[int, HarnessEntry]], namings: list[Naming],
+                 overrides: Overrides) -> None:
+        self.entries = entries
+        self.namings = namings
+        self.overrides = overrides
+        self.described: dict[Key, str] = {}
+        self.problems: list[IndexProblem] = []
+
+    def match(self, claims: _Claims, papers: dict[str, frozenset[str]]) -> None:
+        """Every entry's benchmark; claims each entry's names for it, at the entries' rank."""
+        pinned = [(i, r) for i, r in self.entries if self.overrides.for_entry(r.key)]
+        free = [(i, r) for i, r in self.entries if not self.overrides.for_entry(r.key)]
+        matches = match_entries([_candidate(i, r, self.namings[i]) for i, r in free],
+                                claims.ids(), papers)
+        ids = {position: record.entry.id for position, record in free}
+        self.problems += [IndexProblem(d.position, f"entries[{ids[d.position]}].papers",
+                                       d.reason, d.value) for d in matches.disagreements]
+        self.described.update(matches.described)
+        for position, record in free:
+            claims.claim_naming(self.namings[position], self.described[record.key],
+                                _ENTRY_NAME, _ENTRY_ALIAS)
+        before_pins = claims.ids()
+        for position, record in pinned:
+            override = self.overrides.for_entry(record.key)
+            assert override is not None
+            target = _lookup(before_pins, (override.benchmark,)) or own_id(override.benchmark)
+            self.described[record.key] = target
+            claims.claim_naming(self.namings[position], target, _ENTRY_NAME, _ENTRY_ALIAS)
+
+    def moves(self, named: dict[str, str]) -> dict[Key, tuple[TaskMove, ...]]:
+        """The tasks the overrides move, each to the benchmark its override names."""
+        out: dict[Key, tuple[TaskMove, ...]] = {}
+        for position, record in self.entries:
+            found = []
+            for override in self.overrides.tasks_of(record.key):
+                missing = [t for t in override.tasks if t not in record.entry.tasks]
+                if missing:
+                    self.problems.append(IndexProblem(
+                        position, f"entries[{record.entry.id}].tasks",
+                        "an override names a task the entry does not have", ", ".join(missing)))
+                tasks = tuple(t for t in override.tasks if t in record.entry.tasks)
+                target = _lookup(named, (override.benchmark,)) or own_id(override.benchmark)
+                if tasks and target != self.described[record.key]:
+                    found.append(TaskMove(target, tasks))
+            if found:
+                out[record.key] = tuple(found)
+        return out
+
+    def namers(self, curated: set[str]) -> dict[Key, str]:
+        """For each benchmark only entries describe, the entry that names it (one whose name
+        is the benchmark's id, then the shortest name, then the first in order) and the name:
+        the entry's, unless an override moved the entry to a benchmark its name does not
+        name, when the override's name for it is the name."""
+        best: dict[str, tuple[tuple[int, int, str, Key], Key]] = {}
+        for _position, record in self.entries:
+            benchmark = self.described[record.key]
+            if benchmark in curated:
+                continue
+            name = record.entry.name
+            as_names, _ = forms(name)
+            rank = (0 if benchmark in as_names else 1, len(name), name, record.key)
+            if benchmark not in best or rank < best[benchmark][0]:
+                best[benchmark] = (rank, record.key)
+        labels: dict[Key, str] = {}
+        for benchmark, (_, key) in best.items():
+            override = self.overrides.for_entry(key)
+            entry = next(r.entry for _, r in self.entries if r.key == key)
+            renamed = override is not None and benchmark not in forms(entry.name)[0]
+            labels[key] = override.benchmark if renamed and override else entry.name
+        return labels
+
+
+def _candidate(position: int, record: HarnessEntry, found: Naming) -> Candidate:
+    """What the matching step needs to know of one entry."""
+    slugs: list[str] = []
+    own: list[str] = []
+    for written in found.names:
+        as_names, as_aliases = forms(written)
+        slugs += as_names
+        own += as_names
+        slugs += as_aliases
+    for written in found.aliases:
+        as_names, as_aliases = forms(written)
+        slugs += as_names + as_aliases
+    return Candidate(record.key, position, tuple(s for s in dict.fromkeys(slugs) if s),
+                     tuple(s for s in dict.fromkeys(own) if s), found.papers)
+
+
+__all__ = ["BenchmarkIndex", "IndexProblem", "Naming", "StatedClaim", "TaskMove",
+           "index_benchmarks", "naming", "own_id", "split_abbreviation", "stated_claim"]

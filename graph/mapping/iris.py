@@ -63,6 +63,10 @@ class Iris:
     def category(self, name: str) -> URIRef:
         return self._node("category", name)
 
+    def package(self, name: str, version: str) -> URIRef:
+        """A harness package at one version: ``{base}package/crfm_helm_0_5_16``."""
+        return self._node("package", f"{name} {version}")
+
     def record(self, key: str) -> URIRef:
         return self._iri(f"{self.base}record/{key}")
 

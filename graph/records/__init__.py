@@ -2,7 +2,8 @@
 
 from graph.records.catalog_page import CatalogPage
 from graph.records.directory_page import DirectoryPage
+from graph.records.harness_entry import HarnessEntry, HarnessPackage
 
-Record = CatalogPage | DirectoryPage
+Record = CatalogPage | DirectoryPage | HarnessEntry
 
-__all__ = ["CatalogPage", "DirectoryPage", "Record"]
+__all__ = ["CatalogPage", "DirectoryPage", "HarnessEntry", "HarnessPackage", "Record"]

@@ -1,0 +1,39 @@
+"""The harness registry entry: one benchmark-level item of a harness snapshot, as a record.
+
+A snapshot file (``catalog/harnesses/helm.json``, written by ``benchgraph harvest``) holds one
+package at one version and hundreds of entries; each entry is a record of its own, with its
+own named graph, beside the catalog pages and directory pages (DESIGN.md, "Records and
+sources"). The entry is the snapshot model's ``Entry`` as it stands
+(``graph.records.harness_snapshot``: only what the package states, each fact as it wrote it);
+the record adds the package it was read from, which every fact cites.
+"""
+
+from dataclasses import dataclass
+
+from graph.records.harness_snapshot import Entry, Harness
+
+
+@dataclass(frozen=True)
+class HarnessPackage:
+    """The package a snapshot was read from: what each of its entries cites."""
+
+    harness: Harness
+    """The harness's catalog key (``helm``), the notation of its vocabulary member."""
+    name: str
+    """The distribution's name as its METADATA writes it (``crfm-helm``)."""
+    version: str
+    licence: str | None = None
+    copyright: str | None = None
+
+
+@dataclass(frozen=True)
+class HarnessEntry:
+    """One entry of a harness snapshot and the package it came from."""
+
+    package: HarnessPackage
+    entry: Entry
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What names the entry across a build: its harness and its id there."""
+        return (self.package.harness, self.entry.id)
