@@ -9,7 +9,7 @@ import re
 from functools import cache
 from typing import Any
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_core import ErrorDetails
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -69,6 +69,30 @@ class Settings(BaseSettings):
                          "--workers).")
     threads: int = Field(4, ge=1, description="Requests each web server process handles at once, "
                          "each with a query process of its own.")
+
+    graph_store: str = Field(
+        "", description="Graph Store Protocol URL of a sparql:URL store, where `benchgraph "
+        "push` loads graphs, when it is not the query URL (flag --graph-store).",
+    )
+    remote_user: str = Field(
+        "", description="User name for basic auth to a sparql:URL store's engine.",
+    )
+    remote_password: SecretStr = Field(
+        SecretStr(""), description="Password for basic auth to a sparql:URL store's engine "
+        "(never on the command line, never printed).",
+    )
+    remote_token: SecretStr = Field(
+        SecretStr(""), description="Bearer token for a sparql:URL store's engine, instead of "
+        "basic auth (never on the command line, never printed).",
+    )
+    remote_timeout: float = Field(
+        60.0, gt=0, description="Seconds to wait for a sparql:URL store's engine to take a "
+        "graph or answer one of benchgraph's own requests (queries have query_timeout).",
+    )
+    remote_retries: int = Field(
+        3, ge=0, description="Times a request to a sparql:URL store's engine is tried again "
+        "after a connection failure or a 5xx answer, waiting 0.25 s, 0.5 s, 1 s ...",
+    )
 
     @field_validator("base")
     @classmethod

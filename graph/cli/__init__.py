@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from graph import __version__
-from graph.cli import build, harvest, query, serve, stats, validate
+from graph.cli import build, harvest, push, query, serve, stats, validate
 from graph.cli.common import take_extra_words
 from graph.errors import BenchgraphError
 
-COMMANDS: tuple[ModuleType, ...] = (build, stats, query, validate, serve, harvest)
+COMMANDS: tuple[ModuleType, ...] = (build, stats, query, validate, serve, harvest, push)
 """Each module has ``add_parser(subparsers)``, which registers a parser whose ``run`` default
 takes the parsed arguments and returns the exit code."""
 

@@ -6,7 +6,8 @@
   folder, removed when the store closes;
 - ``oxigraph:DIR``: the store ``benchgraph build --store oxigraph:DIR`` made, opened
   read-only without reading a record;
-- ``sparql:URL``: a remote SPARQL 1.1 engine (not yet: a clear error says so).
+- ``sparql:URL``: a remote SPARQL 1.1 engine that ``benchgraph push`` loaded, queried at
+  URL (``graph.store.remote``).
 
 Chosen once, when a command or the app starts (``open_store``); nothing above this module
 knows which kind it has.
@@ -31,6 +32,8 @@ from graph.store.base import BuildFacts, Limits, RecordGraph
 from graph.store.disk import Manifest, build_store, load_in_memory, read_manifest
 from graph.store.executor import InMemory, OnDisk
 from graph.store.local import LocalStore
+from graph.store.remote import RemoteStore
+from graph.store.remote_manifest import engine_for, open_manifest
 
 if TYPE_CHECKING:  # imported when a memory store is built: a store folder is opened without it
     from graph.build import BuildResult
@@ -113,11 +116,13 @@ def open_store(
     built: BuildResult | None = None,
     lazy: bool = False,
     validate: bool = False,
-) -> LocalStore:
+) -> LocalStore | RemoteStore:
     """The store ``spec`` names. A ``memory`` store is built from ``paths`` (or ``built``, a
     build already made), validated too with ``validate``, into memory now, or with ``lazy``
     only when first queried (a command that asks only for counts never loads it); an
-    ``oxigraph`` store is opened as it is (``paths`` must be empty)."""
+    ``oxigraph`` or ``sparql`` store is opened as it is (``paths`` must be empty; a
+    ``sparql`` store makes its search index and dumps from the engine now, or with ``lazy``
+    when first asked for them)."""
     limits = limits_from(settings)
     if spec.kind == "memory":
         from graph.build import build
@@ -147,8 +152,23 @@ def open_store(
         generation = folder / manifest.generation
         return LocalStore(folder, manifest.facts, manifest.counts, limits, processes,
                           generation=generation, source=OnDisk(generation))
-    raise BenchgraphError(f"--store {spec}: remote SPARQL stores are not supported yet",
-                          ErrorKind.USAGE)
+    if paths:
+        raise BenchgraphError(
+            f"--store {spec} serves what was pushed to the engine; to load it from record "
+            f"files, run `benchgraph push PATH... --store {spec}`", ErrorKind.USAGE)
+    return _remote(spec, settings, limits, lazy)
+
+
+def _remote(spec: StoreSpec, settings: Settings, limits: Limits, lazy: bool) -> RemoteStore:
+    engine = engine_for(spec.location, settings)
+    try:
+        store = RemoteStore(engine, open_manifest(engine, settings), limits)
+        if not lazy:
+            store.loaded()
+    except BaseException:
+        engine.close()
+        raise
+    return store
 
 
 def _in_memory(

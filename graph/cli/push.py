@@ -1,0 +1,79 @@
+"""``benchgraph push``: build the graph from record files and load it into a remote engine.
+
+    benchgraph push --store sparql:QUERY_URL [--graph-store URL] [--validate] [PATH ...]
+
+Credentials come from the environment only (``BENCHGRAPH_REMOTE_USER`` and
+``BENCHGRAPH_REMOTE_PASSWORD``, or ``BENCHGRAPH_REMOTE_TOKEN``): never from this line.
+"""
+
+import argparse
+import sys
+
+from graph.cli.common import (
+    add_build_arguments,
+    build_from,
+    load_exit_code,
+    report_load,
+    settings_from,
+)
+from graph.errors import BenchgraphError, ErrorKind
+from graph.store.kinds import StoreSpec, build_facts
+from graph.store.remote_manifest import engine_for
+from graph.store.remote_push import PushOutcome, push
+
+
+def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser(
+        "push",
+        help="build the graph and load it into a remote SPARQL engine",
+        description="Read record files (default: the bundled catalog), map them to RDF and "
+        "load every record's graph, the build graph and the ontology into a SPARQL 1.1 "
+        "engine with the Graph Store HTTP Protocol (PUT of each whole graph), with what "
+        "`serve --store sparql:URL` needs to serve it. Only graphs whose content changed "
+        "since the last push are sent; a removed record's graph is deleted. Credentials: "
+        "BENCHGRAPH_REMOTE_USER and BENCHGRAPH_REMOTE_PASSWORD, or BENCHGRAPH_REMOTE_TOKEN.",
+    )
+    add_build_arguments(parser)
+    parser.add_argument("--store", metavar="sparql:URL", required=True,
+                        help="the engine's SPARQL query URL (Oxigraph: .../query, Fuseki: "
+                        ".../ds/sparql, Virtuoso: .../sparql)")
+    parser.add_argument("--graph-store", metavar="URL",
+                        help="its Graph Store Protocol URL when it is not the query URL "
+                        "(Oxigraph: .../store, Fuseki: .../ds/data, Virtuoso: "
+                        ".../sparql-graph-crud); default $BENCHGRAPH_GRAPH_STORE")
+    parser.add_argument("--validate", action="store_true",
+                        help="validate the graph and keep the report in the engine too, for "
+                        "the /validation page and the benchmark pages' findings")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    spec = StoreSpec.parse(settings.store)
+    if spec.kind != "sparql":
+        raise BenchgraphError(f"--store {spec}: push loads a sparql:URL store (build writes "
+                              "an oxigraph:DIR one)", ErrorKind.USAGE)
+    engine = engine_for(spec.location, settings)
+    try:
+        result = build_from(args, settings)
+        report = None
+        if args.validate:
+            from graph.validate import validate
+
+            report = validate(result.table.quads(), settings)
+        outcome = push(engine, result, build_facts(result, settings.base), report)
+    finally:
+        engine.close()
+    print(summary(outcome, spec.location), file=sys.stderr)
+    report_load(args, result)
+    return load_exit_code(result)
+
+
+def summary(outcome: PushOutcome, where: str) -> str:
+    """One line: what was sent and removed, and what was already there."""
+    sent = len(outcome.sent)
+    if not sent and not outcome.deleted:
+        return f"{where} holds this build already: nothing sent ({outcome.unchanged:,} graphs)"
+    deleted = f", {len(outcome.deleted):,} removed" if outcome.deleted else ""
+    return (f"pushed to {where}: {sent:,} graph{'s' if sent != 1 else ''} sent{deleted}, "
+            f"{outcome.unchanged:,} unchanged")

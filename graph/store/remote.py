@@ -1,0 +1,249 @@
+"""``RemoteStore``: the ``sparql:URL`` kind, a store over a remote SPARQL 1.1 engine that
+``benchgraph push`` loaded (``graph.store.remote_layout`` says what it wrote there).
+
+It needs nothing on this machine but the URL: the build's facts come from the manifest the
+push wrote into the engine. Our guarantees hold in front of the engine: an update or SERVICE
+is refused before anything is sent (``refuse_what_is_not_read``), a query is parsed here
+first (so a syntax error reads as it does on every store), and the limits are ours (the
+time limit abandons the request, the row limit stops reading the answer).
+
+The engine's default graph is not taken on trust: a query that names no graph is sent with
+the dataset it needs (``default-graph-uri`` of the merge the push wrote, where the merge is
+a named graph); a request that picks graphs gets exactly those, and "no graph" is asked for
+as an empty graph, not left to the engine. A query that names graphs itself (``GRAPH``,
+``FROM``) reads the engine's own dataset: every named graph the engine holds, which on an
+engine whose default graph is the union of all (Virtuoso) includes the merge graph too.
+
+Search, browsing, dumps and the validation report's files are made here, once, from the
+data graphs read back in one query (the same files a store folder keeps, by the same code:
+``graph.store.disk.build_store``), in a temporary folder removed at ``close``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import tempfile
+import threading
+from collections.abc import Sequence
+from contextlib import closing
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import pyoxigraph as ox
+
+from graph.dataset.oxigraph import to_rdflib
+from graph.dataset.table import QuadTable
+from graph.export.formats import Format
+from graph.mapping.iris import Iris
+from graph.namespace import ONTOLOGY_IRI, PREFIXES
+from graph.search import INDEX_FILE, BrowsePage, BrowseRequest, SearchResults, browse, search
+from graph.search import open_index as _open_index
+from graph.sparql.errors import QueryError
+from graph.sparql.query_text import (
+    RequestShape,
+    refuse_what_is_not_read,
+    syntax_error,
+    with_values,
+)
+from graph.stats import GraphStats
+from graph.store.base import (
+    Bindings,
+    Description,
+    Limits,
+    QueryDataset,
+    RecordGraph,
+    Statement,
+    StoredFile,
+    Term,
+    ValidationSuffix,
+    term_order,
+)
+from graph.store.disk import StoreError, build_store
+from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE, dump_name, write_validation
+from graph.store.pool import QueryTimeout
+from graph.store.remote_engine import Dataset, Engine
+from graph.store.remote_http import RemoteError, RemoteTimeout
+from graph.store.remote_layout import DEFAULT, Manifest, Names
+from graph.store.remote_manifest import read_report
+from graph.store.result import QueryResult
+from graph.validation.report import ValidationReport
+
+_SOURCE = "the query"
+
+
+@dataclass
+class RemoteStore:
+    """The build ``manifest`` describes, as the engine holds it."""
+
+    engine: Engine
+    manifest: Manifest
+    limits: Limits
+    _folder: Path | None = field(default=None, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+
+    @property
+    def base(self) -> str:
+        return self.manifest.facts.base
+
+    @property
+    def names(self) -> Names:
+        return Names(self.base)
+
+    def query(
+        self,
+        text: str,
+        bindings: Bindings | None = None,
+        dataset: QueryDataset | None = None,
+        limits: Limits | None = None,
+    ) -> QueryResult:
+        shape = refuse_what_is_not_read(text, _SOURCE)
+        form = shape.form or "SELECT"  # not a query: the parser will say why
+        bound = with_values(text, form, bindings or {})
+        if bound is None:
+            raise QueryError(f"{_SOURCE}: parameters need a WHERE clause to bind in")
+        try:
+            ox.Store().query(bound, prefixes=PREFIXES, base_iri=self.base)
+        except SyntaxError as error:
+            raise syntax_error(_SOURCE, str(error)) from None
+        limits = limits or self.limits
+        try:
+            return self.engine.query(bound, form, self._dataset(shape, dataset),
+                                     rows=limits.rows, timeout=limits.timeout)
+        except RemoteTimeout:
+            raise QueryTimeout(f"the query ran longer than its time limit of "
+                               f"{limits.timeout:g} s and was stopped") from None
+        except RemoteError as error:
+            if error.status == 400:
+                raise QueryError(f"{_SOURCE}: the engine refused it: {error.message}") from None
+            raise
+
+    def _dataset(self, shape: RequestShape, dataset: QueryDataset | None) -> Dataset:
+        """Exactly the dataset the request needs (see the module's docstring)."""
+        nothing = (self.names.nothing,)
+        if dataset is not None:
+            return Dataset(dataset.default_graphs or nothing, dataset.named_graphs or nothing)
+        if shape.names_graphs or self.manifest.merge == DEFAULT:
+            return Dataset()
+        return Dataset((self.manifest.merge,), nothing)
+
+    def describe(self, node: str, limit: int | None = None) -> Description:
+        # As LocalStore.describe, but leaving out benchgraph's own graphs (the merge graph,
+        # where it is a named graph, holds every statement again).
+        subject = ox.NamedNode(node)
+        cap = "" if limit is None else f" LIMIT {int(limit) + 1}"
+        own = f"FILTER(!STRSTARTS(STR(?g), {ox.Literal(self.names.own)}))"
+        bound = {"node": subject}
+        outgoing = self.query(f"SELECT ?p ?o ?g WHERE {{ GRAPH ?g {{ ?node ?p ?o }} {own} }}"
+                              f"{cap}", bindings=bound)
+        incoming = self.query(f"SELECT ?s ?p ?g WHERE {{ GRAPH ?g {{ ?s ?p ?node }} {own} }}"
+                              f"{cap}", bindings=bound)
+        out = sorted((Statement(subject, _iri(p), _term(o), _iri(g)) for p, o, g in outgoing.rows),
+                     key=lambda s: (s.predicate.value, term_order(s.object), s.graph.value))
+        into = sorted((Statement(_term(s), _iri(p), subject, _iri(g)) for s, p, g in incoming.rows),
+                      key=lambda s: (s.predicate.value, term_order(s.subject), s.graph.value))
+        truncated = limit is not None and (len(out) > limit or len(into) > limit)
+        if limit is not None:
+            out, into = out[:limit], into[:limit]
+        return Description(subject, tuple(out), tuple(into), truncated)
+
+    def record_graphs(self) -> Sequence[RecordGraph]:
+        return self.manifest.facts.records
+
+    def counts(self) -> GraphStats:
+        return self.manifest.counts
+
+    def search(self, text: str, limit: int = 20, offset: int = 0) -> SearchResults:
+        with self._index() as db:
+            return search(db, text, limit, offset)
+
+    def browse(self, request: BrowseRequest) -> BrowsePage:
+        with self._index() as db:
+            return browse(db, request)
+
+    def _index(self) -> closing[sqlite3.Connection]:
+        return closing(_open_index(self.loaded() / INDEX_FILE, self.base))
+
+    def dump(self, fmt: Format) -> StoredFile:
+        generation = self.loaded()
+        return StoredFile(generation / dump_name(fmt), generation.name)
+
+    def validation(self) -> ValidationReport | None:
+        return self._validation
+
+    @cached_property
+    def _validation(self) -> ValidationReport | None:
+        if not self.manifest.validated:
+            return None
+        return ValidationReport.from_json(read_report(self.engine, self.names))
+
+    def validation_file(self, suffix: ValidationSuffix) -> StoredFile | None:
+        if self.validation() is None:
+            return None
+        generation = self.loaded()
+        name = VALIDATION_JSON if suffix == ".json" else VALIDATION_TURTLE
+        return StoredFile(generation / name, generation.name)
+
+    def loaded(self) -> Path:
+        """The folder of what is made from the data (search index, dumps, the report's
+        files): made now, from the engine, if it was not yet."""
+        with self._lock:
+            if self._folder is None:
+                self._folder = self._make_folder()
+            return self._folder
+
+    def _make_folder(self) -> Path:
+        table = self._read_data_graphs()
+        folder = Path(tempfile.mkdtemp(prefix="benchgraph-remote-"))
+        try:
+            made = build_store(folder, table, self.manifest.facts, self.manifest.counts,
+                               with_graph=False)
+            generation = folder / made.generation
+            report = self.validation()
+            if report is not None:
+                write_validation(generation, report)
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        return generation
+
+    def _read_data_graphs(self) -> QuadTable:
+        """Every statement of the data graphs, in one query; StoreError when the engine gave
+        fewer than the push wrote (an engine's own row cap, say)."""
+        build = Iris(self.base).build()
+        records = ox.Literal(f"{self.base}record/")
+        text = (f"SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ ?s ?p ?o }} FILTER(STRSTARTS(STR(?g), "
+                f"{records}) || ?g IN (<{build}>, <{ONTOLOGY_IRI}>)) }}")
+        rows = self.engine.rows(text, Dataset(),
+                                timeout=max(self.engine.client.timeout, self.limits.timeout))
+        table = QuadTable()
+        table.extend([tuple(map(to_rdflib, row)) for row in rows])  # type: ignore[misc]
+        if len(table) != self.manifest.quads:
+            raise StoreError(f"{self.engine.query_url.url} gave {len(table):,} statements of "
+                             f"the data graphs, where the push wrote {self.manifest.quads:,}: "
+                             "its own limit on answers (Virtuoso's ResultSetMaxRows) may have "
+                             "cut it, or the graphs changed since; push again")
+        return table
+
+    def prepare(self) -> None:
+        """Nothing to start: a worker opens its connection on its first query."""
+
+    def close(self) -> None:
+        self.engine.close()
+        if self._folder is not None:
+            shutil.rmtree(self._folder.parent, ignore_errors=True)
+            self._folder = None
+
+
+def _iri(term: object) -> ox.NamedNode:
+    assert isinstance(term, ox.NamedNode), term
+    return term
+
+
+def _term(term: object) -> Term:
+    assert isinstance(term, (ox.NamedNode, ox.BlankNode, ox.Literal)), term
+    return term
+
+
+__all__ = ["RemoteStore"]

@@ -1,0 +1,255 @@
+"""Talking HTTP to a remote SPARQL engine: the SPARQL 1.1 Protocol to read, the Graph Store
+HTTP Protocol to load, nothing else.
+
+The standard library's ``http.client`` is enough: one persistent connection per thread (a
+push sends thousands of small PUTs, and a new TCP connection for each cost more than the
+PUT on a loopback engine), request bodies sent as they are made, answers read as they come
+(the row limit stops reading; the time limit closes the socket). ``requests`` would add a
+dependency for none of that.
+
+- **Credentials** come from settings (``BENCHGRAPH_REMOTE_USER`` / ``_PASSWORD``, or
+  ``BENCHGRAPH_REMOTE_TOKEN`` for a bearer token), never from the command line, and a URL
+  holding ``user:password@`` is refused. They reach only the ``Authorization`` header: no
+  message, log line or ``repr`` carries them (an engine's own answer is quoted only after
+  every credential is blanked out of it).
+- **Retries**: a request whose connection failed, or that the engine answered with a 5xx,
+  is tried again after 0.25 s, 0.5 s, 1 s ... (``retries`` times); a 4xx is the request's
+  fault and is never retried. Every request here is idempotent (a query, a PUT, a DELETE).
+"""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import urlencode, urlsplit
+
+from graph.errors import BenchgraphError, ErrorKind
+
+Body = Callable[[], Iterable[bytes]]
+"""Makes a request body afresh (a retry sends it again), chunk by chunk."""
+_FIRST_WAIT = 0.25
+_QUOTED = 300
+"""Characters of an engine's error answer quoted in a message."""
+
+
+class RemoteError(BenchgraphError):
+    """An engine that could not be reached, or refused a request: the message says which
+    engine (its URL, without credentials), what was asked and what it answered."""
+
+    kind = ErrorKind.STORE
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class RemoteTimeout(RemoteError):
+    """The engine did not answer within the time given."""
+
+    kind = ErrorKind.LIMIT
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """Basic auth (``user`` and ``password``) or a bearer ``token``; or none."""
+
+    user: str = field(default="", repr=False)
+    password: str = field(default="", repr=False)
+    token: str = field(default="", repr=False)
+
+    def header(self) -> str | None:
+        if self.token:
+            return f"Bearer {self.token}"
+        if self.user:
+            pair = f"{self.user}:{self.password}".encode()
+            return f"Basic {base64.b64encode(pair).decode('ascii')}"
+        return None
+
+    def secrets(self) -> tuple[str, ...]:
+        """Every form a credential could take in an engine's answer."""
+        header = self.header()
+        forms = (self.password, self.token, header or "", (header or "").partition(" ")[2])
+        return tuple(form for form in forms if len(form) >= 3)
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One URL of an engine: where requests go, and how messages name it."""
+
+    url: str
+    scheme: str
+    host: str
+    port: int
+    path: str
+
+    @classmethod
+    def parse(cls, url: str, what: str) -> Endpoint:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise BenchgraphError(f"{what} {url!r}: give an http(s) URL", ErrorKind.USAGE)
+        if parts.username is not None or parts.password is not None:
+            raise BenchgraphError(
+                f"{what}: a URL with credentials in it is refused; give them in "
+                "BENCHGRAPH_REMOTE_USER and BENCHGRAPH_REMOTE_PASSWORD (or "
+                "BENCHGRAPH_REMOTE_TOKEN)", ErrorKind.USAGE)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        shown = f"{parts.scheme}://{parts.hostname}:{port}{parts.path or '/'}"
+        return cls(shown, parts.scheme, parts.hostname, port, path)
+
+    def target(self, params: Sequence[tuple[str, str]]) -> str:
+        """The request target with ``params`` added to the URL's own query."""
+        if not params:
+            return self.path
+        return self.path + ("&" if "?" in self.path else "?") + urlencode(params)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An engine's answer, its body still to be read from ``response``."""
+
+    status: int
+    content_type: str
+    response: http.client.HTTPResponse
+    connection: http.client.HTTPConnection
+
+    def header(self, name: str) -> str | None:
+        return self.response.getheader(name)
+
+    def set_deadline(self, deadline: float | None) -> None:
+        """Reads of the body give up at ``deadline`` (``time.monotonic``)."""
+        sock = self.connection.sock
+        if sock is not None and deadline is not None:
+            sock.settimeout(max(deadline - time.monotonic(), 0.001))
+
+    def read(self) -> bytes:
+        return self.response.read()
+
+    def close(self) -> None:
+        """Done with the answer: an unread body is abandoned with its connection."""
+        if not self.response.isclosed():
+            self.connection.close()
+
+
+class Client:
+    """Requests to one engine, with its credentials, time limit and retries; a connection per
+    thread (and per process: a forked web worker opens its own)."""
+
+    def __init__(self, credentials: Credentials, timeout: float, retries: int) -> None:
+        self._credentials = credentials
+        self.timeout = timeout
+        self.retries = retries
+        self._local = threading.local()
+
+    def __repr__(self) -> str:
+        return f"Client(timeout={self.timeout}, retries={self.retries})"
+
+    def request(self, endpoint: Endpoint, method: str, what: str, *,
+                params: Sequence[tuple[str, str]] = (), headers: dict[str, str] | None = None,
+                body: Body | None = None, deadline: float | None = None) -> Answer:
+        """Send a request (again on a connection failure or a 5xx, while tries and the
+        ``deadline`` allow) and return the answer once its status is 2xx; RemoteError
+        otherwise, naming ``what`` was asked. The caller reads and closes the answer."""
+        wait = _FIRST_WAIT
+        for attempt in range(self.retries + 1):
+            last = attempt == self.retries
+            try:
+                answer = self._send(endpoint, method, params, headers or {}, body, deadline)
+            except TimeoutError:
+                raise RemoteTimeout(f"{what}: {endpoint.url} did not answer in time") from None
+            except (OSError, http.client.HTTPException) as error:
+                failure: RemoteError = RemoteError(
+                    f"{what}: {endpoint.url} could not be reached ({self._clean(str(error))})")
+            else:
+                if 200 <= answer.status < 300:
+                    return answer
+                failure = self._refusal(endpoint, what, answer)
+                if answer.status < 500:
+                    raise failure
+            if last or not _time_for(wait, deadline):
+                raise failure
+            time.sleep(wait)
+            wait *= 2
+        raise AssertionError("unreachable")
+
+    def _send(self, endpoint: Endpoint, method: str, params: Sequence[tuple[str, str]],
+              headers: dict[str, str], body: Body | None, deadline: float | None) -> Answer:
+        connection = self._connection(endpoint, deadline)
+        sent = dict(headers)
+        authorization = self._credentials.header()
+        if authorization is not None:
+            sent["Authorization"] = authorization
+        try:
+            connection.putrequest(method, endpoint.target(params), skip_accept_encoding=True)
+            chunks: list[bytes] = [] if body is None else list(body())
+            sent["Content-Length"] = str(sum(map(len, chunks)))
+            for name, value in sent.items():
+                connection.putheader(name, value)
+            connection.endheaders()
+            for chunk in chunks:
+                connection.send(chunk)
+            response = connection.getresponse()
+        except BaseException:
+            connection.close()
+            raise
+        return Answer(response.status, response.getheader("Content-Type") or "", response,
+                      connection)
+
+    def _connection(self, endpoint: Endpoint, deadline: float | None) -> http.client.HTTPConnection:
+        """This thread's connection to the engine's host, kept open between requests."""
+        key = (os.getpid(), endpoint.scheme, endpoint.host, endpoint.port)
+        connections: dict[tuple[int, str, str, int], http.client.HTTPConnection]
+        connections = self._local.__dict__.setdefault("connections", {})
+        connection = connections.get(key)
+        timeout = self.timeout if deadline is None else max(deadline - time.monotonic(), 0.001)
+        if connection is None:
+            kind = (http.client.HTTPSConnection if endpoint.scheme == "https"
+                    else http.client.HTTPConnection)
+            connection = connections[key] = kind(endpoint.host, endpoint.port, timeout=timeout)
+        connection.timeout = timeout
+        if connection.sock is not None:
+            connection.sock.settimeout(timeout)
+        return connection
+
+    def _refusal(self, endpoint: Endpoint, what: str, answer: Answer) -> RemoteError:
+        try:
+            answer.set_deadline(time.monotonic() + 5)
+            text = answer.read()[:4 * _QUOTED].decode("utf-8", "replace")
+        except (OSError, http.client.HTTPException):
+            text = ""
+        finally:
+            answer.close()
+        said = " ".join(self._clean(text).split())[:_QUOTED]
+        reason = answer.response.reason
+        return RemoteError(f"{what}: {endpoint.url} answered {answer.status} {reason}"
+                           + (f": {said}" if said else ""), answer.status)
+
+    def _clean(self, text: str) -> str:
+        """``text`` with every credential blanked out."""
+        for secret in self._credentials.secrets():
+            text = text.replace(secret, "***")
+        return text
+
+    def close(self) -> None:
+        """Close this thread's connections."""
+        for connection in self._local.__dict__.pop("connections", {}).values():
+            connection.close()
+
+
+def _time_for(wait: float, deadline: float | None) -> bool:
+    return deadline is None or time.monotonic() + wait < deadline
+
+
+def timed_out(error: BaseException) -> bool:
+    """Whether a read failed because its deadline passed."""
+    return isinstance(error, (TimeoutError, socket.timeout))
+
+
+__all__ = ["Answer", "Body", "Client", "Credentials", "Endpoint", "RemoteError",
+           "RemoteTimeout", "timed_out"]

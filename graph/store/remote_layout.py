@@ -1,0 +1,199 @@
+"""What ``benchgraph push`` writes into a remote engine, and how a remote store reads it back.
+
+Graphs on the engine (``base`` is the data's base IRI):
+
+- every record's graph, the build graph and the ontology graph, under the IRIs they have in
+  every store: the *data graphs*, each the canonical N-Triples of its statements;
+- **the merge** (DESIGN.md: the default graph is the RDF merge of the data graphs). Neither
+  engine measured gives it: Oxigraph and Virtuoso both answer a query over ``FROM g1 FROM
+  g2`` (or ``default-graph-uri`` g1 and g2, or their union default graph) with a triple
+  once per graph that states it. So the push writes it, deduplicated: into the engine's own
+  default graph when that is a graph of its own (Oxigraph, Fuseki), where ``GRAPH ?g`` never
+  sees it; else (Virtuoso, whose default graph is every graph) into ``{base}push/merge``,
+  which queries then name with ``default-graph-uri``. ``Manifest.merge`` says which;
+- ``{base}push``: the manifest, one ``rdf:JSON`` literal: the build's facts (base, when,
+  which files with their SHA-256, the counts, the rejected files), each graph's content hash
+  as the engine holds it, and whether the last push finished. One literal, so that one PUT
+  replaces it whole (old or new, never half), and one query reads it;
+- ``{base}push/validation``: the validation report's JSON form, when the push validated.
+
+Both benchgraph graphs hold one statement each, whose subject is their own name and whose
+object is a literal: no data IRI appears in them, so ``GRAPH ?g { <node> ?p ?o }`` never
+meets them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import pyoxigraph as ox
+
+from graph.dataset.canonical import Canonical, canonical, first_of_runs
+from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
+from graph.export.ntriples import write_ntriples
+from graph.stats import GraphStats
+from graph.store.base import BuildFacts, RecordGraph
+
+FORMAT = 1
+RDF_JSON = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON")
+PUSH_NS = "https://w3id.org/benchgraph/push#"
+MANIFEST_PREDICATE = ox.NamedNode(PUSH_NS + "manifest")
+REPORT_PREDICATE = ox.NamedNode(PUSH_NS + "validationReport")
+DEFAULT = "default"
+"""``Manifest.merge`` when the merge is the engine's default graph."""
+
+
+@dataclass(frozen=True)
+class Names:
+    """The IRIs of benchgraph's own graphs on an engine, for the data's ``base``."""
+
+    base: str
+
+    @property
+    def manifest(self) -> str:
+        return f"{self.base}push"
+
+    @property
+    def validation(self) -> str:
+        return f"{self.base}push/validation"
+
+    @property
+    def merge(self) -> str:
+        return f"{self.base}push/merge"
+
+    @property
+    def nothing(self) -> str:
+        """A graph no push writes: an empty graph, to ask for a dataset with none."""
+        return f"{self.base}push/none"
+
+    @property
+    def own(self) -> str:
+        """The prefix of every graph benchgraph keeps for itself."""
+        return f"{self.base}push"
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The facts of the build an engine holds, as the last push left them."""
+
+    facts: BuildFacts
+    counts: GraphStats
+    merge: str
+    """``DEFAULT``, or the IRI of the named graph holding the merge."""
+    graphs: dict[str, str]
+    """The SHA-256 of each graph's canonical N-Triples, as the engine holds it: the data
+    graphs, the merge (under ``merge``'s name, or ``DEFAULT``) and the validation graph."""
+    complete: bool
+    """False while a push is under way, or when one stopped before it finished."""
+    quads: int = 0
+    triples: int = 0
+    validated: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "base": self.facts.base,
+            "built_at": self.facts.built_at,
+            "records": [asdict(record) for record in self.facts.records],
+            "rejected": list(self.facts.rejected),
+            "counts": self.counts.to_json(),
+            "merge": self.merge,
+            "graphs": dict(sorted(self.graphs.items())),
+            "complete": self.complete,
+            "quads": self.quads,
+            "triples": self.triples,
+            "validated": self.validated,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Manifest:
+        facts = BuildFacts(data["base"], data["built_at"],
+                           tuple(RecordGraph(**record) for record in data["records"]),
+                           tuple(data["rejected"]))
+        return cls(facts, GraphStats.from_json(data["counts"]), data["merge"],
+                   dict(data["graphs"]), bool(data["complete"]), int(data["quads"]),
+                   int(data["triples"]), bool(data["validated"]))
+
+    def holding(self, graphs: dict[str, str], complete: bool) -> Manifest:
+        return replace(self, graphs=dict(graphs), complete=complete)
+
+
+def literal_document(subject: str, predicate: ox.NamedNode, data: dict[str, Any]) -> bytes:
+    """One N-Triples statement: ``subject predicate "data as JSON"^^rdf:JSON``."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return f"{ox.NamedNode(subject)} {predicate} {ox.Literal(text, datatype=RDF_JSON)} .\n".encode()
+
+
+def read_literal(value: ox.Literal) -> dict[str, Any]:
+    """The JSON object a ``literal_document`` holds; ValueError when it is not one."""
+    data = json.loads(value.value)
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    return data
+
+
+@dataclass(frozen=True)
+class Document:
+    """A graph to PUT: its IRI (None: the default graph), body and content hash."""
+
+    graph: str | None
+    chunks: list[bytes]
+    sha256: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        digest = hashlib.sha256()
+        for chunk in self.chunks:
+            digest.update(chunk)
+        object.__setattr__(self, "sha256", digest.hexdigest())
+
+    @property
+    def lines(self) -> int:
+        """Statements in the document."""
+        return sum(chunk.count(b"\n") for chunk in self.chunks)
+
+
+class DataGraphs:
+    """Each data graph of a built table as canonical N-Triples, made one graph at a time
+    from one canonical sort of the quads (a graph's statements are one run of it)."""
+
+    def __init__(self, table: QuadTable) -> None:
+        self._statements = canonical(table, keep_graphs=True)
+        graphs = self._statements.columns[GRAPH]
+        starts = np.flatnonzero(first_of_runs(graphs)) if len(graphs) else np.array([], int)
+        self._bounds: list[int] = [*starts.tolist(), len(graphs)]
+        words = self._statements.words
+        self.iris = [words[graphs[start]].decode()[1:-1] for start in self._bounds[:-1]]
+        """The graphs' IRIs, in canonical order."""
+
+    def __len__(self) -> int:
+        return len(self.iris)
+
+    @property
+    def statements(self) -> int:
+        """Quads of every data graph together."""
+        return self._bounds[-1]
+
+    def document(self, index: int) -> Document:
+        start, end = self._bounds[index], self._bounds[index + 1]
+        columns = self._statements.columns
+        part = Canonical({position: columns[position][start:end]
+                          for position in (SUBJECT, PREDICATE, OBJECT)}, self._statements.words)
+        return Document(self.iris[index], write_ntriples(part))
+
+    def __iter__(self) -> Iterator[Document]:
+        return (self.document(index) for index in range(len(self)))
+
+
+def merge_document(table: QuadTable, graph: str | None) -> Document:
+    """The merge of every graph: the table's distinct triples, as ``benchgraph build -o
+    FILE.nt`` writes them (the same bytes)."""
+    return Document(graph, write_ntriples(canonical(table, keep_graphs=False)))
+
+
+__all__ = ["DEFAULT", "DataGraphs", "Document", "Manifest", "Names", "literal_document",
+           "merge_document", "read_literal"]

@@ -1,0 +1,105 @@
+"""Reaching an engine from the settings, and reading what the last push left in it.
+
+The manifest is found by what it is, not by where: the one statement whose predicate is
+``push:manifest``, in the graph it names (``{base}push``). So ``serve --store sparql:URL``
+needs only the URL, whatever base the push used; an engine holding pushes of several bases
+needs ``--base`` to choose.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyoxigraph as ox
+
+from graph.settings import Settings
+from graph.store.disk import StoreError
+from graph.store.remote_engine import Dataset, Engine
+from graph.store.remote_http import Client, Credentials, Endpoint
+from graph.store.remote_layout import (
+    FORMAT,
+    MANIFEST_PREDICATE,
+    REPORT_PREDICATE,
+    Manifest,
+    Names,
+    read_literal,
+)
+
+
+def engine_for(query_url: str, settings: Settings, base: str | None = None) -> Engine:
+    """The engine at ``query_url``, its Graph Store at ``settings.graph_store`` (default: the
+    query URL), with the settings' credentials, time limit and retries."""
+    credentials = Credentials(settings.remote_user,
+                              settings.remote_password.get_secret_value(),
+                              settings.remote_token.get_secret_value())
+    client = Client(credentials, settings.remote_timeout, settings.remote_retries)
+    query = Endpoint.parse(query_url, "--store sparql:URL")
+    store = Endpoint.parse(settings.graph_store, "--graph-store") if settings.graph_store \
+        else query
+    return Engine(query, store, client, base or settings.base)
+
+
+def find_manifest(engine: Engine, base: str | None) -> Manifest | None:
+    """The manifest the last push of ``base`` (None: of any base, when there is one) left;
+    None when the engine holds none. StoreError when it cannot be read, or when there are
+    several and no base chooses."""
+    text = f"SELECT ?g ?manifest WHERE {{ GRAPH ?g {{ ?g {MANIFEST_PREDICATE} ?manifest }} }}"
+    found: dict[str, Manifest] = {}
+    for graph, value in engine.rows(text, Dataset(), timeout=engine.client.timeout):
+        if not isinstance(graph, ox.NamedNode) or not isinstance(value, ox.Literal):
+            continue
+        manifest = _manifest(value, engine)
+        if graph.value == Names(manifest.facts.base).manifest:
+            found[manifest.facts.base] = manifest
+    if base is not None:
+        return found.get(base)
+    if len(found) > 1:
+        raise StoreError(f"{engine.query_url.url} holds pushes of several bases "
+                         f"({', '.join(sorted(found))}): give --base")
+    return next(iter(found.values()), None)
+
+
+def _manifest(value: ox.Literal, engine: Engine) -> Manifest:
+    try:
+        data = read_literal(value)
+        if data.get("format") != FORMAT:
+            raise StoreError(f"{engine.query_url.url} was pushed by another version of "
+                             "benchgraph: push again")
+        return Manifest.from_json(data)
+    except (ValueError, KeyError, TypeError) as error:
+        raise StoreError(f"the manifest in {engine.query_url.url} cannot be read "
+                         f"({error}): push again") from None
+
+
+def open_manifest(engine: Engine, settings: Settings) -> Manifest:
+    """The manifest a store over ``engine`` serves: StoreError when there is none, when the
+    last push did not finish, or (with ``--base`` given) when it is of another base."""
+    expected = settings.base if "base" in settings.model_fields_set else None
+    manifest = find_manifest(engine, expected)
+    where = engine.query_url.url
+    if manifest is None:
+        of = f" of the base {expected}" if expected else ""
+        raise StoreError(f"{where} holds no benchgraph push{of}: load it with "
+                         f"`benchgraph push --store sparql:{where}`")
+    if not manifest.complete:
+        raise StoreError(f"the last push to {where} did not finish, so its graphs may be of "
+                         f"two builds: push again")
+    return manifest
+
+
+def read_report(engine: Engine, names: Names) -> dict[str, Any]:
+    """The validation report's JSON form, as the push kept it."""
+    text = (f"SELECT ?report WHERE {{ GRAPH <{names.validation}> "
+            f"{{ <{names.validation}> {REPORT_PREDICATE} ?report }} }}")
+    rows = engine.rows(text, Dataset(), timeout=engine.client.timeout)
+    if not rows or not isinstance(rows[0][0], ox.Literal):
+        raise StoreError(f"{engine.query_url.url} holds no validation report, though its "
+                         "manifest says it was validated: push again")
+    try:
+        return read_literal(rows[0][0])
+    except ValueError as error:
+        raise StoreError(f"the validation report in {engine.query_url.url} cannot be read "
+                         f"({error}): push again") from None
+
+
+__all__ = ["engine_for", "find_manifest", "open_manifest", "read_report"]

@@ -1,0 +1,204 @@
+"""``benchgraph push``: a build into a remote engine, by the Graph Store HTTP Protocol.
+
+Each graph (``graph.store.remote_layout``) is replaced whole with PUT, and only when its
+content hash (SHA-256 of its canonical N-Triples) differs from the one the engine's manifest
+records for it; the graph of a record that is gone is removed with DELETE. So pushing the
+same build again sends nothing, and a build with one record changed sends that record's
+graph, the merge (which holds its statements too) and the manifest.
+
+An interrupted push resumes correctly: before the first graph is sent, the manifest is
+replaced by one marked unfinished that no longer lists the graphs about to be sent; each
+graph is listed again (with its new hash) once the engine has taken it, every
+``CHECKPOINT_GRAPHS`` graphs; the last step writes the finished manifest. A push that stops
+anywhere (the engine killed, the network down, Ctrl-C) leaves a manifest that lists only
+graphs the engine holds as listed, so the next push sends every other one again.
+
+Each PUT replaces one graph, never half of one, on the engines measured: Virtuoso runs it as
+one transaction, Oxigraph's server clears the graph and then loads the new one as one
+transaction, so an interrupted PUT there can leave that one graph empty (never half-loaded)
+until the next push sends it again. A graph that the engine refused is reported with its
+record's file, and the push goes on with the others; once the engine cannot be reached at
+all, the push stops, and every graph not sent is reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import TYPE_CHECKING
+
+from graph.errors import BenchgraphError, ErrorKind
+from graph.stats import graph_stats
+from graph.store.base import BuildFacts
+from graph.store.remote_engine import Dataset, Engine
+from graph.store.remote_http import RemoteError
+from graph.store.remote_layout import (
+    DEFAULT,
+    MANIFEST_PREDICATE,
+    REPORT_PREDICATE,
+    DataGraphs,
+    Document,
+    Manifest,
+    Names,
+    literal_document,
+    merge_document,
+)
+from graph.store.remote_manifest import find_manifest
+from graph.validation.report import ValidationReport
+
+if TYPE_CHECKING:  # a push builds, but `benchgraph` imports this module for every command
+    from graph.build import BuildResult
+
+CHECKPOINT_GRAPHS = 200
+"""Graphs sent between two writes of the unfinished manifest."""
+Progress = Callable[[int, int], None]
+
+
+class PushError(BenchgraphError):
+    """A push that did not send every graph: which records did not go, and why."""
+
+    kind = ErrorKind.STORE
+
+
+@dataclass
+class PushOutcome:
+    """What a push sent, removed and left as it was."""
+
+    sent: list[str] = field(default_factory=list)
+    """The graphs sent (None, the default graph, as ``"default"``), in order."""
+    deleted: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    failed: dict[str, str] = field(default_factory=dict)
+    """Graph -> why it did not go."""
+    merge: str = DEFAULT
+
+
+@dataclass(frozen=True)
+class _Item:
+    """A graph the engine should hold: its key in the manifest, its hash, and how to make
+    its document (again: a record's is made when it is hashed and when it is sent)."""
+
+    key: str
+    sha256: str
+    make: Callable[[], Document]
+
+
+def push(engine: Engine, result: BuildResult, facts: BuildFacts,
+         report: ValidationReport | None, progress: Progress | None = None) -> PushOutcome:
+    """Bring the engine to hold ``result`` (and ``report``, when it was validated), whose
+    facts are ``facts``. PushError when some graph did not go."""
+    names = Names(facts.base)
+    old = find_manifest(engine, names.base)
+    merge = old.merge if old is not None else choose_merge(engine, names)
+    items, new = _wanted(result, facts, report, names, merge)
+    held = dict(old.graphs) if old is not None else {}
+    to_send = [item for item in items if held.get(item.key) != item.sha256]
+    gone = sorted(set(held) - set(new.graphs))
+    if old is not None and not to_send:  # the same graphs: the same build, as far as it shows
+        new = replace(new, facts=replace(new.facts, built_at=old.facts.built_at))
+    outcome = PushOutcome(merge=merge, unchanged=len(items) - len(to_send))
+    if old == new:
+        return outcome
+    pending = {key: sha for key, sha in held.items() if new.graphs.get(key) == sha}
+    _write_manifest(engine, names, new.holding(pending, complete=False))
+    since_checkpoint = 0
+    for number, item in enumerate(to_send, 1):
+        try:
+            engine.put(item.make())
+        except RemoteError as error:
+            outcome.failed[item.key] = error.message
+            if error.status is None:  # the engine cannot be reached: the rest cannot go
+                outcome.failed.update((later.key, "not sent: the push stopped")
+                                      for later in to_send[number:])
+                break
+        else:
+            outcome.sent.append(item.key)
+            pending[item.key] = item.sha256
+        if progress is not None:
+            progress(number, len(to_send))
+        since_checkpoint += 1
+        if since_checkpoint >= CHECKPOINT_GRAPHS:
+            _write_manifest(engine, names, new.holding(pending, complete=False))
+            since_checkpoint = 0
+    if not outcome.failed:
+        for graph in gone:
+            try:
+                engine.delete(graph)
+            except RemoteError as error:
+                outcome.failed[graph] = error.message
+            else:
+                outcome.deleted.append(graph)
+    if outcome.failed:
+        _write_manifest_if_possible(engine, names, new.holding(pending, complete=False))
+        raise PushError(_failure_message(outcome, facts))
+    _write_manifest(engine, names, new)
+    return outcome
+
+
+def _wanted(result: BuildResult, facts: BuildFacts, report: ValidationReport | None,
+            names: Names, merge: str) -> tuple[list[_Item], Manifest]:
+    """Every graph the engine should hold, and the finished manifest that lists them."""
+    data = DataGraphs(result.table)
+    items = [_Item(document.graph or DEFAULT, document.sha256,
+                   partial(data.document, index)) for index, document in enumerate(data)]
+    merged = merge_document(result.table, None if merge == DEFAULT else merge)
+    items.append(_Item(merge, merged.sha256, lambda: merged))
+    if report is not None:
+        kept = Document(names.validation, [literal_document(
+            names.validation, REPORT_PREDICATE, report.to_json())])
+        items.append(_Item(names.validation, kept.sha256, lambda: kept))
+    manifest = Manifest(facts, graph_stats(result.table, facts.base), merge,
+                        {item.key: item.sha256 for item in items}, complete=True,
+                        quads=data.statements, triples=merged.lines,
+                        validated=report is not None)
+    return items, manifest
+
+
+def choose_merge(engine: Engine, names: Names) -> str:
+    """Where the merge goes on an engine that holds no push yet: its default graph when that
+    is a graph of its own and empty (a query naming no graph then reads it, and ``GRAPH ?g``
+    never meets it); else the named graph ``names.merge``. A probe graph tells: when a
+    statement PUT into a named graph shows in the default graph, the default graph is the
+    union of all (Virtuoso's is)."""
+    probe = f"{names.own}/probe"
+    engine.put(Document(probe, [f"<{probe}> <{probe}> <{probe}> .\n".encode()]))
+    try:
+        union = _ask(engine, f"ASK {{ <{probe}> ?p ?o }}")
+        occupied = not union and _ask(engine, "ASK { ?s ?p ?o }")
+    finally:
+        engine.delete(probe)
+    return names.merge if union or occupied else DEFAULT
+
+
+def _ask(engine: Engine, text: str) -> bool:
+    result = engine.query(text, "ASK", Dataset(), rows=None, timeout=engine.client.timeout)
+    return bool(result.boolean)
+
+
+def _write_manifest(engine: Engine, names: Names, manifest: Manifest) -> None:
+    engine.put(Document(names.manifest, [literal_document(
+        names.manifest, MANIFEST_PREDICATE, manifest.to_json())]))
+
+
+def _write_manifest_if_possible(engine: Engine, names: Names, manifest: Manifest) -> None:
+    """The unfinished manifest, so that the next push resends what did not go; when the
+    engine cannot take even that, the one it has is already unfinished and lists less."""
+    try:
+        _write_manifest(engine, names, manifest)
+    except RemoteError:
+        pass
+
+
+def _failure_message(outcome: PushOutcome, facts: BuildFacts) -> str:
+    files = {record.graph: record.source_file for record in facts.records}
+    failed = [files.get(graph, graph) for graph in outcome.failed]
+    first_reason = next(iter(outcome.failed.values()))
+    shown = ", ".join(failed[:10]) + (f" and {len(failed) - 10:,} more" if len(failed) > 10
+                                      else "")
+    return (f"{len(failed):,} graph{'s' if len(failed) != 1 else ''} did not go ({shown}): "
+            f"{first_reason}; the engine holds the old or the new graph of each, and the next "
+            "push sends them again")
+
+
+__all__ = ["CHECKPOINT_GRAPHS", "PushError", "PushOutcome", "choose_merge", "push"]
