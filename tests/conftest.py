@@ -1,7 +1,9 @@
 """Shared fixtures: the bundled seeds built once per session, as quads, as a memory store and as
-an rdflib Dataset (for the validator's tests); a live ``benchgraph serve`` of them; the seeds
-and the crawl catalog in a validated store; and, for a test module that names its catalog
-folders in ``CATALOG``, that catalog built, in a memory store, in an app and behind a client."""
+an rdflib Dataset (for the validator's tests); a live ``benchgraph serve`` of them on every kind
+of store; the seeds and the crawl catalog in a validated store; and, for a test module that
+names its catalog folders in ``CATALOG``, that catalog built, in a store of each kind in turn
+(``store_kind``: memory, oxigraph:DIR, sparql: over a real engine), in an app and behind a
+client."""
 
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,15 +17,21 @@ from graph.build import BuildResult, build
 from graph.export import to_dataset
 from graph.settings import Settings
 from graph.store.base import Store
-from graph.store.kinds import StoreSpec, open_store
+from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.local import LocalStore
+from tests.engines import ENGINES
 from tests.seeds import SEEDS
 from tests.serving import LiveServer, serve
+from tests.store_kinds import STORE_KINDS, mark_deviations, opened, push_into
 from web import create_app
 
 DATA = Path(__file__).parent / "data"
 CRAWL_CATALOG = DATA / "crawl_catalog"
 """Synthetic records of both kinds and hostile ones (its README says how it was made)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    mark_deviations(items)
 
 
 @pytest.fixture(scope="session")
@@ -61,12 +69,28 @@ def no_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-@pytest.fixture(scope="session")
-def live_server() -> Iterator[LiveServer]:
-    """``benchgraph serve --port 0`` on the bundled catalog, one for the whole session: the
-    protocol conformance tests and the client tests talk HTTP to it."""
-    with serve() as server:
-        yield server
+@pytest.fixture(scope="session", params=STORE_KINDS)
+def live_server(request: pytest.FixtureRequest, seed_build: BuildResult, settings: Settings,
+                tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """``benchgraph serve --port 0`` on the bundled catalog, one for the whole session on each
+    kind of store (memory; an oxigraph:DIR store built from it; a sparql: store over each
+    real engine it was pushed to): the protocol conformance tests and the client tests talk HTTP
+    to it."""
+    kind: str = request.param
+    if kind == "memory":
+        with serve() as server:
+            yield server
+        return
+    folder = tmp_path_factory.mktemp(f"served-{kind}")
+    if kind == "oxigraph":
+        build_into(folder / "store", seed_build, settings, validate=True)
+        with serve(["--store", f"oxigraph:{folder / 'store'}"]) as server:
+            yield server
+        return
+    with ENGINES[kind](folder / "engine") as engine:
+        push_into(engine, seed_build, settings, validate=True)
+        with serve(["--store", engine.spec]) as server:
+            yield server
 
 
 @pytest.fixture(scope="session")
@@ -90,16 +114,25 @@ def built(request: pytest.FixtureRequest, settings: Settings) -> BuildResult:
     return build(catalog, settings)
 
 
-@pytest.fixture(scope="module")
-def store(built: BuildResult, settings: Settings) -> Iterator[LocalStore]:
-    """The module's catalog in a memory store."""
-    opened = open_store(StoreSpec.parse("memory"), settings, built=built)
-    yield opened
-    opened.close()
+@pytest.fixture(scope="module", params=STORE_KINDS)
+def store_kind(request: pytest.FixtureRequest) -> str:
+    """Each kind of store in turn (``tests.store_kinds``): a module whose tests take ``store``
+    (or open their own store with ``opened(store_kind, ...)``) runs them all on every kind,
+    the sparql one against a real engine."""
+    kind: str = request.param
+    return kind
 
 
 @pytest.fixture(scope="module")
-def app(store: LocalStore, settings: Settings) -> Flask:
+def store(built: BuildResult, settings: Settings, store_kind: str,
+          tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    """The module's catalog in a store of each kind in turn."""
+    with opened(store_kind, built, tmp_path_factory.mktemp(store_kind), settings) as made:
+        yield made
+
+
+@pytest.fixture(scope="module")
+def app(store: Store, settings: Settings) -> Flask:
     return create_app(settings, store, {"TESTING": True})
 
 

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from graph.search import BrowseRequest, SearchError
 from graph.search.facets import FACETS, SORTS
 from graph.search.text import name_key
-from graph.store.local import LocalStore
+from graph.store.base import Store
 from tests.test_search import CATALOG as CATALOG  # the same records: browse and search agree
 
 PATHS = {
@@ -28,7 +28,7 @@ Selection = Mapping[str, tuple[str, ...]]
 
 
 @pytest.fixture(scope="module")
-def oracle(store: LocalStore) -> dict[str, dict[str, set[str]]]:
+def oracle(store: Store) -> dict[str, dict[str, set[str]]]:
     """Benchmarks by facet and by the N-Triples form of each value, by SPARQL."""
     members: dict[str, dict[str, set[str]]] = {}
     for facet, path in PATHS.items():
@@ -42,7 +42,7 @@ def oracle(store: LocalStore) -> dict[str, dict[str, set[str]]]:
 
 
 @pytest.fixture(scope="module")
-def terms(store: LocalStore) -> dict[tuple[str, str], str]:
+def terms(store: Store) -> dict[tuple[str, str], str]:
     """The N-Triples form of every facet value, by (facet, key)."""
     page = store.browse(BrowseRequest(expanded=frozenset(PATHS)))
     return {(f.name, c.value.key): c.value.term for f in page.facets for c in f.values}
@@ -57,12 +57,12 @@ def expected(oracle: dict[str, dict[str, set[str]]], terms: Mapping[tuple[str, s
     return matching
 
 
-def every_benchmark(store: LocalStore) -> set[str]:
+def every_benchmark(store: Store) -> set[str]:
     return {str(row[0])[1:-1] for row in
             store.query("SELECT ?b WHERE { ?b a bench:Benchmark }").rows}
 
 
-def iris(store: LocalStore, selection: Selection, **more: object) -> list[str]:
+def iris(store: Store, selection: Selection, **more: object) -> list[str]:
     page = store.browse(BrowseRequest(dict(selection), limit=None, **more))  # type: ignore[arg-type]
     assert page.total == len(page.rows)
     return [row.iri for row in page.rows]
@@ -73,7 +73,7 @@ def test_the_facets_are_the_issues_seven_and_the_record_flag() -> None:
 
 
 def test_counts_with_nothing_chosen_are_the_graphs(
-    store: LocalStore, oracle: dict[str, dict[str, set[str]]]
+    store: Store, oracle: dict[str, dict[str, set[str]]]
 ) -> None:
     page = store.browse(BrowseRequest(expanded=frozenset(PATHS)))
     assert page.total == len(every_benchmark(store))
@@ -99,21 +99,21 @@ SELECTIONS: list[dict[str, tuple[str, ...]]] = [
 @pytest.mark.parametrize("selection", SELECTIONS, ids=lambda s: "&".join(
     f"{k}={v}" for k, vs in s.items() for v in vs))
 def test_facets_combine_or_within_and_across(
-    store: LocalStore, oracle: dict[str, dict[str, set[str]]],
+    store: Store, oracle: dict[str, dict[str, set[str]]],
     terms: dict[tuple[str, str], str], selection: dict[str, tuple[str, ...]]
 ) -> None:
     want = expected(oracle, terms, selection, every_benchmark(store))
     assert set(iris(store, selection)) == want
 
 
-def test_gated_medhelm_is_what_the_design_says(store: LocalStore) -> None:
+def test_gated_medhelm_is_what_the_design_says(store: Store) -> None:
     found = iris(store, {"access": ("bench:Gated",), "suite": ("bench:MedHELM",)})
     assert [iri.rsplit("/", 1)[1] for iri in found] == ["helm_qa_v2", "mimic_rrs"]
 
 
 @pytest.mark.parametrize("selection", SELECTIONS[:7], ids=str)
 def test_each_count_is_what_choosing_the_value_instead_gives(
-    store: LocalStore, selection: dict[str, tuple[str, ...]]
+    store: Store, selection: dict[str, tuple[str, ...]]
 ) -> None:
     """A value's count: the rows with it chosen in its facet alone, the others' choices kept."""
     page = store.browse(BrowseRequest(selection, expanded=frozenset(PATHS)))
@@ -126,7 +126,7 @@ def test_each_count_is_what_choosing_the_value_instead_gives(
             assert count.selected == (count.value.key in selection.get(facet.name, ()))
 
 
-def test_only_the_most_frequent_values_show_and_the_chosen_always(store: LocalStore) -> None:
+def test_only_the_most_frequent_values_show_and_the_chosen_always(store: Store) -> None:
     chosen = {"tag": ("tag/summarization",)}
     whole = store.browse(BrowseRequest(chosen, expanded=frozenset({"tag"})))
     every = next(facet for facet in whole.facets if facet.name == "tag")
@@ -139,7 +139,7 @@ def test_only_the_most_frequent_values_show_and_the_chosen_always(store: LocalSt
     assert tags.hidden == len(ranked) - 3
 
 
-def test_pages_cut_one_order(store: LocalStore) -> None:
+def test_pages_cut_one_order(store: Store) -> None:
     whole = iris(store, {})
     paged = [row.iri for offset in range(0, len(whole), 4)
              for row in store.browse(BrowseRequest(limit=4, offset=offset)).rows]
@@ -148,7 +148,7 @@ def test_pages_cut_one_order(store: LocalStore) -> None:
     assert (past.rows, past.total) == ((), len(whole))
 
 
-def test_sorts(store: LocalStore) -> None:
+def test_sorts(store: Store) -> None:
     rows = {name: store.browse(BrowseRequest(sort=name, limit=None)).rows for name in SORTS}
     by_name = [name_key(row.label) for row in rows["name"]]  # words only: `<script>` is script
     assert by_name == sorted(by_name)
@@ -164,7 +164,7 @@ def test_sorts(store: LocalStore) -> None:
     assert results == sorted(results, reverse=True) and results[0] >= 2
 
 
-def test_bad_requests_are_refused(store: LocalStore) -> None:
+def test_bad_requests_are_refused(store: Store) -> None:
     for request, reason in [
         (BrowseRequest({"colour": ("red",)}), "no facet 'colour'"),
         (BrowseRequest(sort="price"), "no sort 'price'"),
@@ -207,7 +207,7 @@ def test_two_facets_applied_by_their_links(client: FlaskClient) -> None:
 
 
 def test_the_page_links_rows_sorts_pages_and_data(client: FlaskClient,
-                                                  store: LocalStore) -> None:
+                                                  store: Store) -> None:
     page = client.get("/benchmarks?size=3&sort=-released", headers={"Accept": "text/html"})
     text = page.get_data(as_text=True)
     assert page.status_code == 200 and page.headers["Vary"] == "Accept"
@@ -220,7 +220,7 @@ def test_the_page_links_rows_sorts_pages_and_data(client: FlaskClient,
     assert 'type="text/csv"' in page.headers["Link"]
 
 
-def test_json_is_the_page(client: FlaskClient, store: LocalStore) -> None:
+def test_json_is_the_page(client: FlaskClient, store: Store) -> None:
     body = client.get("/benchmarks.json?tag=tag/medical&size=1").json
     assert body is not None
     assert body["total"] == 2 and len(body["rows"]) == 1
@@ -239,7 +239,7 @@ def test_json_is_the_page(client: FlaskClient, store: LocalStore) -> None:
     assert by_accept == body
 
 
-def test_csv_is_every_row_of_the_view(client: FlaskClient, store: LocalStore) -> None:
+def test_csv_is_every_row_of_the_view(client: FlaskClient, store: Store) -> None:
     response = client.get("/benchmarks.csv?access=bench:Gated&access=bench:Public&sort=-name"
                           "&size=2&page=2")
     assert response.mimetype == "text/csv"

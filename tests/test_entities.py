@@ -21,13 +21,14 @@ import pytest
 from flask.testing import FlaskClient
 from rdflib import Graph
 
+from graph.build import build
 from graph.settings import Settings
 from graph.slug import node_key
-from graph.store.base import Description, Statement
+from graph.store.base import Description, Statement, Store
 from graph.store.kinds import StoreSpec, open_store
-from graph.store.local import LocalStore
 from graph.store.result import QueryResult
 from tests.seeds import SEEDS
+from tests.store_kinds import opened
 from web import create_app
 from web.entities import split_suffix
 from web.labels import fetch_labels
@@ -49,17 +50,18 @@ def _write_crowd(folder: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory, settings: Settings) -> Iterator[LocalStore]:
+def store(tmp_path_factory: pytest.TempPathFactory, settings: Settings,
+          store_kind: str) -> Iterator[Store]:
     crowd = tmp_path_factory.mktemp("crowd")
     _write_crowd(crowd)
     paths = [*SEEDS, DATA / "query_catalog", DATA / "entities", crowd]
-    opened = open_store(StoreSpec.parse("memory"), settings, paths)
-    yield opened
-    opened.close()
+    with opened(store_kind, build(paths, settings), tmp_path_factory.mktemp("store"),
+                settings) as store:
+        yield store
 
 
 @pytest.fixture(scope="module")
-def client(store: LocalStore, settings: Settings) -> FlaskClient:
+def client(store: Store, settings: Settings) -> FlaskClient:
     return create_app(settings, store).test_client()
 
 
@@ -171,7 +173,7 @@ def iri_of(path: str) -> str:
     return BASE + path.lstrip("/")
 
 
-def described(store: LocalStore, iri: str) -> set[object]:
+def described(store: Store, iri: str) -> set[object]:
     """The node's statements, as rdflib reads them."""
     description = store.describe(iri)
     triples = [ox.Triple(s.subject, s.predicate, s.object)
@@ -183,7 +185,7 @@ def described(store: LocalStore, iri: str) -> set[object]:
 
 @pytest.mark.parametrize("path", NODES)
 @pytest.mark.parametrize(("suffix", "media_type", "parser"), FORMATS)
-def test_each_format_by_suffix_and_by_accept(client: FlaskClient, store: LocalStore, path: str,
+def test_each_format_by_suffix_and_by_accept(client: FlaskClient, store: Store, path: str,
                                              suffix: str, media_type: str, parser: str) -> None:
     expected = described(store, iri_of(path))
     for response in (client.get(f"{path}.{suffix}"),
@@ -210,7 +212,7 @@ def test_page_advertises_its_formats(client: FlaskClient, path: str) -> None:
     assert f'<{path}>; rel="alternate"; type="text/html"' in response.headers["Link"]
 
 
-def test_a_client_that_names_no_format_gets_turtle(client: FlaskClient, store: LocalStore) -> None:
+def test_a_client_that_names_no_format_gets_turtle(client: FlaskClient, store: Store) -> None:
     response = client.get("/org/stanford_university", headers={"Accept": "*/*"})
     assert response.mimetype == "text/turtle"
     assert described(store, f"{BASE}org/stanford_university") <= set(
@@ -405,7 +407,7 @@ def test_cell_links_pages_here_vocabulary_pages_and_http_only(settings: Settings
             f"{BASE}benchmark/x"  # under another base it is just an http(s) IRI
 
 
-def test_labels_of_many_iris_in_one_go(store: LocalStore) -> None:
+def test_labels_of_many_iris_in_one_go(store: Store) -> None:
     labels = fetch_labels(store, [f"{BASE}benchmark/mimic_rrs", f"{BENCH}Gated",
                                   f"{BASE}benchmark/mimic_rrs/author/1", f"{BENCH}accessLevel",
                                   f"{BASE}benchmark/mimic_rrs/source/1", f"{BASE}no/such",

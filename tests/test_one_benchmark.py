@@ -14,6 +14,7 @@ from graph.mapping.identity import index_benchmarks
 from graph.namespace import BENCH, BENCH_IRI, RDFS, SKOS
 from graph.settings import Settings
 from graph.validate import Severity, validate
+from tests.store_kinds import OTHER_KINDS
 from tests.test_queries import RECORD, Stores, both_stores, rows, run_both
 
 FIXTURES = Path(__file__).parent / "data" / "one_benchmark"
@@ -33,12 +34,11 @@ def dataset(built: BuildResult) -> Dataset:
     return to_dataset(built.quads)
 
 
-@pytest.fixture(scope="module")
-def stores(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stores]:
-    pair = both_stores([FIXTURES], tmp_path_factory.mktemp("one") / "store")
-    yield pair
-    for store in pair:
-        store.close()
+@pytest.fixture(scope="module", params=OTHER_KINDS)
+def stores(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+           ) -> Iterator[Stores]:
+    with both_stores([FIXTURES], tmp_path_factory.mktemp("one"), request.param) as pair:
+        yield pair
 
 
 def graph_of(key: str) -> URIRef:

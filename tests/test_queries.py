@@ -1,8 +1,10 @@
 """The named queries: their headers, the binding rule, and their rows on the seeds plus the
-fixture catalog (``tests/data/query_catalog/``), the same on every store: a memory store and an
-``oxigraph:DIR`` store built from the same records."""
+fixture catalog (``tests/data/query_catalog/``), the same on every store: a memory store and,
+built from the same records, an ``oxigraph:DIR`` store and a ``sparql:`` store over a real
+engine (``tests.store_kinds``)."""
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
@@ -25,9 +27,9 @@ from graph.sparql.named import (
 from graph.sparql.parameters import bind_parameters, coerce
 from graph.sparql.query_text import check_query, with_values
 from graph.store.base import Store
-from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.result import QueryResult
 from tests.seeds import SEEDS
+from tests.store_kinds import OTHER_KINDS, opened
 
 FIXTURES = Path(__file__).parent / "data" / "query_catalog"
 BASE = Settings().base
@@ -38,30 +40,32 @@ Row = tuple[str | None, ...]
 Stores = tuple[Store, Store]
 
 
-def both_stores(paths: list[Path], folder: Path) -> Stores:
-    """A memory store and an oxigraph:DIR store of the same build."""
+@contextmanager
+def both_stores(paths: list[Path], folder: Path, kind: str) -> Iterator[Stores]:
+    """A memory store and a store of ``kind`` (``oxigraph:DIR``, or ``sparql:`` over a real
+    engine) of the same build."""
     settings = Settings()
     built = build(paths, settings)
     assert not built.report.rejected, built.report.rejected
-    build_into(folder, built, settings)
-    return (open_store(StoreSpec.parse("memory"), settings, built=built),
-            open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings))
+    with opened("memory", built, folder, settings) as memory, \
+            opened(kind, built, folder, settings) as other:
+        yield memory, other
 
 
-@pytest.fixture(scope="module")
-def stores(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stores]:
-    pair = both_stores([*SEEDS, FIXTURES], tmp_path_factory.mktemp("q") / "store")
-    yield pair
-    for store in pair:
-        store.close()
+@pytest.fixture(scope="module", params=OTHER_KINDS)
+def stores(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+           ) -> Iterator[Stores]:
+    with both_stores([*SEEDS, FIXTURES], tmp_path_factory.mktemp("q"),
+                     request.param) as pair:
+        yield pair
 
 
-@pytest.fixture(scope="module")
-def seeds_only(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stores]:
-    pair = both_stores(list(SEEDS), tmp_path_factory.mktemp("seeds") / "store")
-    yield pair
-    for store in pair:
-        store.close()
+@pytest.fixture(scope="module", params=OTHER_KINDS)
+def seeds_only(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+               ) -> Iterator[Stores]:
+    with both_stores(list(SEEDS), tmp_path_factory.mktemp("seeds"),
+                     request.param) as pair:
+        yield pair
 
 
 def shown(term: object) -> str | None:
@@ -82,7 +86,8 @@ def shown(term: object) -> str | None:
 
 
 def run_both(pair: Stores, name: str, **params: str) -> QueryResult:
-    """Run a named query on both stores, check they agree, and return the first's answer."""
+    """Run a named query on the memory store and the other, check they agree, and return the
+    memory store's answer."""
     query = QUERIES[name]
     bindings = bind_parameters(query, params, BASE)
     memory, folder = (store.query(query.text, bindings=bindings) for store in pair)

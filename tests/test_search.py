@@ -13,9 +13,9 @@ from graph.search.entities import KINDS
 from graph.search.results import MATCHES
 from graph.search.text import name_key, within_one_edit
 from graph.settings import Settings
+from graph.store.base import Store
 from graph.store.disk import read_manifest
 from graph.store.kinds import StoreSpec, build_into, open_store
-from graph.store.local import LocalStore
 from tests.seeds import SEEDS
 
 DATA = Path(__file__).parent / "data"
@@ -28,14 +28,14 @@ def labels(results: SearchResults) -> list[str]:
     return [hit.label for hit in results.hits]
 
 
-def test_exact_name_then_prefix_then_text(store: LocalStore) -> None:
+def test_exact_name_then_prefix_then_text(store: Store) -> None:
     found = store.search("HealthBench")
     assert labels(found) == ["HealthBench", "HealthBench Professional", "Clinic Chat"]
     assert [hit.match for hit in found.hits] == ["exact", "prefix", "text"]
     assert found.total == 3
 
 
-def test_an_exact_match_of_any_kind_comes_before_a_benchmark_by_prefix(store: LocalStore) -> None:
+def test_an_exact_match_of_any_kind_comes_before_a_benchmark_by_prefix(store: Store) -> None:
     hits = store.search("helm").hits
     assert (hits[0].label, hits[0].kind, hits[0].match) == ("HELM", "harness", "exact")
     assert {hit.label for hit in hits if hit.match == "prefix"} >= {"HELM QA", "HELM QA v2"}
@@ -49,13 +49,13 @@ def test_an_exact_match_of_any_kind_comes_before_a_benchmark_by_prefix(store: Lo
                    "Anatomies and Modalities"),  # an arXiv id
     ("medhelm", "MedHELM"),  # a notation (the suite, before the tag of the same name)
 ])
-def test_names_aliases_and_identifiers_match_exactly(store: LocalStore, query: str,
+def test_names_aliases_and_identifiers_match_exactly(store: Store, query: str,
                                                      label: str) -> None:
     first = store.search(query).hits[0]
     assert (first.label, first.match) == (label, "exact")
 
 
-def test_benchmarks_come_first_among_equal_matches(store: LocalStore) -> None:
+def test_benchmarks_come_first_among_equal_matches(store: Store) -> None:
     hits = store.search("stanford").hits
     assert [(hit.label, hit.kind, hit.match) for hit in hits[:2]] == [
         ("Stanford Quiz", "benchmark", "prefix"),
@@ -65,24 +65,24 @@ def test_benchmarks_come_first_among_equal_matches(store: LocalStore) -> None:
 
 @pytest.mark.parametrize("typo", ["healthbnech", "helthbench", "healthbenchh", "healthbanch",
                                   "HEALTHBENHC"])
-def test_one_typo_is_forgiven(store: LocalStore, typo: str) -> None:
+def test_one_typo_is_forgiven(store: Store, typo: str) -> None:
     first = store.search(typo).hits[0]
     assert (first.label, first.match) == ("HealthBench", "typo name")
 
 
-def test_one_typo_in_each_word(store: LocalStore) -> None:
+def test_one_typo_in_each_word(store: Store) -> None:
     first = store.search("mimc rrs").hits[0]
     assert (first.label, first.match) == ("MIMIC-RRS (MedHELM)", "typo name")
     assert store.search("clinc chta").hits[0].label == "Clinic Chat"
 
 
-def test_two_typos_in_a_word_and_short_words_are_not(store: LocalStore) -> None:
+def test_two_typos_in_a_word_and_short_words_are_not(store: Store) -> None:
     assert "HealthBench" not in labels(store.search("hlthbnch"))
     assert "KBL" in labels(store.search("kbl"))
     assert "KBL" not in labels(store.search("kbx"))  # three letters: as typed
 
 
-def test_a_typo_reading_ranks_below_the_words_as_typed(store: LocalStore) -> None:
+def test_a_typo_reading_ranks_below_the_words_as_typed(store: Store) -> None:
     """``trivia`` is in a summary; no reading with a typo comes before it."""
     found = store.search("trivia")
     assert found.hits[0].label == "Stanford Quiz"
@@ -91,7 +91,7 @@ def test_a_typo_reading_ranks_below_the_words_as_typed(store: LocalStore) -> Non
 
 @pytest.mark.parametrize("query", ["helm", "medical", "health", "stanford", "mimic", "gated",
                                    "model", "bench"])
-def test_the_order_is_tier_then_kind_then_label(store: LocalStore, query: str) -> None:
+def test_the_order_is_tier_then_kind_then_label(store: Store, query: str) -> None:
     found = store.search(query, limit=100)
     keys = [(MATCHES.index(hit.match), RANK[hit.kind]) for hit in found.hits]
     assert keys == sorted(keys), query
@@ -99,7 +99,7 @@ def test_the_order_is_tier_then_kind_then_label(store: LocalStore, query: str) -
     assert store.search(query, limit=100) == found  # deterministic
 
 
-def test_pages_cut_one_ranking(store: LocalStore) -> None:
+def test_pages_cut_one_ranking(store: Store) -> None:
     whole = store.search("medical", limit=100)
     assert whole.total >= 4
     paged = [hit for offset in range(0, whole.total, 2)
@@ -109,7 +109,7 @@ def test_pages_cut_one_ranking(store: LocalStore) -> None:
     assert (past.hits, past.total) == ((), whole.total)
 
 
-def test_snippets_mark_the_words_found(store: LocalStore) -> None:
+def test_snippets_mark_the_words_found(store: Store) -> None:
     (hit,) = store.search("zebra").hits
     marked = [piece.text for piece in hit.snippet if piece.match]
     assert marked == ["zebra"]  # the \x02 \x03 planted in the summary mark nothing
@@ -118,17 +118,17 @@ def test_snippets_mark_the_words_found(store: LocalStore) -> None:
 
 @pytest.mark.parametrize("query", ['"', 'a OR b', "NEAR(a b)", "*", "-x", "x:y", "^a", "(((",
                                    "'; DROP TABLE entity; --", "\x00\x02", "mimic*"])
-def test_query_syntax_is_only_ever_words(store: LocalStore, query: str) -> None:
+def test_query_syntax_is_only_ever_words(store: Store, query: str) -> None:
     store.search(query)  # no error: FTS5 sees each word as a quoted string
 
 
 @pytest.mark.parametrize("query", ["", "   ", "!!! ??", "\x02"])
-def test_no_words_find_nothing(store: LocalStore, query: str) -> None:
+def test_no_words_find_nothing(store: Store, query: str) -> None:
     found = store.search(query)
     assert (found.hits, found.total) == ((), 0)
 
 
-def test_absurd_queries_are_refused(store: LocalStore) -> None:
+def test_absurd_queries_are_refused(store: Store) -> None:
     with pytest.raises(SearchError, match="at most 200 characters; this one has 201"):
         store.search("x" * 201)
     with pytest.raises(SearchError, match="at most 12 words; this one has 13"):

@@ -1,4 +1,5 @@
-"""The Store: both local kinds, the merge as default graph, limits, refusals, atomic builds."""
+"""The Store: every kind (both local ones, and sparql: over a real engine), the merge as default
+graph, limits, refusals; the local kinds' atomic builds."""
 
 import socket
 import threading
@@ -14,23 +15,21 @@ from graph.errors import ErrorKind
 from graph.settings import Settings
 from graph.sparql.errors import QuerySyntaxError, ReadOnlyError
 from graph.store import disk
-from graph.store.base import Limits, QueryDataset
+from graph.store.base import Limits, QueryDataset, Store
 from graph.store.disk import StoreError, read_manifest
 from graph.store.executor import OnDisk
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.local import LocalStore
 from graph.store.pool import QueryTimeout
+from tests.seeds import SEEDS
 
 BASE = "https://w3id.org/benchgraph/"
 MIMIC = f"{BASE}benchmark/mimic_rrs"
 RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 
 
-@pytest.fixture(scope="module")
-def memory_store(seed_build: BuildResult, settings: Settings) -> Iterator[LocalStore]:
-    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build)
-    yield store
-    store.close()
+CATALOG = list(SEEDS)
+"""The seeds: ``store`` (conftest) is them in a store of each kind in turn."""
 
 
 @pytest.fixture(scope="module")
@@ -44,12 +43,6 @@ def oxigraph_store(
     store.close()
 
 
-@pytest.fixture(params=["memory", "oxigraph"])
-def store(request: pytest.FixtureRequest) -> LocalStore:
-    fixture: LocalStore = request.getfixturevalue(f"{request.param}_store")
-    return fixture
-
-
 def test_spec_parsing() -> None:
     assert StoreSpec.parse("memory") == StoreSpec("memory")
     assert StoreSpec.parse("oxigraph:/tmp/x") == StoreSpec("oxigraph", "/tmp/x")
@@ -59,7 +52,7 @@ def test_spec_parsing() -> None:
             StoreSpec.parse(bad)
 
 
-def test_select_rows_and_terms(store: LocalStore) -> None:
+def test_select_rows_and_terms(store: Store) -> None:
     result = store.query("SELECT ?id WHERE { ?b a bench:Benchmark ; dcterms:identifier ?id "
                          "FILTER(?id = 'mimic_rrs') }")
     assert result.variables == ("id",)
@@ -67,7 +60,7 @@ def test_select_rows_and_terms(store: LocalStore) -> None:
     assert not result.truncated
 
 
-def test_bindings_are_joined_as_values(store: LocalStore) -> None:
+def test_bindings_are_joined_as_values(store: Store) -> None:
     result = store.query("SELECT ?label WHERE { ?b rdfs:label ?label }",
                          bindings={"b": ox.NamedNode(MIMIC)})
     assert [row[0] for row in result.rows] == [ox.Literal("MIMIC-RRS (MedHELM)")]
@@ -92,7 +85,7 @@ def test_default_graph_is_the_merge(tmp_path: Path, settings: Settings) -> None:
         store.close()
 
 
-def test_dataset_picks_record_graphs(store: LocalStore) -> None:
+def test_dataset_picks_record_graphs(store: Store) -> None:
     record = store.record_graphs()[0].graph
     only = store.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }",
                        dataset=QueryDataset(named_graphs=(record,)))
@@ -102,20 +95,20 @@ def test_dataset_picks_record_graphs(store: LocalStore) -> None:
     assert unknown.boolean is False
 
 
-def test_construct_gives_triples(store: LocalStore) -> None:
+def test_construct_gives_triples(store: Store) -> None:
     result = store.query("CONSTRUCT WHERE { bench:MedHELM a ?class }")
     assert result.is_graph and result.count == 1
     assert result.triples[0].object == ox.NamedNode("https://w3id.org/benchgraph/ontology#Suite")
 
 
-def test_row_limit_cuts_and_says_so(store: LocalStore) -> None:
+def test_row_limit_cuts_and_says_so(store: Store) -> None:
     result = store.query("SELECT ?s ?p ?o WHERE { ?s ?p ?o }", limits=Limits(timeout=30, rows=3))
     assert result.count == 3 and len(result.rows) == 3 and result.truncated
     graph = store.query("CONSTRUCT WHERE { ?s ?p ?o }", limits=Limits(timeout=30, rows=2))
     assert graph.count == 2 and len(graph.triples) == 2 and graph.truncated
 
 
-def test_describe_gives_both_directions_with_graphs(store: LocalStore) -> None:
+def test_describe_gives_both_directions_with_graphs(store: Store) -> None:
     description = store.describe(MIMIC)
     assert description.exists
     predicates = {statement.predicate.value for statement in description.outgoing}
@@ -129,7 +122,7 @@ def test_describe_gives_both_directions_with_graphs(store: LocalStore) -> None:
     assert not store.describe(f"{BASE}benchmark/no_such_thing").exists
 
 
-def test_updates_and_service_are_refused(store: LocalStore) -> None:
+def test_updates_and_service_are_refused(store: Store) -> None:
     for update in ("INSERT DATA { <http://a> <http://b> <http://c> }",
                    "PREFIX x: <http://x/> DELETE WHERE { ?s ?p ?o }",
                    "LOAD <http://example.org/data.ttl>", "CLEAR ALL"):
@@ -139,7 +132,7 @@ def test_updates_and_service_are_refused(store: LocalStore) -> None:
     assert store.query("ASK { ?s ?p ?o }").boolean is True  # unchanged
 
 
-def test_no_connection_is_made(store: LocalStore) -> None:
+def test_no_connection_is_made(store: Store) -> None:
     """SERVICE (nested too) is refused before it runs; FROM names graphs and fetches nothing."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
@@ -176,7 +169,7 @@ def test_no_connection_is_made(store: LocalStore) -> None:
     assert accepted == []
 
 
-def test_syntax_error_names_line_and_column(store: LocalStore) -> None:
+def test_syntax_error_names_line_and_column(store: Store) -> None:
     with pytest.raises(QuerySyntaxError, match="line 2, column") as refused:
         store.query("SELECT *\nWHERE { ?s ?p }")
     assert refused.value.line == 2
