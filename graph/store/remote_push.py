@@ -118,8 +118,13 @@ def push(engine: Engine, result: BuildResult, facts: BuildFacts,
         if progress is not None:
             progress(number, len(to_send))
         since_checkpoint += 1
-        if since_checkpoint >= CHECKPOINT_GRAPHS:
-            _write_manifest(engine, names, new.holding(pending, complete=False))
+        if since_checkpoint >= CHECKPOINT_GRAPHS and number < len(to_send):
+            try:
+                _write_manifest(engine, names, new.holding(pending, complete=False))
+            except RemoteError as error:  # the engine went away between two graphs
+                outcome.failed.update((later.key, f"not sent: {error.message}")
+                                      for later in to_send[number:])
+                break
             since_checkpoint = 0
     if not outcome.failed:
         for graph in gone:

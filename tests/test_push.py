@@ -1,0 +1,320 @@
+"""``benchgraph push`` into real engines (``oxigraph serve``, and Virtuoso where it is
+installed), watched on the wire (``tests.proxy``):
+pushing again changes nothing and sends nothing; one changed record sends its graph (and
+the merge that holds its statements); a removed record's graph goes; a push cut short by
+the engine's death is made whole by the next one; credentials reach only the
+``Authorization`` header; failures are retried with backoff, and time limits hold."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+from pydantic import SecretStr
+
+from graph.build import BuildResult, build
+from graph.settings import Settings
+from graph.store import remote_push
+from graph.store.kinds import StoreSpec, build_facts, open_store
+from graph.store.remote_engine import Dataset
+from graph.store.remote_http import RemoteError, RemoteTimeout
+from graph.store.remote_manifest import engine_for
+from graph.store.remote_push import PushError, PushOutcome, push
+from tests.engines import ENGINES, OXIGRAPH, RunningEngine, oxigraph_server
+from tests.proxy import Proxy, proxy_to
+from tests.store_kinds import STORE_KINDS
+
+pytestmark = pytest.mark.skipif(OXIGRAPH is None, reason="the oxigraph server binary is missing")
+
+BASE = Settings().base
+RECORDS = {f"bench_{n}": f"Bench {n}\nA summary of bench {n}.\n- Made by\n- Lab {n % 3}\n"
+           for n in range(8)}
+"""Small text records: eight graphs, some of their statements shared (the labs)."""
+
+
+def write_catalog(folder: Path, records: dict[str, str] = RECORDS) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.txt"):
+        old.unlink()
+    for name, text in records.items():
+        (folder / f"{name}.txt").write_text(text, encoding="utf-8")
+    return folder
+
+
+def graph_of(name: str) -> str:
+    return f"{BASE}record/{name}"
+
+
+def quads(engine: RunningEngine) -> set[ox.Quad]:
+    """Every statement of benchgraph's graphs on the engine (not an engine's own graphs),
+    read by plain urllib: the named graphs by a query, and on Oxigraph, whose default graph
+    is a graph of its own, that graph by the Graph Store Protocol."""
+    text = ("SELECT ?s ?p ?o ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "
+            f"{ox.Literal(BASE)}) || ?g = <https://w3id.org/benchgraph/ontology>) }}")
+    request = urllib.request.Request(
+        engine.query, data=urllib.parse.urlencode({"query": text}).encode(),
+        headers={"Accept": "application/sparql-results+xml"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        solutions = ox.parse_query_results(answer.read(), ox.QueryResultsFormat.XML)
+    held = {ox.Quad(*solution) for solution in solutions}  # type: ignore[misc, union-attr]
+    if engine.store.endswith("/store"):
+        default = urllib.request.Request(f"{engine.store}?default",
+                                         headers={"Accept": "application/n-triples"})
+        with urllib.request.urlopen(default, timeout=60) as answer:
+            held |= {ox.Quad(t.subject, t.predicate, t.object, ox.DefaultGraph())
+                     for t in ox.parse(answer.read(), ox.RdfFormat.N_TRIPLES)}
+    return held
+
+
+def data(held: set[ox.Quad]) -> set[ox.Quad]:
+    """The quads of every graph but the push's manifest (which records when it was made)."""
+    manifest = ox.NamedNode(f"{BASE}push")
+    return {quad for quad in held if quad.graph_name != manifest}
+
+
+def settings_for(engine: RunningEngine, **more: object) -> Settings:
+    return Settings(graph_store=engine.store, remote_retries=1, **more)  # type: ignore[arg-type]
+
+
+def push_build(engine: RunningEngine, built: BuildResult, settings: Settings) -> PushOutcome:
+    client = engine_for(engine.query, settings)
+    try:
+        return push(client, built, build_facts(built, settings.base), None)
+    finally:
+        client.close()
+
+
+REMOTE_KINDS = [kind for kind in STORE_KINDS if kind.values[0] in ENGINES]
+
+
+@pytest.fixture(params=REMOTE_KINDS)
+def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RunningEngine]:
+    """Each real engine in turn."""
+    with ENGINES[request.param](tmp_path / "engine") as running:
+        yield running
+
+
+@pytest.fixture()
+def oxigraph(tmp_path: Path) -> Iterator[RunningEngine]:
+    """``oxigraph serve``: for the tests of our own client, whatever the engine."""
+    with oxigraph_server(tmp_path / "engine") as running:
+        yield running
+
+
+@pytest.fixture()
+def proxy(engine: RunningEngine) -> Iterator[Proxy]:
+    with proxy_to(engine.origin) as watching:
+        yield watching
+
+
+def test_pushing_twice_holds_the_same_quads_and_sends_nothing(
+        tmp_path: Path, engine: RunningEngine, proxy: Proxy) -> None:
+    watched = engine.through(proxy.url)
+    settings = settings_for(watched)
+    built = build([write_catalog(tmp_path / "catalog")], settings)
+    first = push_build(watched, built, settings)
+    assert sorted(first.sent) == sorted([*map(graph_of, RECORDS), f"{BASE}build",
+                                         "https://w3id.org/benchgraph/ontology", first.merge])
+    held = quads(engine)
+    proxy.forget()
+    again = push_build(watched, build([tmp_path / "catalog"], settings), settings)
+    assert (again.sent, again.deleted) == ([], [])
+    assert proxy.puts() == [] and quads(engine) == held
+
+
+def test_one_changed_record_sends_its_graph_and_the_merge(
+        tmp_path: Path, engine: RunningEngine, proxy: Proxy) -> None:
+    watched = engine.through(proxy.url)
+    settings = settings_for(watched)
+    catalog = write_catalog(tmp_path / "catalog")
+    push_build(watched, build([catalog], settings), settings)
+    changed = dict(RECORDS, bench_3=RECORDS["bench_3"].replace("A summary", "A new summary"))
+    write_catalog(catalog, changed)
+    proxy.forget()
+    outcome = push_build(watched, build([catalog], settings), settings)
+    ours = ("default", f"{BASE}push", outcome.merge)
+    data_graphs = [graph for graph in proxy.puts() if graph not in ours]
+    assert data_graphs == [graph_of("bench_3")]  # exactly one record's graph on the wire
+    assert outcome.sent == [graph_of("bench_3"), outcome.merge]  # and the merge, which holds it
+    assert data(quads(engine)) == data(fresh_push(engine, tmp_path / "fresh", changed))
+
+
+def fresh_push(like: RunningEngine, folder: Path, records: dict[str, str]) -> set[ox.Quad]:
+    """What one push of ``records`` into an empty engine of the same kind leaves there."""
+    start = oxigraph_server if like.store.endswith("/store") else ENGINES["virtuoso"]
+    with start(folder / "engine") as engine:
+        settings = settings_for(engine)
+        push_build(engine, build([write_catalog(folder / "catalog", records)], settings),
+                   settings)
+        return quads(engine)
+
+
+def test_a_removed_records_graph_is_deleted(tmp_path: Path, engine: RunningEngine,
+                                           proxy: Proxy) -> None:
+    watched = engine.through(proxy.url)
+    settings = settings_for(watched)
+    catalog = write_catalog(tmp_path / "catalog")
+    push_build(watched, build([catalog], settings), settings)
+    fewer = {name: text for name, text in RECORDS.items() if name != "bench_5"}
+    write_catalog(catalog, fewer)
+    outcome = push_build(watched, build([catalog], settings), settings)
+    assert outcome.deleted == [graph_of("bench_5")]
+    held = quads(engine)
+    assert ox.NamedNode(graph_of("bench_5")) not in {quad.graph_name for quad in held}
+    assert data(held) == data(fresh_push(engine, tmp_path / "fresh", fewer))
+
+
+@pytest.mark.parametrize("checkpoint", [1, 200])
+def test_a_push_cut_short_by_the_engines_death_is_made_whole_by_the_next(
+        tmp_path: Path, engine: RunningEngine, monkeypatch: pytest.MonkeyPatch,
+        checkpoint: int) -> None:
+    """The engine is killed (SIGKILL) after three graphs of a push that changes every one:
+    the push says which records did not go; a store refuses to serve the half-pushed
+    engine; once it is back, the next push leaves what a clean push leaves, and sends
+    again no graph the last checkpoint recorded as taken."""
+    monkeypatch.setattr(remote_push, "CHECKPOINT_GRAPHS", checkpoint)
+    settings = settings_for(engine)
+    catalog = write_catalog(tmp_path / "catalog")
+    push_build(engine, build([catalog], settings), settings)
+    changed = {name: text.replace("A summary", "Another summary")
+               for name, text in RECORDS.items()}
+    write_catalog(catalog, changed)
+    built = build([catalog], settings)
+    client = engine_for(engine.query, settings)
+
+    def kill_after_three(number: int, total: int) -> None:
+        if number == 3:
+            engine.kill()
+
+    try:
+        with pytest.raises(PushError, match=r"graphs did not go \(.*bench_\d.txt") as failed:
+            push(client, built, build_facts(built, settings.base), None, kill_after_three)
+    finally:
+        client.close()
+    assert "the next push sends them again" in failed.value.message
+    engine.restart()
+    with pytest.raises(Exception, match="did not finish"):
+        open_store(StoreSpec.parse(engine.spec), settings)
+    outcome = push_build(engine, built, settings)
+    recorded = 2 if checkpoint == 1 else 0  # the third was taken, but its checkpoint failed
+    assert len(outcome.sent) == len(RECORDS) - recorded + 1  # the rest, and the merge
+    assert data(quads(engine)) == data(fresh_push(engine, tmp_path / "fresh", changed))
+    store = open_store(StoreSpec.parse(engine.spec), settings)
+    try:
+        assert store.query("SELECT (COUNT(*) AS ?n) WHERE { ?b a bench:Benchmark }").rows[0][0] \
+            == ox.Literal("8", datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer"))
+    finally:
+        store.close()
+
+
+SECRET = "s3cret-pa55word-xyzzy"
+TOKEN = "tok-4f1d2c9e8b7a6d5e"
+
+
+LOUD = ("import logging, sys; logging.basicConfig(level=logging.DEBUG); "
+        "from graph.cli import main; sys.exit(main(sys.argv[1:]))")
+"""``benchgraph`` with every logger at DEBUG: what any log line would show, shows."""
+
+
+def run_cli(words: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    clean = {name: value for name, value in os.environ.items()
+             if not name.startswith("BENCHGRAPH_")}
+    return subprocess.run([sys.executable, "-c", LOUD, *words], env=clean | env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(("env", "header"), [
+    ({"BENCHGRAPH_REMOTE_USER": "loader", "BENCHGRAPH_REMOTE_PASSWORD": SECRET},
+     "Basic bG9hZGVyOnMzY3JldC1wYTU1d29yZC14eXp6eQ=="),
+    ({"BENCHGRAPH_REMOTE_TOKEN": TOKEN}, f"Bearer {TOKEN}"),
+], ids=["basic", "bearer"])
+def test_credentials_from_the_environment_reach_only_the_header(
+        tmp_path: Path, oxigraph: RunningEngine, env: dict[str, str], header: str) -> None:
+    """push and query through an engine that demands them: every request carries them, and
+    neither the output (with logging at DEBUG) nor a refusal that echoes them shows them."""
+    secrets = [value for name, value in env.items() if not name.endswith("USER")]
+    secrets.append(header.split()[1])
+    catalog = write_catalog(tmp_path / "catalog")
+    with proxy_to(oxigraph.origin, require=header) as proxy:
+        words = ["push", "--store", f"sparql:{proxy.url}/query",
+                 "--graph-store", f"{proxy.url}/store", str(catalog)]
+        done = run_cli(words, env)
+        assert done.returncode == 0, done.stderr
+        assert proxy.seen and {seen.authorization for seen in proxy.seen} == {header}
+        asked = run_cli(["query", "--store", f"sparql:{proxy.url}/query", "-e",
+                         "SELECT ?b WHERE { ?b a bench:Benchmark }"], env)
+        assert asked.returncode == 0, asked.stderr
+        wrong = {name: "wrong-" + value for name, value in env.items()}
+        refused = run_cli(words, wrong)
+        assert refused.returncode != 0 and "401" in refused.stderr
+    for shown in (done.stdout, done.stderr, asked.stdout, asked.stderr, refused.stderr):
+        for secret in [*secrets, *("wrong-" + value for value in secrets[:-1])]:
+            assert secret not in shown
+
+
+def test_credentials_are_refused_on_the_command_line(tmp_path: Path) -> None:
+    done = run_cli(["push", "--store", f"sparql:http://loader:{SECRET}@127.0.0.1:9/query",
+                    str(write_catalog(tmp_path / "catalog"))], {})
+    assert done.returncode != 0
+    assert "a URL with credentials in it is refused" in done.stderr
+    assert SECRET not in done.stderr + done.stdout
+
+
+def test_settings_never_show_a_secret(caplog: pytest.LogCaptureFixture) -> None:
+    settings = Settings(remote_password=SecretStr(SECRET), remote_token=SecretStr(TOKEN))
+    caplog.set_level(logging.DEBUG)
+    logging.getLogger("benchgraph").debug("settings: %r %s", settings, settings)
+    engine = engine_for("http://127.0.0.1:9/query", settings)
+    shown = repr(settings) + str(settings) + repr(engine) + caplog.text
+    assert SECRET not in shown and TOKEN not in shown
+
+
+def test_failures_are_retried_with_growing_waits(oxigraph: RunningEngine) -> None:
+    with proxy_to(oxigraph.origin, failures=[503, 502, 503]) as proxy:
+        settings = Settings(graph_store=f"{proxy.url}/store", remote_retries=3)
+        client = engine_for(f"{proxy.url}/query", settings)
+        try:
+            assert client.rows("SELECT * WHERE { ?s ?p ?o } LIMIT 1", Dataset(),
+                               timeout=30) == []
+        finally:
+            client.close()
+        times = [seen.at for seen in proxy.seen]
+    waits = [later - earlier for earlier, later in itertools.pairwise(times)]
+    assert len(waits) == 3
+    assert 0.2 < waits[0] < waits[1] < waits[2] and waits[2] > 0.9  # 0.25, 0.5, 1 s
+
+
+def test_a_refusal_is_not_retried_and_retries_end(oxigraph: RunningEngine) -> None:
+    with proxy_to(oxigraph.origin, failures=[400, 503, 503]) as proxy:
+        client = engine_for(f"{proxy.url}/query", Settings(remote_retries=1))
+        try:
+            with pytest.raises(RemoteError, match="answered 400") as refused:
+                client.rows("SELECT * WHERE { ?s ?p ?o }", Dataset(), timeout=30)
+            assert refused.value.status == 400 and len(proxy.seen) == 1
+            with pytest.raises(RemoteError, match="answered 503"):
+                client.rows("SELECT * WHERE { ?s ?p ?o }", Dataset(), timeout=30)
+            assert len(proxy.seen) == 3  # one try and one retry
+        finally:
+            client.close()
+
+
+def test_a_slow_engine_meets_the_time_limit(oxigraph: RunningEngine) -> None:
+    with proxy_to(oxigraph.origin, delay=5) as proxy:
+        client = engine_for(f"{proxy.url}/query", Settings(remote_retries=3))
+        started = time.monotonic()
+        try:
+            with pytest.raises(RemoteTimeout):
+                client.rows("SELECT * WHERE { ?s ?p ?o }", Dataset(), timeout=1)
+        finally:
+            client.close()
+        assert time.monotonic() - started < 2.5
