@@ -10,7 +10,8 @@ at ``upstream`` (``http://127.0.0.1:PORT``) unchanged, unless told otherwise:
   check that no credential is quoted back to the user);
 - ``failures``: statuses to answer, one request each, before forwarding again (503 503:
   two failures, then the engine);
-- ``delay``: seconds to wait before answering each request (a slow engine).
+- ``delay``: seconds to wait before answering each request (a slow engine);
+- ``headers``: headers added to every answer of the engine's.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class Proxy:
     require: str | None = None
     failures: list[int] = field(default_factory=list)
     delay: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
     seen: list[Seen] = field(default_factory=list)
     url: str = ""
 
@@ -90,7 +92,7 @@ def _handler(proxy: Proxy) -> type[BaseHTTPRequestHandler]:
                 response = upstream.getresponse()
                 data = response.read()
                 kept = {name: value for name, value in response.getheaders()
-                        if name.lower() == "content-type"}
+                        if name.lower() == "content-type"} | proxy.headers
                 self._answer(response.status, data, kept)
             finally:
                 upstream.close()

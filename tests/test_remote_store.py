@@ -119,3 +119,18 @@ def test_an_engines_own_default_graph_is_not_taken_for_the_merge(
             assert not store.describe("https://w3id.org/benchgraph/benchmark/intruder").exists
         finally:
             store.close()
+
+
+def test_part_of_an_answer_cut_at_the_engines_own_limit_is_refused(
+        engine: RunningEngine, settings: Settings) -> None:
+    """Virtuoso's "anytime query": past its own time limit it sends what it found so far,
+    marked only by a header; the store says so rather than serve it as the answer."""
+    with proxy_to(engine.origin) as proxy:
+        store = open_store(StoreSpec.parse(f"sparql:{proxy.url}/query"), settings, lazy=True)
+        try:
+            proxy.headers = {"X-SQL-State": "S1TAT",
+                             "X-SQL-Message": "RC...: Returning incomplete results"}
+            with pytest.raises(QueryTimeout, match="sent only part of the answer"):
+                store.query("SELECT * WHERE { ?s ?p ?o }")
+        finally:
+            store.close()

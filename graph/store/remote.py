@@ -64,7 +64,7 @@ from graph.store.disk import StoreError, build_store
 from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE, dump_name, write_validation
 from graph.store.pool import QueryTimeout
 from graph.store.remote_engine import Dataset, Engine
-from graph.store.remote_http import RemoteError, RemoteTimeout
+from graph.store.remote_http import EngineLimit, RemoteError, RemoteTimeout
 from graph.store.remote_layout import DEFAULT, Manifest, Names
 from graph.store.remote_manifest import read_report
 from graph.store.result import QueryResult
@@ -111,6 +111,8 @@ class RemoteStore:
         try:
             return self.engine.query(bound, form, self._dataset(shape, dataset),
                                      rows=limits.rows, timeout=limits.timeout)
+        except EngineLimit as error:
+            raise QueryTimeout(error.message) from None
         except RemoteTimeout:
             raise QueryTimeout(f"the query ran longer than its time limit of "
                                f"{limits.timeout:g} s and was stopped") from None

@@ -27,13 +27,23 @@ import pyoxigraph as ox
 
 from graph.namespace import PREFIXES
 from graph.sparql.query_text import QueryForm
-from graph.store.remote_http import Answer, Client, Endpoint, RemoteError, RemoteTimeout, timed_out
+from graph.store.remote_http import (
+    Answer,
+    Client,
+    Endpoint,
+    EngineLimit,
+    RemoteError,
+    RemoteTimeout,
+    timed_out,
+)
 from graph.store.remote_layout import Document
 from graph.store.result import QueryResult, Row
 
 RESULTS_XML = "application/sparql-results+xml"
 GRAPH_TYPES = "application/n-triples, text/turtle;q=0.9"
 NTRIPLES = "application/n-triples"
+PARTIAL = "X-SQL-State"
+"""The header by which Virtuoso marks an answer cut at its own limits."""
 T = TypeVar("T")
 
 
@@ -108,10 +118,18 @@ class Engine:
 
     def _send(self, text: str, accept: str, dataset: Dataset, deadline: float) -> Answer:
         body = [("query", prologue(self.base) + text), *dataset.params()]
-        return self.client.request(
+        answer = self.client.request(
             self.query_url, "POST", "the query", deadline=deadline,
             headers={"Accept": accept, "Content-Type": "application/x-www-form-urlencoded"},
             body=lambda: [urlencode(body).encode()])
+        state = answer.header(PARTIAL)
+        if state is not None:
+            answer.close()
+            said = " ".join((answer.header("X-SQL-Message") or "").split())[:200]
+            raise EngineLimit(f"the query: {self.query_url.url} stopped it at a limit of its "
+                              f"own and sent only part of the answer ({PARTIAL} {state}"
+                              + (f": {said}" if said else "") + ")")
+        return answer
 
     @contextmanager
     def _reading(self, answer: Answer, deadline: float) -> Iterator[None]:

@@ -55,6 +55,12 @@ class RemoteTimeout(RemoteError):
     kind = ErrorKind.LIMIT
 
 
+class EngineLimit(RemoteTimeout):
+    """The engine stopped the query at a limit of its own and sent what it had found so far
+    as if it were the answer (Virtuoso's "anytime query", marked only by an ``X-SQL-State``
+    header): refused, since part of an answer read as the whole is wrong."""
+
+
 @dataclass(frozen=True)
 class Credentials:
     """Basic auth (``user`` and ``password``) or a bearer ``token``; or none."""
@@ -251,5 +257,5 @@ def timed_out(error: BaseException) -> bool:
     return isinstance(error, (TimeoutError, socket.timeout))
 
 
-__all__ = ["Answer", "Body", "Client", "Credentials", "Endpoint", "RemoteError",
+__all__ = ["Answer", "Body", "Client", "Credentials", "Endpoint", "EngineLimit", "RemoteError",
            "RemoteTimeout", "timed_out"]
