@@ -20,6 +20,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -31,7 +32,10 @@ from pathlib import Path
 
 import pytest
 
-OXIGRAPH = shutil.which("oxigraph")
+OXIGRAPH = shutil.which("oxigraph", path=str(Path(sys.executable).parent)) or \
+    shutil.which("oxigraph")
+"""pip's ``oxigraph`` puts the server beside this interpreter: found there whether or not its
+virtual environment is on PATH (``.venv/bin/python -m pytest``)."""
 NO_OXIGRAPH = "the oxigraph server binary is missing: pip install oxigraph (a test extra)"
 VIRTUOSO = shutil.which("virtuoso-t")
 ISQL = shutil.which("isql-vt") or shutil.which("isql")

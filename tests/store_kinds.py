@@ -40,8 +40,8 @@ _ORDER = ("Virtuoso 7.2.5 does not honour this query's ORDER BY (grouped, or by 
           "value): the same rows, in another order")
 ENGINE_DEVIATIONS: dict[str, str] = {
     **{f"test_queries.py::test_expected_rows_on_every_store[virtuoso-{case}]": _ORDER
-       for case in ("gated-medhelm-0", "harness-crosswalk-6", "no-public-test-set-17",
-                    "models-most-results-22", "publishers-24", "stale-records-26")},
+       for case in ("gated-medhelm-0", "harness-crosswalk-0", "no-public-test-set-0",
+                    "models-most-results-0", "publishers-0", "stale-records-0")},
     "test_one_benchmark.py::test_top_results_name_every_source_once[virtuoso]": _ORDER,
     "test_defects.py::test_the_value_comes_back_verbatim_as_plain_text[virtuoso-name-blank":
         "Virtuoso 7.2.5 gives a literal of spaces alone back empty",
@@ -50,14 +50,15 @@ ENGINE_DEVIATIONS: dict[str, str] = {
 }
 """Tests that fail on an engine because the engine departs from SPARQL 1.1, each with how:
 marked strict xfail (``conftest.pytest_collection_modifyitems``), so a test that starts to
-pass there says so."""
+pass there says so; but for the ORDER BY departure, whose order is by chance (a case passes
+in some runs), which is a plain xfail."""
 
 
 def mark_deviations(items: list[pytest.Item]) -> None:
     for item in items:
         for start, reason in ENGINE_DEVIATIONS.items():
             if item.nodeid.split("/")[-1].startswith(start):
-                item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
+                item.add_marker(pytest.mark.xfail(reason=reason, strict=reason != _ORDER))
 
 
 def remote_settings(settings: Settings, engine: RunningEngine) -> Settings:
