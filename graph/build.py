@@ -19,11 +19,12 @@ from graph.dataset.table import OBJECT, PREDICATE, SUBJECT, QuadTable
 from graph.gc_pause import gc_paused
 from graph.importers.base import Problem
 from graph.loader import LoadedRecord, LoadReport, Progress, load_records
-from graph.mapping import MappingContext, map_record
+from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
 from graph.mapping.identity import BenchmarkIndex, index_benchmarks
 from graph.mapping.iris import Iris
 from graph.mapping.overrides import bundled_overrides
+from graph.mapping.record import map_record
 from graph.namespace import BENCH, RDF, RDFS
 from graph.ontology import ontology_quads
 from graph.resources import data_dir

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import pyoxigraph as ox
 
-from graph.namespace import BASE_PREFIX, DCTERMS, FOAF, RDFS, SKOS, curie
+from graph.namespace import DCTERMS, FOAF, RDFS, SKOS, curie
 from graph.store.base import Store
 
 LABEL_PROPERTIES: tuple[str, ...] = (str(RDFS.label), str(SKOS.prefLabel), str(DCTERMS.title),
@@ -40,18 +40,11 @@ class Labels:
 
     def text(self, iri: str) -> str:
         """The label of ``iri``, or its CURIE when it has none."""
-        return self.found.get(iri) or short_name(iri, self.base)
+        return self.found.get(iri) or curie(iri, self.base)
 
     def get(self, iri: str) -> str | None:
         """The label of ``iri``, None when it has none."""
         return self.found.get(iri)
-
-
-def short_name(iri: str, base: str) -> str:
-    """``base:benchmark/x`` for an IRI under the base, a CURIE or ``<iri>`` otherwise."""
-    if iri.startswith(base) and len(iri) > len(base):
-        return f"{BASE_PREFIX}:{iri[len(base):]}"
-    return curie(iri)
 
 
 def fetch_labels(store: Store, iris: Iterable[str]) -> Labels:
@@ -131,4 +124,4 @@ def _language_rank(language: str | None) -> int:
     return 1 if not language else 2
 
 
-__all__ = ["LABEL_PROPERTIES", "Labels", "fetch_labels", "short_name", "values_block"]
+__all__ = ["LABEL_PROPERTIES", "Labels", "fetch_labels", "values_block"]

@@ -24,7 +24,6 @@ import pyoxigraph as ox
 from flask import url_for
 
 from graph.namespace import BENCH_IRI, BENCH_TERMS, ONTOLOGY_IRI, XSD, curie
-from web.labels import short_name
 
 _ANY_URI = str(XSD.anyURI)
 _STRING = str(XSD.string)
@@ -85,7 +84,7 @@ def cell(term: object, base: str, label: str | None = None) -> Cell:
         href = iri_href(iri, base)
         local = href is not None and not href.startswith(("http:", "https:"))
         kind = "iri" if local or href is None else "external"
-        return Cell(label or short_name(iri, base), href, kind, title=iri)
+        return Cell(label or curie(iri, base), href, kind, title=iri)
     if isinstance(term, ox.BlankNode):
         return Cell(f"_:{term.value}", None, "blank")
     assert isinstance(term, ox.Literal)

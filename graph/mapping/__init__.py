@@ -1,33 +1,8 @@
 """Mapping: records -> RDF statements, one named graph per record. The only place triples
-are made; it knows nothing of file formats."""
+are made; it knows nothing of file formats. ``record.map_record`` maps one record, by its
+kind; the other modules are the kinds and what they share.
 
-from graph.dataset.table import QuadTable
-from graph.mapping.catalog_page import map_catalog_page
-from graph.mapping.context import MappingContext
-from graph.mapping.directory_page import map_directory_page
-from graph.mapping.emitter import Statements
-from graph.mapping.harness_entry import map_harness_entry
-from graph.namespace import BENCH
-from graph.records import CatalogPage, DirectoryPage, HarnessEntry, Record
-
-
-def map_record(
-    record: Record, record_key: str, source_file: str, ctx: MappingContext, table: QuadTable
-) -> None:
-    """States one record's named graph, ``{base}record/{record_key}``, into ``table``."""
-    out = Statements(table, ctx.iris.record(record_key))
-    out.add_type(out.graph, BENCH.Record)
-    out.add_text(out.graph, BENCH.sourceFile, source_file)
-    match record:
-        case CatalogPage():
-            out.add_text(out.graph, BENCH.importer, "catalog-page")
-            map_catalog_page(record, out, ctx)
-        case DirectoryPage():
-            out.add_text(out.graph, BENCH.importer, "directory-page")
-            map_directory_page(record, out, ctx)
-        case HarnessEntry():
-            out.add_text(out.graph, BENCH.importer, "harness-registry")
-            map_harness_entry(record, out, ctx)
-
-
-__all__ = ["MappingContext", "map_record"]
+This package's ``__init__`` imports nothing: ``graph.stats`` and the store need only
+``iris`` (the IRI rules), and a command that opens a store without building
+(``query --store``) should not import the record models with them.
+"""

@@ -17,10 +17,10 @@ from typing import Any
 import pyoxigraph as ox
 from flask import render_template, request, url_for
 
-from graph.namespace import RDF
+from graph.namespace import RDF, curie
 from graph.store.base import Description, Store
 from web.entities.view import Group, terms_of
-from web.labels import Labels, fetch_labels, short_name
+from web.labels import Labels, fetch_labels
 from web.links import Cell, cell, iri_href
 
 _TYPE = str(RDF.type)
@@ -85,7 +85,7 @@ def graph_cell(graph: ox.NamedNode, base: str) -> Cell:
     """The graph that states a value, as a small link: a record by its key (its file's path,
     slugged), the build graph as ``build``."""
     iri = graph.value
-    text = iri[len(base):] if iri.startswith(base) else short_name(iri, base)
+    text = iri[len(base):] if iri.startswith(base) else curie(iri, base)
     return Cell(text.removeprefix("record/"), iri_href(iri, base), "graph", title=iri)
 
 
