@@ -4,8 +4,10 @@ The server is the real command in its own process (gunicorn's master, its forked
 their query processes), on a free port (``--port 0``). The address comes from the line the
 command prints on stderr once it listens; the server counts as ready when its endpoint has
 answered a request (a worker may still be starting when the line is printed). It is stopped
-as a person stops it, with Ctrl-C (SIGINT), and must then exit 0: a server that cannot stop
-cleanly is a failure too.
+as a person stops it, with Ctrl-C (SIGINT), and must then exit 0 having printed no traceback:
+a server that cannot stop cleanly is a failure too. ``serve(stop_group=...)`` sends the signal
+to the whole process group instead, as a terminal's Ctrl-C does and as a service manager
+stopping a unit does (SIGTERM to every process of it).
 """
 
 from __future__ import annotations
@@ -63,9 +65,11 @@ def _command() -> list[str]:
 
 
 @contextmanager
-def serve(arguments: Sequence[str] = ()) -> Iterator[LiveServer]:
-    """``benchgraph serve --port 0 ARGUMENTS...`` until the block ends; then Ctrl-C, and the
-    exit status must be 0."""
+def serve(arguments: Sequence[str] = (), stop_group: signal.Signals | None = None
+          ) -> Iterator[LiveServer]:
+    """``benchgraph serve --port 0 ARGUMENTS...`` until the block ends; then Ctrl-C to the
+    master (or ``stop_group`` to every process of the server), and the exit status must be 0
+    with no traceback printed."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("BENCHGRAPH_")}
     process = subprocess.Popen(
         [*_command(), "serve", "--port", "0", *arguments],
@@ -81,9 +85,11 @@ def serve(arguments: Sequence[str] = ()) -> Iterator[LiveServer]:
         _wait_until_answering(server, process)
         yield server
     finally:
-        status = _stop(process)
+        status = _stop(process, stop_group)
         reader.join(STOP_SECONDS)
     assert status == 0, f"benchgraph serve exited {status} on Ctrl-C:\n" + "".join(lines)
+    printed = "".join(lines)
+    assert "Traceback" not in printed and "Exception ignored" not in printed, printed
 
 
 def _read_stderr(process: subprocess.Popen[str], lines: list[str], urls: queue.Queue[str]) -> None:
@@ -124,12 +130,15 @@ def _wait_until_answering(server: LiveServer, process: subprocess.Popen[str]) ->
     raise AssertionError("benchgraph serve never answered:\n" + "".join(server.stderr))
 
 
-def _stop(process: subprocess.Popen[str]) -> int:
-    """Ctrl-C to the master; its exit status. A server still running after STOP_SECONDS is
-    killed with its whole process group (the master and the workers it forked), and that
-    counts as a failure."""
+def _stop(process: subprocess.Popen[str], group_signal: signal.Signals | None = None) -> int:
+    """Ctrl-C to the master (or ``group_signal`` to its whole process group); its exit
+    status. A server still running after STOP_SECONDS is killed with its whole process group
+    (the master and the workers it forked), and that counts as a failure."""
     if process.poll() is None:
-        process.send_signal(signal.SIGINT)
+        if group_signal is None:
+            process.send_signal(signal.SIGINT)
+        else:
+            os.killpg(process.pid, group_signal)
     try:
         return process.wait(STOP_SECONDS)
     except subprocess.TimeoutExpired:

@@ -8,11 +8,12 @@ gunicorn's own worker timeout (a gthread worker is never timed out while busy) n
 sync worker (its client gets an empty reply) is a query limit.
 
 The master prints the address once it listens, and stops cleanly on Ctrl-C (SIGINT) or
-SIGTERM; the caller then closes the store.
+SIGTERM, to it alone or to every process of the server; the caller then closes the store.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -67,6 +68,7 @@ def serve(
         "threads": options.threads,
         "preload_app": True,
         "when_ready": when_ready,
+        "post_fork": _own_group,
         "post_worker_init": (lambda worker: prepare()) if prepare else (lambda worker: None),
         "accesslog": "-" if options.access_log else None,
         "errorlog": "-",
@@ -79,6 +81,15 @@ def serve(
     except SystemExit as stop:  # the arbiter's way of saying it stopped
         if stop.code not in (None, 0):
             raise
+
+
+def _own_group(server: Arbiter, worker: object) -> None:
+    """Put a new worker (and the query processes it forks) in a process group of its own, so
+    that a terminal's Ctrl-C, which signals the whole foreground group, reaches the master
+    alone; the master then stops each worker once. Signalled by the terminal and again by
+    the master, a worker ran its handler a second time after closing its wakeup pipe
+    (gunicorn's gthread worker: "Exception ignored ... Bad file descriptor" on stderr)."""
+    os.setpgid(0, 0)
 
 
 def _bind(host: str, port: int) -> str:

@@ -98,12 +98,16 @@ def _live(control: socket.socket, serve: Serve) -> None:
     other end keeps a socket from ever closing), a server's listening socket."""
     code = 0
     try:
+        # Not the parent's handlers, first: a gunicorn worker's would run here on SIGTERM and
+        # write to its wakeup fd, closed below ("Exception ignored ... Bad file descriptor").
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the pool's to handle
+        signal.signal(signal.SIGCHLD, _reap)
         os.closerange(3, control.fileno())
         os.closerange(control.fileno() + 1, _MAX_FD)
         die_with_parent()
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the pool's to handle
-        signal.signal(signal.SIGCHLD, _reap)
-        while control.recv(1):
+        while _asked(control):
             ours, theirs = socket.socketpair()
             pid = os.fork()
             if pid == 0:  # a query process
@@ -114,13 +118,26 @@ def _live(control: socket.socket, serve: Serve) -> None:
                 serve(Connection(theirs.detach()))
                 os._exit(0)
             theirs.close()
-            socket.send_fds(control, [str(pid).encode()], [ours.fileno()])
-            ours.close()
+            try:
+                socket.send_fds(control, [str(pid).encode()], [ours.fileno()])
+            except (BrokenPipeError, ConnectionResetError):
+                break  # the pool went while asking: nothing more to start
+            finally:
+                ours.close()
     except Exception:  # a bug: said on stderr; the pool sees the socket close
         traceback.print_exc()
         code = 1
     finally:
         os._exit(code)
+
+
+def _asked(control: socket.socket) -> bool:
+    """Whether the pool asks for another query process; False once it has gone, whether it
+    closed its end (a stopping server) or its process ended without closing it."""
+    try:
+        return bool(control.recv(1))
+    except ConnectionResetError:
+        return False
 
 
 def _reap(signum: int, frame: object) -> None:
