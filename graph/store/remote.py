@@ -54,12 +54,10 @@ from graph.store.base import (
     Limits,
     QueryDataset,
     RecordGraph,
-    Statement,
     StoredFile,
-    Term,
     ValidationSuffix,
-    term_order,
 )
+from graph.store.describe import describe_node
 from graph.store.disk import StoreError, build_store
 from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE, dump_name, write_validation
 from graph.store.pool import QueryTimeout
@@ -131,24 +129,13 @@ class RemoteStore:
         return Dataset((self.manifest.merge,), nothing)
 
     def describe(self, node: str, limit: int | None = None) -> Description:
-        # As LocalStore.describe, but leaving out benchgraph's own graphs (the merge graph,
-        # where it is a named graph, holds every statement again).
-        subject = ox.NamedNode(node)
-        cap = "" if limit is None else f" LIMIT {int(limit) + 1}"
+        # Leaving out benchgraph's own graphs (the merge graph, where it is a named graph,
+        # holds every statement again).
         own = f"FILTER(!STRSTARTS(STR(?g), {ox.Literal(self.names.own)}))"
-        bound = {"node": subject}
-        outgoing = self.query(f"SELECT ?p ?o ?g WHERE {{ GRAPH ?g {{ ?node ?p ?o }} {own} }}"
-                              f"{cap}", bindings=bound)
-        incoming = self.query(f"SELECT ?s ?p ?g WHERE {{ GRAPH ?g {{ ?s ?p ?node }} {own} }}"
-                              f"{cap}", bindings=bound)
-        out = sorted((Statement(subject, _iri(p), _term(o), _iri(g)) for p, o, g in outgoing.rows),
-                     key=lambda s: (s.predicate.value, term_order(s.object), s.graph.value))
-        into = sorted((Statement(_term(s), _iri(p), subject, _iri(g)) for s, p, g in incoming.rows),
-                      key=lambda s: (s.predicate.value, term_order(s.subject), s.graph.value))
-        truncated = limit is not None and (len(out) > limit or len(into) > limit)
-        if limit is not None:
-            out, into = out[:limit], into[:limit]
-        return Description(subject, tuple(out), tuple(into), truncated)
+        return describe_node(self._ask, node, limit, own)
+
+    def _ask(self, text: str, bindings: Bindings) -> QueryResult:
+        return self.query(text, bindings=bindings)
 
     def record_graphs(self) -> Sequence[RecordGraph]:
         return self.manifest.facts.records
@@ -238,14 +225,6 @@ class RemoteStore:
             self._folder = None
 
 
-def _iri(term: object) -> ox.NamedNode:
-    assert isinstance(term, ox.NamedNode), term
-    return term
-
-
-def _term(term: object) -> Term:
-    assert isinstance(term, (ox.NamedNode, ox.BlankNode, ox.Literal)), term
-    return term
 
 
 __all__ = ["RemoteStore"]
