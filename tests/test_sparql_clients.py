@@ -110,6 +110,17 @@ def test_sparqlwrapper_json(live_server: LiveServer, method: str) -> None:
     assert json_rows(result.convert()) == GATED_ROWS
 
 
+@pytest.mark.filterwarnings("ignore:Sending Accept header:RuntimeWarning")
+def test_a_long_query_by_get(live_server: LiveServer) -> None:
+    """The longest named query fits in a GET (gunicorn's default request line did not).
+    SPARQLWrapper takes it for a DESCRIBE, as its comments say "describe", and warns."""
+    text = find_named_query("harness-conflicts").text  # type: ignore[union-attr]
+    assert len(urlencode({"query": text})) > 4094
+    result = wrapper(live_server, text, JSON, GET).query()
+    assert result.response.status == 200
+    assert result.convert()["head"]["vars"]
+
+
 @pytest.mark.parametrize("method", [GET, POST])
 def test_sparqlwrapper_xml(live_server: LiveServer, method: str) -> None:
     document = wrapper(live_server, GATED_MEDHELM, XML, method).query().convert()

@@ -49,6 +49,12 @@ class _Gunicorn(BaseApplication):  # type: ignore[misc]
         return self._app
 
 
+REQUEST_LINE_LIMIT = 8190
+"""The longest request line gunicorn reads (its largest bounded value; its default, 4094,
+refused a GET of the named query ``harness-conflicts``, 6.5 kB encoded, with a 414). A
+longer query is for POST, whose body ``max_request_bytes`` bounds."""
+
+
 def serve(
     app: Flask, options: ServerOptions, announce: Callable[[str], None],
     prepare: Callable[[], None] | None = None,
@@ -74,6 +80,7 @@ def serve(
         "errorlog": "-",
         "loglevel": "warning",
         "graceful_timeout": 5,
+        "limit_request_line": REQUEST_LINE_LIMIT,
         "control_socket_disable": True,
     }
     try:
