@@ -11,6 +11,7 @@ from rdflib.namespace import OWL as _OWL
 from rdflib.namespace import PROV as _PROV
 from rdflib.namespace import RDF as _RDF
 from rdflib.namespace import RDFS as _RDFS
+from rdflib.namespace import SH as _SH
 from rdflib.namespace import SKOS as _SKOS
 from rdflib.namespace import XSD as _XSD
 from rdflib.namespace import DefinedNamespace, DefinedNamespaceMeta
@@ -208,6 +209,7 @@ OWL = _materialised(_OWL)
 PROV = _materialised(_PROV)
 RDF = _materialised(_RDF)
 RDFS = _materialised(_RDFS)
+SH = _materialised(_SH)
 SKOS = _materialised(_SKOS)
 XSD = _materialised(_XSD)
 

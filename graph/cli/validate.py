@@ -88,7 +88,7 @@ def _write(args: argparse.Namespace, report: ValidationReport, base: str) -> Non
         json.dump(shown.to_json(), sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
     elif args.format == "ttl":
-        sys.stdout.write(shown.to_graph().serialize(format="turtle"))
+        sys.stdout.write(shown.to_turtle().decode("utf-8"))
     else:
         write_text(shown, report, base, sys.stdout)
 

@@ -57,7 +57,7 @@ def write_validation(folder: Path, report: ValidationReport) -> None:
         json.dump(report.to_json(), handle, ensure_ascii=False, separators=(",", ":"))
         handle.flush()
         os.fsync(handle.fileno())
-    turtle = report.to_graph().serialize(format="turtle", encoding="utf-8")
+    turtle = report.to_turtle()
     with (folder / VALIDATION_TURTLE).open("wb") as binary:
         binary.write(turtle)
         binary.flush()

@@ -37,6 +37,7 @@ from graph.store.remote_manifest import engine_for, open_manifest
 
 if TYPE_CHECKING:  # imported when a memory store is built: a store folder is opened without it
     from graph.build import BuildResult
+    from graph.importers.base import SourceFile
 
 StoreKind = Literal["memory", "oxigraph", "sparql"]
 
@@ -72,11 +73,19 @@ def limits_from(settings: Settings) -> Limits:
 def build_facts(result: BuildResult, base: str) -> BuildFacts:
     """The facts a store keeps about ``result``, the build it holds."""
     iris = Iris(base)
+    digests: dict[Path, str] = {}  # by file: a harness snapshot is one file of many records
+
+    def digest(source: SourceFile) -> str:
+        found = digests.get(source.path)
+        if found is None:
+            found = digests[source.path] = hashlib.sha256(source.text.encode()).hexdigest()
+        return found
+
     records = tuple(
         RecordGraph(
             graph=str(iris.record(loaded.key)),
             source_file=str(loaded.source.relative),
-            sha256=hashlib.sha256(loaded.source.text.encode()).hexdigest(),
+            sha256=digest(loaded.source),
         )
         for loaded in result.report.records
     )
