@@ -4,32 +4,105 @@ Derived facts live in the build graph ``{base}build``, never in a record's graph
 ``bench:catalogued`` for every benchmark node (true when a record of its own describes
 it), and a label for a benchmark known only by id. The ontology and its vocabularies
 come along in their own named graph (``graph.ontology``).
+
+A record's graph depends on the other records through the benchmark index alone
+(``graph.mapping.identity``: which benchmark a record or a title means, which entry names a
+benchmark, which tasks an override moves). The build writes down what each record's mapping
+asked it (``AskedIndex``), so that an incremental build (``graph.store.rebuild``) can tell
+which unchanged records would now be mapped otherwise.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 from rdflib import URIRef
 
 from graph.dataset.quads import Quad
-from graph.dataset.table import OBJECT, PREDICATE, SUBJECT, QuadTable
+from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
 from graph.gc_pause import gc_paused
 from graph.importers.base import Problem
 from graph.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
-from graph.mapping.identity import BenchmarkIndex, index_benchmarks
+from graph.mapping.identity import BenchmarkIndex, TaskMove, index_benchmarks
 from graph.mapping.iris import Iris
 from graph.mapping.overrides import bundled_overrides
 from graph.mapping.record import map_record
-from graph.namespace import BENCH, RDF, RDFS
+from graph.namespace import BENCH, ONTOLOGY_IRI, RDF, RDFS
 from graph.ontology import ontology_quads
+from graph.records import HarnessEntry, Record
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.vocabulary import Vocabulary, bundled_vocabulary
+
+Answer = str | bool | None | tuple[TaskMove, ...]
+
+
+@dataclass(frozen=True)
+class Question:
+    """One thing a record's mapping asked the build's benchmark index, and the answer."""
+
+    kind: Literal["described_by", "resolve", "has_stated_name", "label_from", "tasks_moved"]
+    """The ``BenchmarkIndex`` method asked."""
+    argument: str | None
+    """The title or id asked about; None when the record asked about itself."""
+    answer: Answer
+
+    def asked_again(self, index: BenchmarkIndex, record: Record) -> bool:
+        """Whether ``index`` answers it as it was answered (``record`` the one that asked)."""
+        answer: Answer
+        if self.kind == "resolve" and self.argument is not None:
+            answer = index.resolve(self.argument)
+        elif self.kind == "has_stated_name" and self.argument is not None:
+            answer = index.has_stated_name(self.argument)
+        elif self.kind == "described_by":
+            answer = index.described_by(record)
+        elif isinstance(record, HarnessEntry):
+            answer = (index.label_from(record) if self.kind == "label_from"
+                      else index.tasks_moved(record))
+        else:
+            return False
+        return answer == self.answer
+
+
+@dataclass(frozen=True)
+class AskedIndex(BenchmarkIndex):
+    """A build's index that writes down every question one record's mapping asks it."""
+
+    asked: list[Question] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, index: BenchmarkIndex) -> "AskedIndex":
+        return cls(**{f.name: getattr(index, f.name) for f in fields(BenchmarkIndex)})
+
+    def described_by(self, record: Record) -> str:
+        answer = super().described_by(record)
+        self.asked.append(Question("described_by", None, answer))
+        return answer
+
+    def resolve(self, title: str) -> str:
+        answer = super().resolve(title)
+        self.asked.append(Question("resolve", title, answer))
+        return answer
+
+    def has_stated_name(self, benchmark_id: str) -> bool:
+        answer = super().has_stated_name(benchmark_id)
+        self.asked.append(Question("has_stated_name", benchmark_id, answer))
+        return answer
+
+    def label_from(self, record: HarnessEntry) -> str | None:
+        answer = super().label_from(record)
+        self.asked.append(Question("label_from", None, answer))
+        return answer
+
+    def tasks_moved(self, record: HarnessEntry) -> tuple[TaskMove, ...]:
+        answer = super().tasks_moved(record)
+        self.asked.append(Question("tasks_moved", None, answer))
+        return answer
 
 
 @dataclass(frozen=True)
@@ -38,6 +111,8 @@ class BuildResult:
 
     report: LoadReport
     table: QuadTable
+    asked: dict[str, tuple[Question, ...]] = field(default_factory=dict)
+    """What each record's mapping asked the benchmark index, by record key."""
 
     @cached_property
     def quads(self) -> list[Quad]:
@@ -60,9 +135,10 @@ def build(
     with gc_paused():
         report = load_records(default_paths(paths), settings, progress)
         index = index_records(report)
+        asked: dict[str, tuple[Question, ...]] = {}
         table = map_records(report.records, Iris(settings.base), vocabulary or bundled_vocabulary(),
-                            index)
-    return BuildResult(report, table)
+                            index, asked)
+    return BuildResult(report, table, asked)
 
 
 def index_records(report: LoadReport) -> BenchmarkIndex:
@@ -75,30 +151,48 @@ def index_records(report: LoadReport) -> BenchmarkIndex:
 
 
 def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabulary,
-                index: BenchmarkIndex | None = None) -> QuadTable:
+                index: BenchmarkIndex | None = None,
+                asked: dict[str, tuple[Question, ...]] | None = None) -> QuadTable:
     """Every record's named graph, the build graph derived from them all, and the ontology;
-    ``index`` is the records' (``index_benchmarks`` of them, without overrides, by default)."""
+    ``index`` is the records' (``index_benchmarks`` of them, without overrides, by default).
+    What each record's mapping asked the index goes into ``asked``, by record key."""
     if index is None:
         index = index_benchmarks(loaded.record for loaded in records)
     ctx = MappingContext(iris, vocabulary, index)
     table = QuadTable()
     catalogued: set[URIRef] = set()
     for loaded in records:
-        record = loaded.record
-        catalogued.add(iris.benchmark(index.described_by(record)))
-        map_record(record, loaded.key, str(loaded.source.relative), ctx, table)
-    _build_graph(table, catalogued, iris)
+        catalogued.add(iris.benchmark(index.described_by(loaded.record)))
+        questions = map_one(loaded, ctx, table)
+        if asked is not None:
+            asked[loaded.key] = questions
+    add_build_graph(table, catalogued, iris)
     table.extend(ontology_quads())
     return table
 
 
-def _build_graph(table: QuadTable, catalogued: set[URIRef], iris: Iris) -> None:
-    """States ``bench:catalogued`` of every benchmark node, and a label for one without."""
+def map_one(loaded: LoadedRecord, ctx: MappingContext, table: QuadTable
+            ) -> tuple[Question, ...]:
+    """One record's named graph into ``table``; returns what its mapping asked the index."""
+    asking = AskedIndex.of(ctx.index)
+    map_record(loaded.record, loaded.key, str(loaded.source.relative),
+               MappingContext(ctx.iris, ctx.vocabulary, asking), table)
+    return tuple(asking.asked)
+
+
+def add_build_graph(table: QuadTable, catalogued: set[URIRef], iris: Iris) -> None:
+    """States the build graph of the record graphs in ``table`` (which holds no build graph
+    yet): ``bench:catalogued`` of every benchmark node, true for those in ``catalogued``,
+    and a label for one no record labels. Statements of the ontology graph, if the table
+    holds them, count for nothing (an incremental build keeps them)."""
     terms = table.terms
-    subjects, predicates, objects = (table.column(p) for p in (SUBJECT, PREDICATE, OBJECT))
+    subjects, predicates, objects, graphs = (table.column(p)
+                                             for p in (SUBJECT, PREDICATE, OBJECT, GRAPH))
+    ontology = terms.find_iri(ONTOLOGY_IRI)
+    records = graphs != (-1 if ontology is None else ontology)
     typed_benchmark = (predicates == terms.iri(RDF.type)) & (objects == terms.iri(BENCH.Benchmark))
-    benchmarks = np.unique(subjects[typed_benchmark]).tolist()
-    labelled = set(subjects[predicates == terms.iri(RDFS.label)].tolist())
+    benchmarks = np.unique(subjects[typed_benchmark & records]).tolist()
+    labelled = set(subjects[(predicates == terms.iri(RDFS.label)) & records].tolist())
     out = Statements(table, iris.build())
     for term_id in sorted(benchmarks, key=terms.ntriples.__getitem__):
         node = terms.terms[term_id]

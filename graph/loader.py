@@ -18,16 +18,23 @@ has a named graph of its own; both rules then hold record by record. A part of s
 that cannot be a record (a broken entry) is rejected alone, named by the file, the entry and
 the field, and the file's other records still load.
 
+An incremental build (``graph.store.rebuild``) passes ``known``: what an earlier load's
+importer made of a file with the same bytes. Such a file is read and hashed but not imported
+again (importing is most of a load: parsing and the record models' checks); both rules above
+are applied again to every record, so the report is the one a full load makes.
+
 Only ``RecordRejected`` is caught: anything else raised here is a bug, and shows as one.
 """
 
+import dataclasses
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from graph.importers import choose_importer
 from graph.importers.base import Imported, Problem, RecordRejected, SourceFile
-from graph.importers.reading import find_record_files, read_source
+from graph.importers.reading import decode_record_bytes, find_record_files, read_record_bytes
 from graph.mapping.identity import stated_claim
 from graph.records import Record
 from graph.settings import Settings
@@ -46,6 +53,9 @@ class LoadedRecord:
     part: str | None = None
     """The record's name among its file's records (a snapshot entry's id); ``None`` for a file
     that is one record."""
+    remembered: bool = False
+    """Whether the record comes from ``Known`` (its file's bytes did not change), not from
+    importing the file now."""
 
     @property
     def key(self) -> str:
@@ -63,6 +73,9 @@ class LoadReport:
     files: int | None = None
     """Every record file found, loaded or rejected; ``None`` for a report put together by
     hand, which counts one file per record and rejection."""
+    imported: dict[PurePosixPath, "ImportedFile"] = field(default_factory=dict)
+    """What the importer made of each file it did not reject whole, by relative path: what
+    the next load may be told it knows (``Known``)."""
 
     @property
     def files_read(self) -> int:
@@ -81,10 +94,33 @@ def record_key(relative: PurePosixPath, part: str | None = None) -> str:
     return slugify(stem if part is None else f"{stem}/{part}")
 
 
+@dataclass(frozen=True)
+class ImportedFile:
+    """What importing one file made, and the SHA-256 of the bytes it was made of (hex)."""
+
+    digest: str
+    imported: Imported
+
+    def at(self, path: Path) -> Imported:
+        """The same, its problems naming the file at ``path`` (where it is found now)."""
+        def moved(problems: list[Problem]) -> list[Problem]:
+            return [dataclasses.replace(problem, path=path) for problem in problems]
+
+        kept = self.imported
+        return Imported(kept.parts, moved(kept.warnings), moved(kept.rejected))
+
+
+Known = Callable[[PurePosixPath, str], ImportedFile | None]
+"""What an earlier load imported of the file at this relative path, if its bytes had this
+SHA-256 then: an incremental build's memory."""
+
+
 def load_records(
-    paths: Sequence[Path], settings: Settings, progress: Progress | None = None
+    paths: Sequence[Path], settings: Settings, progress: Progress | None = None,
+    known: Known | None = None,
 ) -> LoadReport:
-    """Load every record file under ``paths`` (files or folders, searched recursively).
+    """Load every record file under ``paths`` (files or folders, searched recursively); a
+    file that ``known`` remembers by its bytes is not imported again.
 
     Raises ``InputPathError`` (from ``graph.importers.reading``) for a PATH that does not
     exist; everything wrong with a file is reported in the ``LoadReport`` instead.
@@ -95,14 +131,16 @@ def load_records(
     by_key: dict[str, LoadedRecord] = {}
     for done, (path, relative) in enumerate(files, start=1):
         try:
-            source, imported = _import(path, relative, settings)
+            source, made, remembered = _import(path, relative, settings, known)
         except RecordRejected as rejected:
             report.rejected.append(Problem(path, rejected.field, rejected.reason))
         else:
+            report.imported[relative] = made
+            imported = made.at(path) if remembered else made.imported
             report.warnings.extend(imported.warnings)
             report.rejected.extend(imported.rejected)
             for part in imported.parts:
-                loaded = LoadedRecord(source, part.record, part.name)
+                loaded = LoadedRecord(source, part.record, part.name, remembered)
                 try:
                     _claim(loaded, by_id, by_key)
                 except RecordRejected as rejected:
@@ -115,13 +153,19 @@ def load_records(
     return report
 
 
-def _import(path: Path, relative: PurePosixPath, settings: Settings
-            ) -> tuple[SourceFile, Imported]:
-    source = read_source(path, relative, settings)
+def _import(path: Path, relative: PurePosixPath, settings: Settings, known: Known | None
+            ) -> tuple[SourceFile, ImportedFile, bool]:
+    """The file, what importing it makes, and whether ``known`` remembered that."""
+    data = read_record_bytes(path, settings)
+    digest = hashlib.sha256(data).hexdigest()
+    source = SourceFile(path=path, relative=relative, text=decode_record_bytes(data))
+    remembered = None if known is None else known(relative, digest)
+    if remembered is not None:
+        return source, remembered, True
     importer = choose_importer(source)
     if importer is None:
         raise RecordRejected("no importer recognises this file's content")
-    return source, importer.load(source, settings)
+    return source, ImportedFile(digest, importer.load(source, settings)), False
 
 
 def _in_part(where: str | None, field: str | None) -> str | None:

@@ -1,13 +1,18 @@
 """benchgraph's performance suite: one command per section, or ``all``.
 
     python -m perf.run build [--records 10000] [--rounds 3] [--rdflib] [--json FILE]
-    python -m perf.run all ...
+    python -m perf.run all [--sizes 1000,10000,100000] ...
 
 Each section measures benchgraph against a reference engine on the same synthetic catalog
 (generated once, then cached in the temp folder by size, seed and generator version), in
 one run, side by side, repeated; it prints medians and ratios. A section is a module with
 ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args, catalog, workdir)``: adding
 validation or query figures is adding a module to ``SECTIONS``.
+
+With ``--sizes N,M,...`` the chosen sections run once per catalog size (``--records`` is then
+ignored); each section's own table is printed per size, then one table of every section's
+headline figures (``SectionReport.data["headline"]``) with a column per size, and ``--json``
+holds every size's figures.
 """
 
 import argparse
@@ -23,22 +28,34 @@ from typing import Any
 from perf import (
     build_perf,
     faithful_perf,
+    incremental_perf,
     load_perf,
     pages_perf,
     query_perf,
     startup_perf,
     validate_perf,
 )
-from perf.common import PerfError, SectionReport, cached_catalog, machine, progress, work_root
+from perf.common import (
+    PerfError,
+    SectionReport,
+    cached_catalog,
+    machine,
+    progress,
+    table,
+    work_root,
+)
 from perf.generate_catalog import DEFAULT_DEFECT_SHARE, DEFAULT_PROFILE, PROFILES
 
 SECTIONS: tuple[ModuleType, ...] = (build_perf, validate_perf, query_perf, faithful_perf,
-                                    pages_perf, startup_perf, load_perf)
+                                    pages_perf, startup_perf, load_perf, incremental_perf)
 
 
 def _common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--records", type=int, default=10_000, metavar="N",
                         help="synthetic catalog page records (default 10000)")
+    parser.add_argument("--sizes", type=_sizes, metavar="N,M,...",
+                        help="run once per catalog size (instead of --records) and print one "
+                        "table of the headline figures across them")
     parser.add_argument("--directory-pages", type=int, default=0, metavar="K",
                         help="synthetic directory pages besides them (default 0)")
     parser.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
@@ -52,6 +69,16 @@ def _common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
     parser.add_argument("--keep", action="store_true",
                         help="keep the outputs the phases wrote (their folder is printed)")
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(part.replace("_", "")) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of record counts: {text!r}") from None
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError("every size is at least 1 record")
+    return sizes
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -98,6 +125,26 @@ def run_sections(args: argparse.Namespace) -> dict[str, Any]:
     return figures
 
 
+def run_sizes(args: argparse.Namespace) -> dict[str, Any]:
+    """``run_sections`` once per size of ``--sizes``, then the headline table across them."""
+    by_size: dict[int, dict[str, Any]] = {}
+    for size in args.sizes:
+        args.records = size
+        by_size[size] = run_sections(args)
+    headlines: dict[tuple[str, str], dict[int, str]] = {}
+    for size, figures in by_size.items():
+        for title, data in figures["sections"].items():
+            for name, value in data.get("headline", {}).items():
+                headlines.setdefault((title, name), {})[size] = value
+    if headlines:
+        rows = [[f"{title}: {name}", *(values.get(size, "") for size in args.sizes)]
+                for (title, name), values in headlines.items()]
+        print("\n== headline figures by catalog size ==\n"
+              + table(["figure", *(f"{size:,}" for size in args.sizes)], rows))
+    return {"sizes": args.sizes, "runs": {str(size): figures for size, figures in
+                                          by_size.items()}}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
     if args.records < 1 or args.rounds < 1 or args.directory_pages < 0:
@@ -107,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("perf.run: --defect-share is a fraction from 0 to 1", file=sys.stderr)
         return 2
     try:
-        figures = run_sections(args)
+        figures = run_sizes(args) if args.sizes else run_sections(args)
     except PerfError as error:
         print(f"perf.run: {error}", file=sys.stderr)
         return 1

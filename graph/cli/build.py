@@ -1,8 +1,11 @@
 """``benchgraph build``: record files -> one RDF file (or stdout), with a load report."""
 
+from __future__ import annotations
+
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graph.cli.common import (
     add_build_arguments,
@@ -12,22 +15,33 @@ from graph.cli.common import (
     report_load,
     settings_from,
 )
+from graph.cli.progress import progress_bar
+from graph.cli.report import write_report_json
 from graph.errors import BenchgraphError, ErrorKind
 from graph.export import write_file, write_stream
 from graph.export.formats import RDF_FORMATS, format_for, names
+from graph.settings import Settings
 from graph.stats import statement_counts
+from graph.store.disk import Manifest
 from graph.store.kinds import StoreSpec, build_into
 
+if TYPE_CHECKING:  # the build is imported when a command builds: see graph.cli
+    from graph.build import BuildResult
 
-def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "build",
         help="build the graph from record files and write it as RDF",
         description="Read record files (default: the bundled catalog), map them to RDF and write "
         "the graph: as a file (-o, or stdout), and with --store oxigraph:DIR into a store "
         "folder that query, stats and serve open as it is (built beside the old one and "
-        "switched to only when complete). Exit 0 when every file loaded, 2 when some were "
-        "rejected (the good records are still written) or on a usage error.",
+        "switched to only when complete). When the folder holds a store built by this "
+        "version of benchgraph with the same base IRI, the build is incremental: only the "
+        "files whose content changed are read again, and what depends on them is made again; "
+        "the store is the one a full build makes (--full builds everything again). Exit 0 "
+        "when every file loaded, 2 when some were rejected (the good records are still "
+        "written) or on a usage error.",
     )
     add_build_arguments(parser)
     parser.add_argument(
@@ -46,11 +60,18 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "--store",
         metavar="oxigraph:DIR",
         help="also (or, without -o, only) put the graph into this store folder, validated "
-        "(its report kept for `benchgraph validate --store` and the /validation page)",
+        "(its report kept for `benchgraph validate --store` and the /validation page); "
+        "incrementally when it holds a store this version built with the same base",
     )
     parser.add_argument(
         "--no-validate", action="store_true",
         help="with --store: keep no validation report (it costs more than the build)",
+    )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="with --store, read and write everything again even when the build could be "
+        "incremental",
     )
     parser.set_defaults(run=run)
 
@@ -59,9 +80,13 @@ def run(args: argparse.Namespace) -> int:
     fmt = format_for(args.format, args.output)
     settings = settings_from(args)
     target = _store_folder(args.store) if args.store else None
-    result = build_from(args, settings)
-    if target is not None:
-        manifest = build_into(target, result, settings, validate=not args.no_validate)
+    if args.full and target is None:
+        raise BenchgraphError("--full goes with --store oxigraph:DIR", ErrorKind.USAGE)
+    manifest = None
+    if target is None:
+        result = build_from(args, settings)
+    else:
+        result, manifest = _into_store(args, target, settings)
         print(f"stored in {target}: {manifest.quads:,} quads in {len(result.report.records):,} "
               f"record graphs, the build graph and the ontology; {manifest.triples:,} triples "
               "in their merge", file=sys.stderr)
@@ -70,9 +95,33 @@ def run(args: argparse.Namespace) -> int:
             write_file(args.output, result.table, fmt, base=settings.base)
     elif target is None:
         write_stream(sys.stdout.buffer, result.table, fmt, base=settings.base)
-    report_load(args, result, statement_counts(result.table, settings.base,
-                                               keep_graphs=fmt.keeps_graphs))
+    if manifest is not None and not fmt.keeps_graphs:  # counted for the store already
+        counts = manifest.counts.statements
+    else:
+        counts = statement_counts(result.table, settings.base, keep_graphs=fmt.keeps_graphs)
+    report_load(args, result, counts)
     return load_exit_code(result)
+
+
+def _into_store(args: argparse.Namespace, target: Path, settings: Settings
+                ) -> tuple[BuildResult, Manifest]:
+    """The build, put into the store folder ``target``: incrementally when it can be."""
+    from graph.store.rebuild import kept_build, rebuild_store
+
+    validate = not args.no_validate
+    rebuilt = None if args.full else rebuild_store(
+        target, [Path(path) for path in args.paths], settings, progress_bar("reading"),
+        validate=validate)
+    if rebuilt is None:
+        result = build_from(args, settings)
+        return result, build_into(target, result, settings, validate=validate,
+                                  kept=kept_build(result, settings))
+    if args.report is not None:
+        with output_to(args.report):
+            write_report_json(args.report, rebuilt.result.report)
+    if args.verbose:
+        print(rebuilt.figures.summary(), file=sys.stderr)
+    return rebuilt.result, rebuilt.manifest
 
 
 def _store_folder(text: str) -> Path:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import partial
 from json.encoder import encode_basestring as quoted
 from typing import Any, TypeVar
@@ -31,6 +32,7 @@ from rdflib.namespace import XSD
 
 from graph.dataset.oxigraph import literal, named_node
 from graph.dataset.quads import Object, Quad
+from graph.dataset.terms import iri as known_iri
 from graph.dataset.terms import plain, typed
 
 SUBJECT, PREDICATE, OBJECT, GRAPH = range(4)
@@ -38,6 +40,7 @@ SUBJECT, PREDICATE, OBJECT, GRAPH = range(4)
 
 _NONE = "None"  # str(None): what a missing datatype is in a literal key (no IRI is "None")
 _XSD_STRING = str(XSD.string)
+_IRI, _PLAIN, _TYPED, _TAGGED = b"IPTL"
 _Key = TypeVar("_Key")
 
 
@@ -79,6 +82,34 @@ class _Stored:
         return len(self.ntriples) - 1
 
 
+@dataclass(frozen=True)
+class TermSnapshot:
+    """Every term of a ``TermTable`` by id, as plain data: what a store keeps on disk to
+    restore the table of its build (``TermTable.snapshot``, ``TermTable.restored``)."""
+
+    kinds: bytes
+    """One byte an id: ``I`` an IRI, ``P`` a plain literal, ``T`` a typed one, ``L`` one
+    with a language tag."""
+    ntriples: list[str]
+    """The N-Triples form of each id."""
+    lexicals: list[str]
+    """The lexical form of each literal, in id order (IRIs have none)."""
+    extras: list[str]
+    """The datatype of each typed literal and the language tag (as stated) of each tagged
+    one, in id order."""
+
+    @classmethod
+    def joined(cls, parts: Iterable[TermSnapshot]) -> TermSnapshot:
+        """The snapshots of consecutive id ranges as one (``TermTable.snapshot(start)``)."""
+        kinds, ntriples, lexicals, extras = bytearray(), [], [], []
+        for part in parts:
+            kinds += part.kinds
+            ntriples += part.ntriples
+            lexicals += part.lexicals
+            extras += part.extras
+        return cls(bytes(kinds), ntriples, lexicals, extras)
+
+
 def _new_iri(stored: _Stored, iri: URIRef) -> int:
     if not isinstance(iri, URIRef):
         raise TypeError(f"expected an IRI, got {type(iri).__name__} {iri!r}")
@@ -112,7 +143,8 @@ class TermTable:
         self._iri_ids = _Ids(partial(_new_iri, stored))
         self.iri: Callable[[URIRef], int] = self._iri_ids.__getitem__
         """The id of an IRI; TypeError for anything else (a blank node, a literal)."""
-        self.plain: Callable[[str], int] = _Ids(partial(_new_plain, stored)).__getitem__
+        self._plain_ids = _Ids(partial(_new_plain, stored))
+        self.plain: Callable[[str], int] = self._plain_ids.__getitem__
         """The id of the plain string literal ``text``."""
 
     def __len__(self) -> int:
@@ -157,6 +189,59 @@ class TermTable:
         rdflib term becomes pyoxigraph's text, for a store to load or a query to hold."""
         return self.ntriples[self.object(term)]
 
+    def snapshot(self, start: int = 0) -> TermSnapshot:
+        """The table's terms from id ``start`` on as data: ``restored`` gives the same table
+        back from the snapshots of all of them (``TermSnapshot.joined``)."""
+        kinds = bytearray(len(self.ntriples) - start)
+        lexicals: list[str] = []
+        extras: list[str] = []
+        for offset, term in enumerate(self.terms[start:]):
+            if not isinstance(term, Literal):
+                kinds[offset] = _IRI
+                continue
+            lexicals.append(str(term))
+            if term.language:
+                kinds[offset] = _TAGGED
+                extras.append(term.language)
+            elif term.datatype is None or str(term.datatype) == _XSD_STRING:
+                kinds[offset] = _PLAIN
+            else:
+                kinds[offset] = _TYPED
+                extras.append(str(term.datatype))
+        return TermSnapshot(bytes(kinds), self.ntriples[start:], lexicals, extras)
+
+    @classmethod
+    def restored(cls, snapshot: TermSnapshot) -> TermTable:
+        """The table ``snapshot`` was taken of: the same ids, forms and lookups. Its terms are
+        made without checking (they were when first stated); a typed literal's Python value
+        is not made again (``value`` is None): a caller handing terms to rdflib-level
+        checks (SHACL) makes them anew from their lexical form and datatype."""
+        table = cls()
+        forms = snapshot.ntriples
+        table._stored.ntriples.extend(forms)
+        terms = table._stored.terms
+        terms.extend([None] * len(forms))  # type: ignore[list-item]
+        lexicals, extras = iter(snapshot.lexicals), iter(snapshot.extras)
+        for term_id, kind in enumerate(snapshot.kinds):
+            term: Object
+            if kind == _IRI:
+                term = known_iri(forms[term_id][1:-1])
+                table._iri_ids[term] = term_id
+            elif kind == _PLAIN:
+                text = next(lexicals)
+                term = plain(text)
+                table._plain_ids[text] = term_id
+            elif kind == _TYPED:
+                lexical, datatype = next(lexicals), known_iri(next(extras))
+                term = typed(lexical, datatype, None)
+                table._typed[lexical, datatype] = term_id
+            else:
+                lexical, language = next(lexicals), next(extras)
+                term = Literal(lexical, lang=language)
+                table._tagged[lexical, language.lower()] = term_id
+            terms[term_id] = term
+        return table
+
     def order(self) -> list[int]:
         """Every id, sorted by the N-Triples form of its term."""
         return sorted(range(len(self.ntriples)), key=self.ntriples.__getitem__)
@@ -184,12 +269,29 @@ class QuadTable:
     """Quads as rows of term ids: (subject, predicate, object, graph), in the order stated,
     repeats included."""
 
-    def __init__(self) -> None:
-        self.terms = TermTable()
+    def __init__(self, terms: TermTable | None = None) -> None:
+        self.terms = TermTable() if terms is None else terms
         self._rows = array("q")  # four ids a quad, one after another
         self.add: Callable[[tuple[int, int, int, int]], None] = self._rows.extend
         """Adds a quad, as the ids ``terms`` gave its (subject, predicate, object, graph);
         a C-level call, as it is made for every quad of a build."""
+
+    @classmethod
+    def of_rows(cls, terms: TermTable, rows: npt.NDArray[np.int64]) -> QuadTable:
+        """A table of ``terms`` holding ``rows`` (as ``rows()`` gives them): a kept table
+        restored, or part of one (``select``). Mapping more records into it adds to
+        ``terms``, which may be shared with another table."""
+        table = cls(terms)
+        table._rows.frombytes(np.ascontiguousarray(rows, dtype=np.int64).tobytes())
+        return table
+
+    def rows(self) -> npt.NDArray[np.int64]:
+        """Every quad as a row of four ids (subject, predicate, object, graph), a copy."""
+        return np.frombuffer(self._rows, dtype=np.int64).reshape(-1, 4).copy()
+
+    def select(self, keep: npt.NDArray[np.bool_]) -> QuadTable:
+        """A table of the same terms holding the quads where ``keep`` is true."""
+        return QuadTable.of_rows(self.terms, self.rows()[keep])
 
     def __len__(self) -> int:
         return len(self._rows) // 4

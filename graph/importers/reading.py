@@ -100,6 +100,14 @@ def read_source(path: Path, relative: PurePosixPath, settings: Settings) -> Sour
     reading), empty or only whitespace, binary (holds a NUL byte), not UTF-8. A UTF-8
     byte-order mark is removed.
     """
+    return SourceFile(path=path, relative=relative,
+                      text=decode_record_bytes(read_record_bytes(path, settings)))
+
+
+def read_record_bytes(path: Path, settings: Settings) -> bytes:
+    """The bytes of one record file (``read_source`` before decoding, for a caller that
+    hashes them first); raises ``RecordRejected`` for a file that is not a regular one, is
+    larger than ``settings.max_file_bytes`` or cannot be read."""
     limit = settings.max_file_bytes
     try:
         info = path.stat()
@@ -113,7 +121,7 @@ def read_source(path: Path, relative: PurePosixPath, settings: Settings) -> Sour
         raise RecordRejected(f"cannot read the file: {error.strerror or error}") from None
     if len(data) > limit:
         raise RecordRejected(_too_large(len(data), limit))
-    return SourceFile(path=path, relative=relative, text=decode_record_bytes(data))
+    return data
 
 
 def decode_record_bytes(data: bytes) -> str:

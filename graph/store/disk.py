@@ -21,15 +21,16 @@ validation report (``graph.store.files``): a server streams them as they are.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import secrets
 import shutil
+import subprocess
+import sys
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 
@@ -44,10 +45,16 @@ from graph.store.files import (
     LOADED_FORMATS,
     OTHER_FORMATS,
     dump_name,
+    join_dumps,
     write_dumps,
+    write_pages,
     write_validation,
 )
+from graph.store.writing import READY
 from graph.validation.report import ValidationReport
+
+if TYPE_CHECKING:
+    from graph.store.state import KeptBuild
 
 MANIFEST = "benchgraph-store.json"
 FORMAT_VERSION = 2
@@ -102,26 +109,37 @@ class Manifest:
 def build_store(
     folder: Path, table: QuadTable, facts: BuildFacts, stats: GraphStats, *,
     with_graph: bool = True, validation: ValidationReport | None = None,
+    kept: KeptBuild | None = None,
 ) -> Manifest:
     """Write a new generation of ``table`` under ``folder`` and switch to it: the dumps of
     every format, the search index, ``validation`` (the build's report, when it was
     validated) and, unless ``with_graph=False`` (a memory store holds the graph in memory:
     ``load_in_memory``), the pyoxigraph store bulk-loaded from the dumps. ``stats`` are the
-    table's counts, kept in the manifest.
+    table's counts, kept in the manifest. With ``kept`` (the state of this build), the
+    dumps are written as pages and the state is kept too, so that the next build can be an
+    incremental one (``graph.store.rebuild``).
 
     StoreError when ``folder`` exists and is neither empty nor a benchgraph store (nothing
     in it is touched)."""
     _check_folder(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-    generation = f"{_GENERATION_PREFIX}{stamp}-{secrets.token_hex(4)}"
+    generation = _generation_name()
     loading = folder / f".{generation}.loading"
     try:
         loading.mkdir()
-        loaded = write_dumps(loading, table, facts.base, LOADED_FORMATS)
-        with _Loading(loading, *(loading / dump_name(fmt) for fmt in LOADED_FORMATS),
+        if kept is None:
+            written = write_dumps(loading, table, facts.base, LOADED_FORMATS)
+            loaded = {fmt: found.statements for fmt, found in written.items()}
+        else:
+            loaded = write_pages(loading, table, facts.base)
+            join_dumps(loading, LOADED_FORMATS)
+        with _Writing("load", loading, *(loading / dump_name(fmt) for fmt in LOADED_FORMATS),
                       enabled=with_graph):
-            write_dumps(loading, table, facts.base, OTHER_FORMATS)
+            if kept is None:
+                write_dumps(loading, table, facts.base, OTHER_FORMATS)
+            else:
+                join_dumps(loading, OTHER_FORMATS)
+                kept.save(loading, None)
             write_index(loading / INDEX_FILE, table, facts.base)
             if validation is not None:
                 write_validation(loading, validation)
@@ -129,11 +147,56 @@ def build_store(
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
         raise
-    manifest = Manifest(generation, facts, stats, quads=loaded[NQUADS].statements,
-                        triples=loaded[NTRIPLES].statements)
-    _write_manifest(folder, manifest)
-    _remove_old_generations(folder, keep=generation)
+    manifest = Manifest(generation, facts, stats, quads=loaded[NQUADS],
+                        triples=loaded[NTRIPLES])
+    _switch(folder, manifest)
     return manifest
+
+
+@dataclass(frozen=True)
+class GraphUpdate:
+    """What changed in the named graphs between two generations, for the store to apply."""
+
+    graphs: tuple[str, ...]
+    """Every named graph whose statements may have changed (gone, new or other)."""
+    nquads: bytes
+    """The statements those graphs now hold, as N-Quads."""
+
+
+def update_store(
+    folder: Path, previous: Manifest, update: GraphUpdate, facts: BuildFacts,
+    stats: GraphStats, write: Callable[[Path], tuple[int, int]],
+) -> Manifest:
+    """Write the next generation after ``previous`` and switch to it: its pyoxigraph store is
+    a checkpoint of the previous one (RocksDB hard-links the files it shares) with
+    ``update`` applied, in a child process, while ``write`` puts the rest of the generation
+    into its folder (the pages, the index, the state) and says how many quads and triples
+    the dumps hold. As for ``build_store``, nothing is switched to until all of it is
+    complete."""
+    generation = _generation_name()
+    loading = folder / f".{generation}.loading"
+    try:
+        with _Writing("update", loading, folder / previous.generation, update=update) as child:
+            child.wait_ready()
+            quads, triples = write(loading)
+        os.rename(loading, folder / generation)
+    except BaseException:
+        shutil.rmtree(loading, ignore_errors=True)
+        raise
+    manifest = Manifest(generation, facts, stats, quads=quads, triples=triples)
+    _switch(folder, manifest)
+    return manifest
+
+
+def _generation_name() -> str:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    return f"{_GENERATION_PREFIX}{stamp}-{secrets.token_hex(4)}"
+
+
+def _switch(folder: Path, manifest: Manifest) -> None:
+    """The one step that switches a store folder to a new generation, then the clean-up."""
+    _write_manifest(folder, manifest)
+    _remove_old_generations(folder, keep=manifest.generation)
 
 
 def load_in_memory(generation: Path) -> Stores:
@@ -149,65 +212,59 @@ def load_in_memory(generation: Path) -> Stores:
     return Stores(dataset, merged)
 
 
-class _Loading:
-    """The named graphs (an N-Quads file) and their merge (an N-Triples file) bulk-loaded into
-    a new store at ``path`` by a forked child process, while the block runs; leaving the
-    block waits for it and raises StoreError if it failed. (With ``enabled=False``, nothing.)
+class _Writing:
+    """A store's Oxigraph data written at ``path`` by its own process
+    (``graph.store.writing``, which says why not a forked one) while the block runs: ``load``
+    (bulk-loading dump files: ``arguments`` are their paths) or ``update`` (a checkpoint of
+    the store at ``arguments[0]``, with ``update`` applied). ``wait_ready`` returns once the
+    folder ``path`` is there; leaving the block waits for the rest and raises StoreError if it
+    failed. (With ``enabled=False``, nothing.)"""
 
-    RocksDB, under pyoxigraph's on-disk store, starts threads of its own; a process that has
-    run it and then forks (gunicorn's master does, for its workers) leaves those threads
-    behind in each child, whose exit then crashes (seen: SIGSEGV in every worker on
-    Ctrl-C). The child is the only process that ever opens the store for writing; the
-    parent meanwhile writes the other dumps."""
-
-    def __init__(self, path: Path, quads: Path, union: Path, *, enabled: bool = True) -> None:
-        self._enabled = enabled
+    def __init__(self, command: str, path: Path, *arguments: Path,
+                 update: GraphUpdate | None = None, enabled: bool = True) -> None:
+        self._path = path
+        self._child: subprocess.Popen[bytes] | None = None
         if not enabled:
             return
-        context = multiprocessing.get_context("fork")
-        self._path = path
-        self._receive, send = context.Pipe(duplex=False)
-        self._child = context.Process(target=_bulk_load,
-                                      args=(send, str(path), str(quads), str(union)),
-                                      name="benchgraph-load")
-        self._child.start()
-        send.close()
+        self._child = subprocess.Popen(
+            [sys.executable, "-m", "graph.store.writing", command, str(path), *map(str, arguments)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert self._child.stdin is not None
+        try:
+            if update is not None:
+                self._child.stdin.write(json.dumps(list(update.graphs)).encode() + b"\n")
+                self._child.stdin.write(update.nquads)
+            self._child.stdin.close()
+        except BrokenPipeError:
+            pass  # it stopped: wait_ready or leaving the block says why
 
-    def __enter__(self) -> _Loading:
+    def __enter__(self) -> _Writing:
         return self
 
+    def wait_ready(self) -> None:
+        assert self._child is not None and self._child.stdout is not None
+        if self._child.stdout.readline() != READY:
+            self._finish(check=True)
+
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
-        if not self._enabled:
+        if self._child is None:
             return
-        if kind is not None:  # the block failed: the load is of no use
+        if kind is not None:  # the block failed: the store is of no use
             self._child.kill()
-        try:
-            outcome = self._receive.recv() if self._receive.poll(None) else None
-        except EOFError:
-            outcome = None
-        self._child.join()
-        self._receive.close()
-        if kind is not None:
-            return
-        if outcome is not None:
-            raise StoreError(f"the store could not be written in {self._path.parent}: {outcome}")
-        if self._child.exitcode != 0:
-            raise StoreError(f"loading the store stopped (exit code {self._child.exitcode})")
+        self._finish(check=kind is None)
 
-
-def _bulk_load(report: Connection, path: str, quads: str, union: str) -> None:
-    try:
-        store = ox.Store(path)
-        store.bulk_load(path=quads, format=ox.RdfFormat.N_QUADS)
-        store.bulk_load(path=union, format=ox.RdfFormat.N_TRIPLES)
-        store.flush()
-        del store
-    except OSError as error:
-        report.send(str(error))
-    else:
-        report.send(None)
-    finally:
-        report.close()
+    def _finish(self, *, check: bool) -> None:
+        """Wait for the process; when ``check``, StoreError if it failed."""
+        child = self._child
+        assert child is not None and child.stderr is not None and child.stdout is not None
+        errors = child.stderr.read()
+        child.wait()
+        child.stdout.close()
+        child.stderr.close()
+        if check and (child.returncode != 0 or errors):
+            message = errors.decode(errors="replace").strip() or f"exit code {child.returncode}"
+            raise StoreError(f"the store could not be written in {self._path.parent}: "
+                             f"{message}")
 
 
 def read_manifest(folder: Path, base: str | None = None) -> Manifest:
@@ -264,4 +321,5 @@ def _remove_old_generations(folder: Path, keep: str) -> None:
             shutil.rmtree(entry, ignore_errors=True)
 
 
-__all__ = ["MANIFEST", "Manifest", "StoreError", "build_store", "load_in_memory", "read_manifest"]
+__all__ = ["MANIFEST", "GraphUpdate", "Manifest", "StoreError", "build_store", "load_in_memory",
+           "read_manifest", "update_store"]

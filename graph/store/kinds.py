@@ -38,6 +38,7 @@ from graph.store.remote_manifest import engine_for, open_manifest
 if TYPE_CHECKING:  # imported when a memory store is built: a store folder is opened without it
     from graph.build import BuildResult
     from graph.importers.base import SourceFile
+    from graph.store.state import KeptBuild
 
 StoreKind = Literal["memory", "oxigraph", "sparql"]
 
@@ -98,10 +99,13 @@ def build_facts(result: BuildResult, base: str) -> BuildFacts:
 
 
 def build_into(folder: Path, result: BuildResult, settings: Settings, *,
-               validate: bool = False, with_graph: bool = True) -> Manifest:
+               validate: bool = False, with_graph: bool = True,
+               kept: KeptBuild | None = None) -> Manifest:
     """Put a build into the store folder ``folder`` (``benchgraph build --store``); with
     ``validate``, check it against the shapes first and keep the report with it (the
-    ``/validation`` page and the benchmark pages' findings read it).
+    ``/validation`` page and the benchmark pages' findings read it); with ``kept`` (the
+    build's state, ``graph.store.rebuild.kept_build``), keep what the next build needs to be
+    an incremental one.
 
     Validation is a choice, not a step of every build: at 10,000 records it costs more than
     the build itself (perf/README.md). It runs on quads made for it alone (not the build's
@@ -113,7 +117,7 @@ def build_into(folder: Path, result: BuildResult, settings: Settings, *,
         report = run_validation(result.table.quads(), settings)
     stats = graph_stats(result.table, settings.base)
     return build_store(folder, result.table, build_facts(result, settings.base), stats,
-                       with_graph=with_graph, validation=report)
+                       with_graph=with_graph, validation=report, kept=kept)
 
 
 def open_store(

@@ -1,0 +1,304 @@
+"""An incremental build of an ``oxigraph:DIR`` store: only what changed is read, mapped and
+written again, and the result is the store a full build of the same files makes.
+
+``benchgraph build PATH... --store oxigraph:DIR`` builds this way when the folder holds a store
+whose generation kept its state (``graph.store.state``) under the same fingerprint (this code,
+the base IRI, the reading limits); ``--full`` builds everything again.
+
+1. Every record file is listed, read and hashed (SHA-256 of its bytes); a file whose bytes
+   the kept state knows is not imported again (``graph.loader.Known``): the records and
+   warnings its import made come from the state, and the loader's rules across files run
+   again over every record, so the load report is a full load's.
+2. The benchmark index is made again from every record (``graph.build.index_records``), and
+   so is ``bench:catalogued``. A changed or new record is mapped; so is an unchanged one
+   whose mapping would now hear other answers from the index (a directory page whose related
+   title now resolves to another benchmark: ``graph.build.Question``), or whose graph name
+   an other file held before. No other record's graph can depend on a change: mapping reads
+   nothing else of the build.
+3. The kept table loses the graphs of those records, of records gone, and the build graph;
+   the records are mapped into it and the build graph is derived again from the whole.
+4. The next generation is written beside the current one (``graph.store.disk.update_store``):
+   the Oxigraph store as a checkpoint of the current one with the changed graphs replaced and
+   their merge mended; the dump pages holding a changed graph or subject written again, the
+   others linked (``graph.store.pages``); the search index; the state. Then the manifest
+   switches to it, as after a full build.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from rdflib import Literal
+
+from graph.build import (
+    BuildResult,
+    Question,
+    add_build_graph,
+    default_paths,
+    index_records,
+    map_one,
+)
+from graph.dataset.quads import Quad
+from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
+from graph.export.formats import NQUADS
+from graph.gc_pause import gc_paused
+from graph.loader import LoadedRecord, LoadReport, Progress, load_records
+from graph.mapping.context import MappingContext
+from graph.mapping.identity import BenchmarkIndex
+from graph.mapping.iris import Iris
+from graph.search import INDEX_FILE, write_index
+from graph.settings import Settings
+from graph.stats import graph_stats
+from graph.store.disk import GraphUpdate, Manifest, StoreError, read_manifest, update_store
+from graph.store.files import write_validation
+from graph.store.kinds import build_facts
+from graph.store.pages import Partition, canonical_rows, update_partition
+from graph.store.state import KeptBuild, MappedRecord, fingerprint
+from graph.vocabulary import bundled_vocabulary
+
+Ids = np.ndarray
+
+
+@dataclass
+class RebuildFigures:
+    """What an incremental build did, for the user and the performance suite."""
+
+    files: int = 0
+    records: int = 0
+    records_read: int = 0
+    """Records imported and mapped because their file is new or changed."""
+    records_remapped: int = 0
+    """Unchanged records mapped again because the index answers them otherwise."""
+    graphs_changed: int = 0
+    subjects_changed: int = 0
+    pages_written: dict[str, int] = field(default_factory=dict)
+    pages: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        written = sum(self.pages_written.values())
+        total = sum(self.pages.values())
+        return (f"incremental build: {self.records_read:,} of {self.records:,} records (in "
+                f"{self.files:,} files) imported again, "
+                f"{self.records_remapped:,} unchanged records mapped again; "
+                f"{self.graphs_changed:,} graphs changed; {written:,} of {total:,} dump pages "
+                "written")
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """An incremental build: what it built, the manifest it switched to, what it did."""
+
+    result: BuildResult
+    manifest: Manifest
+    figures: RebuildFigures
+
+
+def kept_build(result: BuildResult, settings: Settings) -> KeptBuild:
+    """The state a full build keeps with its generation (``build_store(kept=...)``)."""
+    mapped = {loaded.key: _mapped(loaded, result.asked[loaded.key])
+              for loaded in result.report.records}
+    return KeptBuild(fingerprint(settings), dict(result.report.imported), mapped, result.table,
+                     [], [])
+
+
+def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
+                  progress: Progress | None = None, *, validate: bool = False
+                  ) -> Rebuilt | None:
+    """Build the store in ``folder`` again from ``paths``, incrementally; None when the folder
+    holds no store an incremental build can start from (then build it in full). With
+    ``validate``, the new graph is validated, in full (as ``build_into`` does: the
+    validation session's state is not kept between builds), and its report kept."""
+    started = time.perf_counter()
+    previous = _previous(folder, settings)
+    if previous is None:
+        return None
+    manifest, kept = previous
+    before = folder / manifest.generation
+    figures = RebuildFigures()
+    clock = _Clock(figures.seconds, started)
+    with gc_paused():
+        report = load_records(default_paths(paths), settings, progress, known=kept.known)
+        clock.lap("read")
+        index = index_records(report)
+        planned = _plan(report, kept, index)
+        clock.lap("plan")
+        table, change, asked = _map(planned, report, kept, index, settings)
+        clock.lap("map")
+        stats = graph_stats(table, settings.base)
+        clock.lap("stats")
+        validation = None
+        if validate:
+            from graph.validate import validate as run_validation
+
+            validation = run_validation(_with_values(table.quads()), settings)
+            clock.lap("validate")
+    figures.files = report.files_read
+    figures.records = len(report.records)
+    figures.records_read = sum(not loaded.remembered for loaded in report.records)
+    figures.records_remapped = len(planned.again)
+    figures.graphs_changed = len(change.graphs)
+    figures.subjects_changed = len(change.subjects)
+    mapped = {loaded.key: (kept.mapped[loaded.key] if loaded.key in planned.unchanged
+                           else _mapped(loaded, asked[loaded.key]))
+              for loaded in report.records}
+    result = BuildResult(report, table, {key: m.questions for key, m in mapped.items()})
+    facts = build_facts(result, settings.base)
+    update = GraphUpdate(tuple(table.terms.ntriples[g][1:-1] for g in change.graphs.tolist()),
+                         _nquads(table, change.graphs))
+    state = KeptBuild(kept.fingerprint, dict(report.imported), mapped, table, kept.chunks,
+                      kept.chunk_ends)
+
+    def write(loading: Path) -> tuple[int, int]:
+        rows = table.rows()
+        counts = {}
+        for keep_graphs, changed in ((True, change.graphs), (False, change.subjects)):
+            old = Partition.load(before, keep_graphs)
+            partition, written = update_partition(loading, before, old, table.terms, rows,
+                                                  changed, settings.base)
+            partition.save(loading)
+            counts[keep_graphs] = partition.statements
+            figures.pages_written[partition.name] = written
+            figures.pages[partition.name] = len(partition.pages)
+        clock.lap("pages")
+        write_index(loading / INDEX_FILE, table, settings.base)
+        clock.lap("index")
+        if validation is not None:
+            write_validation(loading, validation, turtle=False)  # Turtle: made on first use
+        state.save(loading, before)
+        clock.lap("state")
+        return counts[True], counts[False]
+
+    switched = update_store(folder, manifest, update, facts, stats, write)
+    clock.lap("switch")
+    return Rebuilt(result, switched, figures)
+
+
+class _Clock:
+    def __init__(self, seconds: dict[str, float], started: float) -> None:
+        self._seconds, self._last = seconds, started
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self._seconds[name] = round(now - self._last, 4)
+        self._last = now
+
+
+def _previous(folder: Path, settings: Settings) -> tuple[Manifest, KeptBuild] | None:
+    """The store's manifest and kept state, if an incremental build can start from them."""
+    try:
+        manifest = read_manifest(folder)
+    except StoreError:
+        return None
+    generation = folder / manifest.generation
+    if manifest.facts.base != settings.base:
+        return None
+    kept = KeptBuild.load(generation, fingerprint(settings))
+    return None if kept is None else (manifest, kept)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Which records of the build are mapped now, and which keep their graph."""
+
+    unchanged: set[str]
+    """The keys of the records whose graph is kept as it is."""
+    again: set[str]
+    """The keys of unchanged records mapped again (the index answers them otherwise)."""
+
+
+def _plan(report: LoadReport, kept: KeptBuild, index: BenchmarkIndex) -> _Plan:
+    unchanged: set[str] = set()
+    again: set[str] = set()
+    for loaded in report.records:
+        before = kept.mapped.get(loaded.key)
+        if not loaded.remembered or before is None or before.source != _source(loaded):
+            continue  # read now, or its graph name was another record's
+        if all(question.asked_again(index, loaded.record) for question in before.questions):
+            unchanged.add(loaded.key)
+        else:
+            again.add(loaded.key)
+    return _Plan(unchanged, again)
+
+
+@dataclass(frozen=True)
+class _Change:
+    graphs: Ids
+    """Term ids of the named graphs whose statements may have changed."""
+    subjects: Ids
+    """Term ids of the subjects whose statements (in any graph) may have changed."""
+
+
+def _map(plan: _Plan, report: LoadReport, kept: KeptBuild, index: BenchmarkIndex,
+         settings: Settings) -> tuple[QuadTable, _Change, dict[str, tuple[Question, ...]]]:
+    """The table of this build, from the kept one; what changed; what the records mapped now
+    asked the index."""
+    iris = Iris(settings.base)
+    old = kept.table
+    terms = old.terms
+    old_rows = old.rows()
+    dropped = [terms.find_iri(iris.record(key)) for key in kept.mapped
+               if key not in plan.unchanged]
+    build = terms.iri(iris.build())
+    gone = np.asarray([graph for graph in dropped if graph is not None] + [build],
+                      dtype=np.int64)
+    keep = ~np.isin(old_rows[:, GRAPH], gone)
+    table = QuadTable.of_rows(terms, old_rows[keep])
+    kept_rows = len(table)
+    ctx = MappingContext(iris, bundled_vocabulary(), index)
+    asked: dict[str, tuple[Question, ...]] = {}
+    for loaded in report.records:
+        if loaded.key not in plan.unchanged:
+            asked[loaded.key] = map_one(loaded, ctx, table)
+    catalogued = {iris.benchmark(index.described_by(loaded.record)) for loaded in report.records}
+    add_build_graph(table, catalogued, iris)
+    added = table.rows()[kept_rows:]
+    return table, _changes(old_rows[~keep], added, build), asked
+
+
+def _changes(removed: Ids, added: Ids, build: int) -> _Change:
+    """The graphs and subjects whose statements differ between ``removed`` and ``added``
+    rows: every record graph in either, the build graph and its subjects where it changed."""
+    in_build = removed[:, GRAPH] == build, added[:, GRAPH] == build
+    before = set(map(tuple, removed[in_build[0]][:, [SUBJECT, PREDICATE, OBJECT]].tolist()))
+    after = set(map(tuple, added[in_build[1]][:, [SUBJECT, PREDICATE, OBJECT]].tolist()))
+    build_subjects = np.asarray(sorted({row[0] for row in before ^ after}), dtype=np.int64)
+    records = np.concatenate([removed[~in_build[0]], added[~in_build[1]]])
+    graphs = np.unique(records[:, GRAPH])
+    if len(build_subjects):
+        graphs = np.union1d(graphs, [build])
+    subjects = np.union1d(np.unique(records[:, SUBJECT]), build_subjects)
+    return _Change(graphs.astype(np.int64), subjects.astype(np.int64))
+
+
+def _with_values(quads: Iterable[Quad]) -> Iterator[Quad]:
+    """``quads`` with each typed literal made anew from its lexical form and datatype: a
+    kept table's typed literals have no Python value (``TermTable.restored``), which SHACL's
+    comparisons need."""
+    for subject, predicate, value, graph in quads:
+        if isinstance(value, Literal) and value.datatype is not None:
+            value = Literal(str(value), datatype=value.datatype)
+        yield subject, predicate, value, graph
+
+
+def _nquads(table: QuadTable, graphs: Ids) -> bytes:
+    """The statements of ``graphs`` as N-Quads."""
+    rows = table.rows()
+    chosen = rows[np.isin(rows[:, GRAPH], graphs)]
+    assert NQUADS.rdf_writer is not None
+    return b"".join(NQUADS.rdf_writer(canonical_rows(table.terms, chosen, keep_graphs=True), {}))
+
+
+def _source(loaded: LoadedRecord) -> tuple[str, str | None]:
+    return str(loaded.source.relative), loaded.part
+
+
+def _mapped(loaded: LoadedRecord, questions: tuple[Question, ...]) -> MappedRecord:
+    return MappedRecord(_source(loaded), questions)
+
+
+__all__ = ["RebuildFigures", "Rebuilt", "kept_build", "rebuild_store"]

@@ -1,0 +1,96 @@
+"""The process that writes a generation's Oxigraph store (``graph.store.disk``): the only
+process that ever opens a store for writing.
+
+- ``python -m graph.store.writing load PATH QUADS UNION``: a new store at PATH, bulk-loaded
+  with the named graphs (an N-Quads file) and their merge (an N-Triples file) in the default
+  graph (a full build).
+- ``python -m graph.store.writing update PATH PREVIOUS``: the store at PATH is made a
+  checkpoint of the one at PREVIOUS (opened read-only: it may be serving; RocksDB hard-links
+  the files they share); then the named graphs its standard input names are replaced by what
+  that says they hold, and their merge in the default graph is mended (an incremental
+  build). Its input is one JSON line (the graphs' IRIs), then the N-Quads they now hold.
+
+Each writes ``ready`` on its standard output once the folder PATH exists (the parent may
+then write files beside the store's), and exits with 0 when the store is complete; a system
+error is written on its standard error, with exit code 1.
+
+It is a fresh interpreter, not a forked child. RocksDB keeps a process-wide pool of
+background threads that a fork does not copy: a forked child of a process that had opened
+any store (a test, the performance suite) waits for ever when it opens or flushes one. And
+a process that has run RocksDB and then forks (gunicorn's master does, for its workers)
+leaves its threads behind in each child, whose exit then crashes. It imports nothing but
+pyoxigraph, so it starts in a tenth of a second.
+"""
+
+import json
+import sys
+
+import pyoxigraph as ox
+
+READY = b"ready\n"
+
+
+def _ready() -> None:
+    sys.stdout.buffer.write(READY)
+    sys.stdout.flush()
+
+
+def load(path: str, quads: str, union: str) -> None:
+    store = ox.Store(path)
+    _ready()
+    store.bulk_load(path=quads, format=ox.RdfFormat.N_QUADS)
+    store.bulk_load(path=union, format=ox.RdfFormat.N_TRIPLES)
+    store.flush()
+    del store
+
+
+def update(path: str, previous: str) -> None:
+    graphs = json.loads(sys.stdin.buffer.readline())
+    nquads = sys.stdin.buffer.read()
+    old = ox.Store.read_only(previous)
+    old.backup(path)
+    del old
+    _ready()
+    store = ox.Store(path)
+    replace_graphs(store, graphs, nquads)
+    store.flush()
+    del store
+
+
+def replace_graphs(store: ox.Store, graphs: list[str], nquads: bytes) -> None:
+    """Make each of ``graphs`` hold exactly its statements in ``nquads``; a triple that no
+    named graph holds any more leaves the default graph (the merge), a new one joins it."""
+    default = ox.DefaultGraph()
+    stated: dict[ox.NamedNode, set[ox.Quad]] = {ox.NamedNode(g): set() for g in graphs}
+    for quad in ox.parse(nquads, format=ox.RdfFormat.N_QUADS):
+        stated[quad.graph_name].add(quad)
+    gone: list[ox.Triple] = []
+    for graph, now in stated.items():
+        before = set(store.quads_for_pattern(None, None, None, graph))
+        for quad in before - now:
+            store.remove(quad)
+            gone.append(quad.triple)
+        for quad in now - before:
+            store.add(quad)
+            store.add(ox.Quad(quad.subject, quad.predicate, quad.object, default))
+    for triple in gone:
+        held = store.quads_for_pattern(triple.subject, triple.predicate, triple.object)
+        if not any(quad.graph_name != default for quad in held):
+            store.remove(ox.Quad(triple.subject, triple.predicate, triple.object, default))
+
+
+def main(arguments: list[str]) -> int:
+    command, *rest = arguments
+    try:
+        if command == "load":
+            load(*rest)
+        else:
+            update(*rest)
+    except OSError as error:
+        print(error, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,270 @@
+"""Incremental builds of an ``oxigraph:DIR`` store: after each change to the record files, the
+store an incremental build makes is the store a full build of the same files makes (the
+manifest's facts and counts, every dump byte for byte, the Oxigraph store's quads, the search
+index, the load report), and it read and mapped only what it had to."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from collections.abc import Callable
+from contextlib import closing
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+
+from graph.build import BuildResult, build
+from graph.cli import main
+from graph.export import serialize
+from graph.export.formats import NQUADS
+from graph.resources import data_dir
+from graph.search import INDEX_FILE
+from graph.settings import Settings
+from graph.store import pages
+from graph.store.disk import read_manifest
+from graph.store.files import (
+    DUMP_FORMATS,
+    VALIDATION_JSON,
+    VALIDATION_TURTLE,
+    dump_file,
+    dump_name,
+    validation_turtle,
+)
+from graph.store.kinds import build_into
+from graph.store.rebuild import Rebuilt, kept_build, rebuild_store
+from tests.conftest import CRAWL_CATALOG
+
+SEED_PAGE = "000_501ccd0cd0e2608f.txt"
+SEED_DIRECTORY = "002_e36a0be437d5fce5.txt"
+
+
+@pytest.fixture()
+def records(tmp_path: Path) -> Path:
+    """The seeds and the crawl catalog, copied to be changed."""
+    folder = tmp_path / "records"
+    shutil.copytree(data_dir("catalog"), folder)
+    shutil.copytree(CRAWL_CATALOG / "generated", folder / "generated")
+    shutil.copytree(CRAWL_CATALOG / "hostile", folder / "hostile")
+    return folder
+
+
+@pytest.fixture()
+def small_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pages of a few statements, so that a small catalog has many of them."""
+    monkeypatch.setattr(pages, "ROWS_PER_PAGE", 64)
+
+
+def full_build(folder: Path, records: Path, settings: Settings) -> BuildResult:
+    result = build([records], settings)
+    build_into(folder, result, settings, kept=kept_build(result, settings))
+    return result
+
+
+def incremental(folder: Path, records: Path, settings: Settings) -> Rebuilt:
+    rebuilt = rebuild_store(folder, [records], settings)
+    assert rebuilt is not None, "the build was not incremental"
+    return rebuilt
+
+
+def table_rows(db: sqlite3.Connection, table: str) -> list[tuple[object, ...]]:
+    return sorted(db.execute(f"SELECT * FROM {table}").fetchall(), key=repr)
+
+
+def assert_same_store(one: Path, other: Path) -> None:
+    """The two store folders hold the same build, whatever its history."""
+    first, second = read_manifest(one), read_manifest(other)
+    assert first.facts.records == second.facts.records
+    assert first.facts.rejected == second.facts.rejected
+    assert first.counts.to_json() == second.counts.to_json()
+    assert (first.quads, first.triples) == (second.quads, second.triples)
+    generations = one / first.generation, other / second.generation
+    for fmt in DUMP_FORMATS:
+        dumps = [dump_file(generation, fmt) for generation in generations]
+        assert dumps[0] is not None and dumps[1] is not None
+        assert dumps[0].read_bytes() == dumps[1].read_bytes(), fmt.name
+    quads = []
+    for generation in generations:
+        store = ox.Store.read_only(str(generation))
+        quads.append(sorted(map(str, store)))
+        del store
+    assert quads[0] == quads[1]
+    indexes = [closing(sqlite3.connect(generation / INDEX_FILE)) for generation in generations]
+    with indexes[0] as a, indexes[1] as b:
+        tables = [name for (name,) in a.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'text_%' "
+            "AND name NOT LIKE 'sqlite_%'")]
+        for table in tables:
+            assert table_rows(a, table) == table_rows(b, table), table
+
+
+def assert_same_report(rebuilt: Rebuilt, result: BuildResult) -> None:
+    mine, theirs = rebuilt.result.report, result.report
+    assert len(mine.records) == len(theirs.records)
+    assert list(map(str, mine.warnings)) == list(map(str, theirs.warnings))
+    assert list(map(str, mine.rejected)) == list(map(str, theirs.rejected))
+    assert serialize(rebuilt.result.table, NQUADS).data == serialize(result.table, NQUADS).data
+
+
+def rewrite_page(path: Path, change: Callable[[dict[str, object]], None]) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data["page"])
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+
+def check(tmp_path: Path, store: Path, records: Path, settings: Settings, step: str) -> Rebuilt:
+    """An incremental build of ``store``, held to a full build of the same records."""
+    rebuilt = incremental(store, records, settings)
+    reference = tmp_path / f"full-{step}"
+    result = full_build(reference, records, settings)
+    assert_same_store(store, reference)
+    assert_same_report(rebuilt, result)
+    return rebuilt
+
+
+@pytest.mark.usefixtures("small_pages")
+def test_each_change_gives_the_store_a_full_build_gives(
+    tmp_path: Path, records: Path, settings: Settings
+) -> None:
+    store = tmp_path / "store"
+    full_build(store, records, settings)
+
+    nothing = check(tmp_path, store, records, settings, "nothing")
+    assert nothing.figures.records_read == 0 and nothing.figures.graphs_changed == 0
+    assert sum(nothing.figures.pages_written.values()) == 0
+
+    page = records / "generated" / "00003_f106c292e922328e.txt"
+    rewrite_page(page, lambda p: p.update(summary="A summary written again."))
+    one = check(tmp_path, store, records, settings, "summary")
+    assert one.figures.records_read == 1 and one.figures.records_remapped == 0
+    written, total = (sum(d.values()) for d in (one.figures.pages_written, one.figures.pages))
+    assert 0 < written < total / 2
+
+    # An alias of the seed page now names the directory page's benchmark and one of its
+    # related entries: the unchanged directory page lands on mimic_rrs.
+    def aliases(p: dict[str, object]) -> None:
+        p["aliases"] = [*p["aliases"], "MIMIC-CXR (classification)", "HealthBench"]  # type: ignore[list-item]
+    rewrite_page(records / SEED_PAGE, aliases)
+    resolved = check(tmp_path, store, records, settings, "aliases")
+    assert resolved.figures.records_read == 1 and resolved.figures.records_remapped == 1
+
+    (records / "generated" / "00005_2a0b4be8b3f47cd2.txt").unlink(missing_ok=True)
+    new = records / "generated" / "new_record.txt"
+    shutil.copy(page, new)
+    rewrite_page(new, lambda p: p.update(id="brand_new", name="Brand New Bench"))
+    check(tmp_path, store, records, settings, "added and removed")
+
+    # A record claiming an id a later file holds: the later one is rejected as a duplicate,
+    # and loads again once the first is gone.
+    early = records / "generated" / "00000_duplicate.txt"
+    shutil.copy(new, early)
+    check(tmp_path, store, records, settings, "duplicate")
+    early.unlink()
+    check(tmp_path, store, records, settings, "duplicate gone")
+
+    broken = records / "generated" / "00007_broken.txt"
+    broken.write_text('{"page": {"id": "brok', encoding="utf-8")
+    check(tmp_path, store, records, settings, "rejected")
+    shutil.copy(page, broken)
+    rewrite_page(broken, lambda p: p.update(id="mended", name="Mended"))
+    check(tmp_path, store, records, settings, "mended")
+
+    (records / SEED_DIRECTORY).unlink()
+    check(tmp_path, store, records, settings, "directory page gone")
+
+    # A harness snapshot whose one entry is renamed and another gone: its file is read
+    # again (every entry of it), the other snapshots are not.
+    snapshot = records / "harnesses" / "opencompass.json"
+    data = json.loads(snapshot.read_text(encoding="utf-8"))
+    data["entries"][0]["name"] = "GPQA"
+    del data["entries"][1]
+    snapshot.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    harness = check(tmp_path, store, records, settings, "harness entry renamed")
+    assert harness.figures.records_read == len(data["entries"])
+
+
+def test_the_pages_of_a_dump_join_into_the_whole_dump(tmp_path: Path, records: Path,
+                                                      settings: Settings,
+                                                      small_pages: None) -> None:
+    result = full_build(tmp_path / "store", records, settings)
+    generation = tmp_path / "store" / read_manifest(tmp_path / "store").generation
+    for fmt in DUMP_FORMATS:
+        partition = pages.Partition.load(generation, fmt.keeps_graphs)
+        assert len(partition.pages) > 3, fmt.name
+        assert (generation / dump_name(fmt)).read_bytes() == serialize(
+            result.table, fmt, base=settings.base).data
+
+
+def test_an_incremental_build_switches_atomically(
+    tmp_path: Path, records: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build that fails while writing its generation leaves the store as it was."""
+    store = tmp_path / "store"
+    full_build(store, records, settings)
+    before = read_manifest(store)
+    rewrite_page(records / SEED_PAGE, lambda p: p.update(summary="changed"))
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("graph.store.rebuild.write_index", fail)
+    with pytest.raises(OSError, match="disk full"):
+        rebuild_store(store, [records], settings)
+    assert read_manifest(store) == before
+    assert sorted(p.name for p in store.iterdir()) == sorted(
+        ["benchgraph-store.json", before.generation])
+    monkeypatch.undo()
+    check(tmp_path, store, records, settings, "after the failure")
+
+
+def test_another_base_or_fingerprint_builds_in_full(tmp_path: Path, records: Path,
+                                                     settings: Settings) -> None:
+    store = tmp_path / "store"
+    full_build(store, records, settings)
+    assert rebuild_store(store, [records], Settings(base="https://example.org/")) is None
+    assert rebuild_store(store, [records], Settings(max_file_bytes=1000)) is None
+    assert rebuild_store(tmp_path / "nothing", [records], settings) is None
+
+
+def test_the_cli_builds_incrementally_unless_told_full(
+    tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str], no_env: None
+) -> None:
+    store = f"oxigraph:{tmp_path / 'store'}"
+    assert main(["build", str(records), "--store", store]) == 0
+    full_err = capsys.readouterr().err
+    assert "incremental" not in full_err
+    assert main(["build", str(records), "--store", store, "-v"]) == 0
+    err = capsys.readouterr().err
+    assert "incremental build: 0 of" in err
+    assert main(["build", str(records), "--store", store, "--full", "-v"]) == 0
+    assert "incremental build" not in capsys.readouterr().err
+    assert main(["build", str(records), "--full"]) == 2  # a usage error
+    assert "--full goes with --store" in capsys.readouterr().err
+
+
+def test_a_validated_store_keeps_the_report_a_full_build_makes(
+    tmp_path: Path, records: Path, settings: Settings
+) -> None:
+    store, reference = tmp_path / "store", tmp_path / "reference"
+    result = build([records], settings)
+    build_into(store, result, settings, validate=True, kept=kept_build(result, settings))
+    # A record whose release date is no date: a warning in the report.
+    rewrite_page(records / SEED_PAGE, lambda p: p.update(released="sometime"))
+    rebuilt = rebuild_store(store, [records], settings, validate=True)
+    assert rebuilt is not None and rebuilt.figures.records_read == 1
+    result = build([records], settings)
+    build_into(reference, result, settings, validate=True)
+    assert_same_store(store, reference)
+    generations = [folder / read_manifest(folder).generation for folder in (store, reference)]
+    reports = [json.loads((g / VALIDATION_JSON).read_text(encoding="utf-8")) for g in generations]
+    assert reports[0] == reports[1]
+    made = validation_turtle(generations[0])  # on first use; its blank nodes are new ones
+    assert made is not None
+    turtles = [ox.Dataset(ox.parse(path=str(path), format=ox.RdfFormat.TURTLE))
+               for path in (made, generations[1] / VALIDATION_TURTLE)]
+    for turtle in turtles:  # rdflib's isomorphic takes minutes on the bundled catalog's report
+        turtle.canonicalize(ox.CanonicalizationAlgorithm.UNSTABLE)
+    assert turtles[0] == turtles[1]
+    assert rebuild_store(store, [records], settings) is not None
+    assert not (store / read_manifest(store).generation / VALIDATION_JSON).exists()
