@@ -30,6 +30,7 @@ import dataclasses
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path, PurePosixPath
 
 from graph.importers import choose_importer
@@ -57,9 +58,10 @@ class LoadedRecord:
     """Whether the record comes from ``Known`` (its file's bytes did not change), not from
     importing the file now."""
 
-    @property
+    @cached_property
     def key(self) -> str:
-        """The record's key: the last segment of its named graph, ``{base}record/{key}``."""
+        """The record's key: the last segment of its named graph, ``{base}record/{key}``
+        (asked for several times a record: once made, kept)."""
         return record_key(self.source.relative, self.part)
 
 

@@ -6,6 +6,7 @@ index, the load report), and it read and mapped only what it had to."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 from collections.abc import Callable
@@ -23,16 +24,10 @@ from graph.resources import data_dir
 from graph.search import INDEX_FILE
 from graph.settings import Settings
 from graph.store import pages
+from graph.store.base import ValidationSuffix
 from graph.store.disk import read_manifest
-from graph.store.files import (
-    DUMP_FORMATS,
-    VALIDATION_JSON,
-    VALIDATION_TURTLE,
-    dump_file,
-    dump_name,
-    validation_turtle,
-)
-from graph.store.kinds import build_into
+from graph.store.files import DUMP_FORMATS, VALIDATION_JSON, VALIDATION_TURTLE, dump_name
+from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.rebuild import Rebuilt, kept_build, rebuild_store
 from tests.conftest import CRAWL_CATALOG
 
@@ -81,8 +76,7 @@ def assert_same_store(one: Path, other: Path) -> None:
     assert (first.quads, first.triples) == (second.quads, second.triples)
     generations = one / first.generation, other / second.generation
     for fmt in DUMP_FORMATS:
-        dumps = [dump_file(generation, fmt) for generation in generations]
-        assert dumps[0] is not None and dumps[1] is not None
+        dumps = [generation / dump_name(fmt) for generation in generations]
         assert dumps[0].read_bytes() == dumps[1].read_bytes(), fmt.name
     quads = []
     for generation in generations:
@@ -259,12 +253,62 @@ def test_a_validated_store_keeps_the_report_a_full_build_makes(
     generations = [folder / read_manifest(folder).generation for folder in (store, reference)]
     reports = [json.loads((g / VALIDATION_JSON).read_text(encoding="utf-8")) for g in generations]
     assert reports[0] == reports[1]
-    made = validation_turtle(generations[0])  # on first use; its blank nodes are new ones
-    assert made is not None
-    turtles = [ox.Dataset(ox.parse(path=str(path), format=ox.RdfFormat.TURTLE))
-               for path in (made, generations[1] / VALIDATION_TURTLE)]
+    turtles = [ox.Dataset(ox.parse(path=str(g / VALIDATION_TURTLE), format=ox.RdfFormat.TURTLE))
+               for g in generations]
     for turtle in turtles:  # rdflib's isomorphic takes minutes on the bundled catalog's report
         turtle.canonicalize(ox.CanonicalizationAlgorithm.UNSTABLE)
     assert turtles[0] == turtles[1]
     assert rebuild_store(store, [records], settings) is not None
     assert not (store / read_manifest(store).generation / VALIDATION_JSON).exists()
+
+
+def files_of(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every file below ``folder``: its size and modification time."""
+    return {str(path.relative_to(folder)): (path.stat().st_size, path.stat().st_mtime_ns)
+            for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+def test_a_rebuilt_store_is_served_without_writing_its_folder(
+    tmp_path: Path, records: Path, settings: Settings
+) -> None:
+    """Every file a server hands out is in the generation once an incremental build switched
+    to it (none is made on first use), so serving writes nothing there: a store folder a
+    server may only read serves after an incremental build as after a full one."""
+    store = tmp_path / "store"
+    result = build([records], settings)
+    build_into(store, result, settings, validate=True, kept=kept_build(result, settings))
+    rewrite_page(records / SEED_PAGE, lambda p: p.update(summary="changed"))
+    assert rebuild_store(store, [records], settings, validate=True) is not None
+    generation = store / read_manifest(store).generation
+    before = files_of(generation)
+    served = open_store(StoreSpec.parse(f"oxigraph:{store}"), settings)
+    try:
+        for fmt in DUMP_FORMATS:
+            assert served.dump(fmt).path.stat().st_size > 0, fmt.name
+        suffixes: tuple[ValidationSuffix, ...] = (".json", ".ttl")
+        for suffix in suffixes:
+            found = served.validation_file(suffix)
+            assert found is not None and found.path.stat().st_size > 0, suffix
+        assert served.search("bench", limit=5).total > 0
+    finally:
+        served.close()
+    assert files_of(generation) == before
+
+
+def test_a_rebuild_copies_the_files_it_may_not_link(
+    tmp_path: Path, records: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A generation whose files the building user may not hard-link (another user's, served
+    read-only: Linux's protected hard links) is rebuilt all the same, by copying them."""
+    store = tmp_path / "store"
+    full_build(store, records, settings)
+    rewrite_page(records / SEED_PAGE, lambda p: p.update(summary="changed"))
+
+    def refuse(source: object, target: object) -> None:
+        raise PermissionError(1, "Operation not permitted", str(source))
+
+    monkeypatch.setattr(os, "link", refuse)
+    check(tmp_path, store, records, settings, "copied")
+    generation = store / read_manifest(store).generation
+    kept = [path for path in (generation / "pages").rglob("*") if path.is_file()]
+    assert kept and all(path.stat().st_nlink == 1 for path in kept)

@@ -19,7 +19,7 @@ graph never holds one.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from json.encoder import encode_basestring as quoted
@@ -45,15 +45,39 @@ _Key = TypeVar("_Key")
 
 
 class _Ids(dict[_Key, int]):
-    """A dictionary that makes the id of a key it has not seen yet with ``make``."""
+    """A dictionary that makes the id of a key it has not seen yet with ``make``, unless a
+    restored table ``kept`` it (by its text: ``TermTable.restored``)."""
 
     def __init__(self, make: Callable[[_Key], int]) -> None:
         super().__init__()
         self._make = make
+        self.kept: dict[str, int] = {}
 
     def __missing__(self, key: _Key) -> int:
-        found = self[key] = self._make(key)
+        kept = self.kept.get(str(key)) if self.kept and isinstance(key, URIRef) else None
+        found = self[key] = self._make(key) if kept is None else kept
         return found
+
+
+class _LazyTerms(list[Object]):
+    """The rdflib terms of a restored table, each made on first use by ``make`` (its id)."""
+
+    def __init__(self, count: int, make: Callable[[int], Object]) -> None:
+        super().__init__([None] * count)  # type: ignore[list-item]
+        self._make = make
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        found = super().__getitem__(index)
+        if found is None:
+            index = range(len(self))[index]
+            found = self._make(index)
+            self[index] = found
+        return found
+
+    def __iter__(self) -> Iterator[Object]:
+        return (self[i] for i in range(len(self)))
 
 
 class _Suffixes(dict[tuple[str, str | None], str]):
@@ -152,7 +176,8 @@ class TermTable:
 
     def find_iri(self, iri: URIRef) -> int | None:
         """The id of an IRI the table holds; None (and nothing added) for one it does not."""
-        return self._iri_ids.get(iri)
+        found = self._iri_ids.get(iri)
+        return self._iri_ids.kept.get(str(iri)) if found is None else found
 
     def typed(self, lexical: str, datatype: URIRef, value: Any) -> int:
         """The id of a typed literal, from its lexical form and its Python value (as
@@ -212,34 +237,45 @@ class TermTable:
 
     @classmethod
     def restored(cls, snapshot: TermSnapshot) -> TermTable:
-        """The table ``snapshot`` was taken of: the same ids, forms and lookups. Its terms are
-        made without checking (they were when first stated); a typed literal's Python value
-        is not made again (``value`` is None): a caller handing terms to rdflib-level
-        checks (SHACL) makes them anew from their lexical form and datatype."""
+        """The table ``snapshot`` was taken of: the same ids, forms and lookups. Nothing is
+        made of it up front but two dictionaries of text: an rdflib term is made when its id
+        is first asked for (``terms[id]``), an IRI's lookup entry when the IRI is first
+        looked up. So an incremental build, which states a few records' terms and reads a
+        few thousand others, never makes the few hundred thousand a table holds (at 10,000
+        records, making them all took 5-7 s of a rebuild). Terms are made without checking
+        (they were when first stated); a typed literal's Python value is not made again
+        (``value`` is None): a caller handing terms to rdflib-level checks (SHACL) makes
+        them anew from their lexical form and datatype."""
         table = cls()
         forms = snapshot.ntriples
         table._stored.ntriples.extend(forms)
-        terms = table._stored.terms
-        terms.extend([None] * len(forms))  # type: ignore[list-item]
-        lexicals, extras = iter(snapshot.lexicals), iter(snapshot.extras)
-        for term_id, kind in enumerate(snapshot.kinds):
-            term: Object
+        kinds = snapshot.kinds
+        literal_ids = [i for i, kind in enumerate(kinds) if kind != _IRI]
+        lexical_of = dict(zip(literal_ids, snapshot.lexicals, strict=True))
+        extra_ids = [i for i, kind in enumerate(kinds) if kind in (_TYPED, _TAGGED)]
+        extra_of = dict(zip(extra_ids, snapshot.extras, strict=True))
+
+        def make(term_id: int) -> Object:
+            kind = kinds[term_id]
             if kind == _IRI:
-                term = known_iri(forms[term_id][1:-1])
-                table._iri_ids[term] = term_id
-            elif kind == _PLAIN:
-                text = next(lexicals)
-                term = plain(text)
-                table._plain_ids[text] = term_id
+                return known_iri(forms[term_id][1:-1])
+            if kind == _PLAIN:
+                return plain(lexical_of[term_id])
+            if kind == _TYPED:
+                return typed(lexical_of[term_id], known_iri(extra_of[term_id]), None)
+            return Literal(lexical_of[term_id], lang=extra_of[term_id])
+
+        table._stored.terms = _LazyTerms(len(forms), make)
+        table.terms = table._stored.terms
+        table._iri_ids.kept = {forms[i][1:-1]: i for i, kind in enumerate(kinds) if kind == _IRI}
+        for term_id, lexical in lexical_of.items():
+            kind = kinds[term_id]
+            if kind == _PLAIN:
+                table._plain_ids[lexical] = term_id
             elif kind == _TYPED:
-                lexical, datatype = next(lexicals), known_iri(next(extras))
-                term = typed(lexical, datatype, None)
-                table._typed[lexical, datatype] = term_id
+                table._typed[lexical, known_iri(extra_of[term_id])] = term_id
             else:
-                lexical, language = next(lexicals), next(extras)
-                term = Literal(lexical, lang=language)
-                table._tagged[lexical, language.lower()] = term_id
-            terms[term_id] = term
+                table._tagged[lexical, extra_of[term_id].lower()] = term_id
         return table
 
     def order(self) -> list[int]:

@@ -40,7 +40,7 @@ from graph.store.base import (
 from graph.store.describe import describe_node
 from graph.store.disk import StoreError
 from graph.store.executor import Failure, QueryRequest, StoreSource
-from graph.store.files import VALIDATION_JSON, dump_file, validation_turtle
+from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE, dump_name
 from graph.store.pool import QueryPool, QueryProcessError
 from graph.store.result import QueryResult
 from graph.validation.report import ValidationReport
@@ -156,12 +156,11 @@ class LocalStore:
         return self.stats
 
     def dump(self, fmt: Format) -> StoredFile:
-        generation = self.loaded()[0]
-        found = dump_file(generation, fmt)  # made from the pages after an incremental build
+        found = self._kept(dump_name(fmt))
         if found is None:
             raise StoreError(f"the store in {self.folder} holds no {fmt.name} dump: build it "
                              "again")
-        return StoredFile(found, generation.name)
+        return found
 
     def validation(self) -> ValidationReport | None:
         return self._validation
@@ -176,11 +175,7 @@ class LocalStore:
             return ValidationReport.from_json(json.load(handle))
 
     def validation_file(self, suffix: ValidationSuffix) -> StoredFile | None:
-        if suffix == ".json":
-            return self._kept(VALIDATION_JSON)
-        generation = self.loaded()[0]
-        found = validation_turtle(generation)  # made from the JSON after an incremental build
-        return None if found is None else StoredFile(found, generation.name)
+        return self._kept(VALIDATION_JSON if suffix == ".json" else VALIDATION_TURTLE)
 
     def _kept(self, name: str) -> StoredFile | None:
         """The file ``name`` of the generation folder (``graph.store.files``), if it has one."""

@@ -13,8 +13,7 @@ N-Triples form (the key a new group is placed by) and its groups (term ids of th
 table, ``graph.store.state``). A page is one file per format in ``pages/FORMAT/``, never
 changed once written. A rebuild writes again only the pages holding a group whose statements
 changed, and hard-links every other page file from the generation before; the dump itself
-(``dump.nq``...) is the pages joined, made when the build is a full one and otherwise on
-first use (``dump_file``).
+(``dump.nq``...) is the pages joined (``graph.store.files.join_dumps``), at every build.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -319,8 +319,19 @@ def _write_page(folder: Path, partition: Partition, terms: TermTable, members: I
 def _link_page(folder: Path, before: Path, partition: Partition, page: Page) -> None:
     for fmt in partition.formats:
         file = f"{fmt.name}/{page.name}{fmt.extension}"
-        os.link(before / PAGES / file, folder / PAGES / file)
+        link_or_copy(before / PAGES / file, folder / PAGES / file)
     partition.pages.append(page)
+
+
+def link_or_copy(source: Path, target: Path) -> None:
+    """``target`` the same file as ``source`` (a file of the generation before, never changed
+    once written): a hard link, or a copy where the system refuses the link. It does for a
+    store served read-only: Linux links another user's file only if it may write it
+    (``fs.protected_hardlinks``), and no system links across file systems."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
 
 
 def page_files(folder: Path, partition: Partition, fmt: Format) -> list[Path]:
