@@ -81,7 +81,7 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
     say(f"load: building {catalog.name} into a validated store at {store}")
     run_phase("build", [str(catalog), str(store)], workdir, module="perf.pages_perf")
     generation = _generation(store)
-    mix = _mix(generation, Settings().base)
+    mix = request_mix(generation, Settings().base)
     say(f"load: {len(mix)} kinds of request, {args.clients} clients, {args.seconds:g} s each")
     figures: dict[str, Any] = {"clients": args.clients, "seconds": args.seconds,
                                "mix": [asked.name for asked in mix], "servers": {}}
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
     for name, start in servers:
         with start() as served:
             say(f"load: {name} at {served.url}, ready in {served.ready_seconds:.2f} s")
-            tally, elapsed = _load(served, mix, args.clients, args.seconds)
+            tally, elapsed = send_mix(served, mix, args.clients, args.seconds)
         figures["servers"][name] = _figures(tally, elapsed)
         say(f"load: {name}: {figures['servers'][name]['requests_per_second']:.1f} req/s, "
             f"{sum(tally.errors.values())} errors")
@@ -104,7 +104,7 @@ def _generation(store: Path) -> Path:
     return store / read_manifest(store).generation
 
 
-def _mix(generation: Path, base: str) -> list[Asked]:
+def request_mix(generation: Path, base: str) -> list[Asked]:
     """Every named query with parameters from the catalog, and the ad-hoc queries."""
     import pyoxigraph as ox
 
@@ -130,7 +130,7 @@ def _mix(generation: Path, base: str) -> list[Asked]:
     return mix
 
 
-def _load(served: Served, mix: Sequence[Asked], clients: int, seconds: float
+def send_mix(served: Served, mix: Sequence[Asked], clients: int, seconds: float
           ) -> tuple[Tally, float]:
     """``clients`` threads sending the mix for ``seconds``; the tally and the time taken
     until the last of them finished its last request."""

@@ -32,6 +32,7 @@ from perf import (
     load_perf,
     pages_perf,
     query_perf,
+    scale_perf,
     startup_perf,
     validate_perf,
 )
@@ -47,7 +48,8 @@ from perf.common import (
 from perf.generate_catalog import DEFAULT_DEFECT_SHARE, DEFAULT_PROFILE, PROFILES
 
 SECTIONS: tuple[ModuleType, ...] = (build_perf, validate_perf, query_perf, faithful_perf,
-                                    pages_perf, startup_perf, load_perf, incremental_perf)
+                                    pages_perf, startup_perf, load_perf, incremental_perf,
+                                    scale_perf)
 
 
 def _common_arguments(parser: argparse.ArgumentParser) -> None:

@@ -46,6 +46,8 @@ class Served:
     """From the start of the process to the address being printed (or the port opening)."""
     ready_seconds: float
     """From the start of the process to the first query answered."""
+    pid: int = 0
+    """The server's process (the root of its tree: gunicorn's master, say)."""
 
 
 class Client:
@@ -162,7 +164,7 @@ def _serving(command: list[str], workdir: Path, sparql_path: str, env: dict[str,
         ready = _first_answer(url, sparql_path, process, started)
         if port is not None:
             listening = ready  # a server that prints no address: the port is its readiness
-        yield Served(url, sparql_path, listening, ready)
+        yield Served(url, sparql_path, listening, ready, process.pid)
     finally:
         process.send_signal(signal.SIGINT)
         try:

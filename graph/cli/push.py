@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         if args.validate:
             from graph.validate import validate
 
-            report = validate(result.table.quads(), settings)
+            report = validate(result.table, settings)
         outcome = push(engine, result, build_facts(result, settings.base), report)
     finally:
         engine.close()

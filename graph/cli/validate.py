@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from graph.validate import validate  # pyshacl: only when records are validated now
 
     built = build_from(args, settings)
-    report = validate(built.quads, settings)
+    report = validate(built.table, settings)
     report_load(args, built)
     _write(args, report, settings.base)
     return load_exit_code(built) if report.conforms else EXIT_DATA_FAILS  # outranks a rejection

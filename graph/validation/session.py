@@ -10,11 +10,13 @@ the cost of one record.
 
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import cast
 
 from rdflib import URIRef
 from rdflib.term import Node
 
 from graph.dataset.quads import Quad
+from graph.dataset.table import QuadTable
 from graph.gc_pause import gc_paused
 from graph.mapping.iris import Iris
 from graph.namespace import BENCH, ONTOLOGY_IRI
@@ -25,6 +27,7 @@ from graph.validation.batch import BatchValidator, Context, Unit
 from graph.validation.report import ValidationReport, ValidationResult
 from graph.validation.shapes import ShapeSet, bundled_shapes
 from graph.validation.store import Triple
+from graph.validation.stream import TableGraphs
 
 DEFAULT_BATCH = 100
 
@@ -45,6 +48,7 @@ class ValidationSession:
         self._results: dict[URIRef, list[ValidationResult]] = {}
         self._across = AcrossRecords(self.shapes, self._files.get)
         self._ontology_results: list[ValidationResult] = []
+        self._streamed = False
 
     # -- the public API -----------------------------------------------------------------------
     def validate(self, quads: Iterable[Quad]) -> ValidationReport:
@@ -55,7 +59,9 @@ class ValidationSession:
         the bundled ontology and vocabularies are.
         """
         with gc_paused():
-            return self._validate(quads)
+            graphs, build = _split(quads, self.build_graph)
+            ontology = graphs.pop(ONTOLOGY_IRI, None)
+            return self._validate(build, ontology, graphs.items(), keep=True)
 
     def update(self, quads: Iterable[Quad], removed: Iterable[URIRef] = ()
                ) -> ValidationReport:
@@ -71,14 +77,27 @@ class ValidationSession:
         with gc_paused():
             return self._update(quads, removed)
 
-    def _validate(self, quads: Iterable[Quad]) -> ValidationReport:
+    def validate_table(self, table: QuadTable) -> ValidationReport:
+        """Validate a build's ``table`` as ``validate`` does, giving the same report, but
+        keeping no graph once it is checked: each batch's rdflib quads are made from the
+        table's ids, checked and dropped (``graph.validation.stream``). What the cross-record
+        shapes need is kept, as always; ``update`` is refused afterwards (there is nothing
+        to re-check against)."""
+        with gc_paused():
+            source = TableGraphs(table)
+            build = _build_of(source.quads(self.build_graph))
+            ontology = source.quads(ONTOLOGY_IRI) or None
+            graphs = source.each(skip=frozenset({self.build_graph, ONTOLOGY_IRI}))
+            return self._validate(build, ontology, graphs, keep=False)
+
+    def _validate(self, build: dict[Node, list[tuple[Node, Node]]], ontology: list[Quad] | None,
+                  graphs: Iterable[tuple[URIRef, list[Quad]]], keep: bool) -> ValidationReport:
         self._graphs.clear()
         self._files.clear()
         self._results.clear()
         self._build.clear()
+        self._streamed = not keep
         self._across = AcrossRecords(self.shapes, self._files.get)
-        graphs, build = _split(quads, self.build_graph)
-        ontology = graphs.pop(ONTOLOGY_IRI, None)
         triples = tuple((s, p, o) for s, p, o, _ in ontology) if ontology else _bundled_ontology()
         self._ontology = triples
         self._validator = self._validator_for(triples)
@@ -89,14 +108,24 @@ class ValidationSession:
             touched |= self._across.set_source((self.build_graph, subject),
                                                _build_quads(self.build_graph, subject,
                                                             self._build[subject]))
-        for graph, graph_quads in graphs.items():
-            self._store(graph, graph_quads)
+        batch: list[Unit] = []
+        for graph, graph_quads in graphs:
+            if keep:
+                self._graphs[graph] = graph_quads
+            self._files[graph] = _source_file(graph_quads)
             touched |= self._across.set_source((graph, None), graph_quads)
-        self._check(list(graphs))
+            batch.append(Unit(graph, graph_quads, self._files[graph]))
+            if len(batch) == self.batch_size:
+                self._check_units(batch)
+                batch = []
+        self._check_units(batch)
         self._across.recheck(touched)
         return self.report()
 
     def _update(self, quads: Iterable[Quad], removed: Iterable[URIRef]) -> ValidationReport:
+        if self._streamed:
+            raise ValueError("this session validated a table and kept none of its graphs: "
+                             "validate the quads to update them later")
         graphs, build = _split(quads, self.build_graph)
         ontology = graphs.pop(ONTOLOGY_IRI, None)
         if ontology is not None and {q[:3] for q in ontology} != set(self._ontology):
@@ -128,7 +157,7 @@ class ValidationSession:
         results = [r for graph_results in self._results.values() for r in graph_results]
         results += self._ontology_results
         results += self._across.results()
-        return ValidationReport.of(results, len(self._graphs), self.shapes.graph)
+        return ValidationReport.of(results, len(self._results), self.shapes.graph)
 
     # -- the work -----------------------------------------------------------------------------
     def _store(self, graph: URIRef, graph_quads: list[Quad]) -> None:
@@ -138,13 +167,18 @@ class ValidationSession:
     def _check(self, graphs: Sequence[URIRef]) -> None:
         for start in range(0, len(graphs), self.batch_size):
             chunk = graphs[start:start + self.batch_size]
-            units = [Unit(g, self._graphs[g], self._files.get(g)) for g in chunk]
-            results = self._validator.validate(units)
-            by_graph: dict[URIRef, list[ValidationResult]] = {g: [] for g in chunk}
-            for result in results:
-                if result.record is not None:
-                    by_graph[result.record].append(result)
-            self._results.update(by_graph)
+            self._check_units([Unit(g, self._graphs[g], self._files.get(g)) for g in chunk])
+
+    def _check_units(self, units: Sequence[Unit]) -> None:
+        if not units:
+            return
+        # (A graph of None, statements outside any named graph, is a key like any other.)
+        by_graph: dict[URIRef, list[ValidationResult]] = {
+            cast(URIRef, unit.graph): [] for unit in units}
+        for result in self._validator.validate(units):
+            if result.record is not None:
+                by_graph[result.record].append(result)
+        self._results.update(by_graph)
 
     def _replace_build(self, build: dict[Node, list[tuple[Node, Node]]]) -> set[Node]:
         """Replace the build facts of each subject given; returns those that changed."""
@@ -168,12 +202,17 @@ def _split(quads: Iterable[Quad], build_graph: URIRef
             graphs[quad[3]] = [quad]
         else:
             found.append(quad)
+    return graphs, _build_of(graphs.pop(build_graph, []))
+
+
+def _build_of(quads: Iterable[Quad]) -> dict[Node, list[tuple[Node, Node]]]:
+    """The build graph's (predicate, object) pairs by subject, each subject's in one order."""
     build: dict[Node, list[tuple[Node, Node]]] = {}
-    for s, p, o, _ in graphs.pop(build_graph, []):
+    for s, p, o, _ in quads:
         build.setdefault(s, []).append((p, o))
     for facts in build.values():
         facts.sort(key=lambda pair: (str(pair[0]), str(pair[1])))
-    return graphs, build
+    return build
 
 
 def _build_quads(graph: URIRef, subject: Node, facts: Sequence[tuple[Node, Node]]

@@ -1,0 +1,51 @@
+"""Validation read from the build's table graph by graph (``graph.validation.stream``) gives
+the report that validating the whole catalog's rdflib quads gives, and keeps no graph."""
+
+from pathlib import Path
+
+import pytest
+
+from graph.build import BuildResult, build
+from graph.dataset.quads import Quad
+from graph.resources import data_dir
+from graph.settings import Settings
+from graph.validate import ValidationSession, validate
+from graph.validation.stream import TableGraphs
+
+CATALOG = [data_dir("catalog")]
+
+
+def test_the_bundled_catalog_streamed_gives_the_whole_report(built: BuildResult) -> None:
+    streamed = validate(built.table, Settings())
+    whole = validate(built.quads, Settings())
+    assert streamed.results  # the bundled catalog has findings to compare
+    assert streamed.results == whole.results
+    assert streamed.records_checked == whole.records_checked == len(built.report.records)
+    assert streamed.to_json() == whole.to_json()
+
+
+def test_the_table_gives_each_graph_its_quads_in_the_order_stated(built: BuildResult) -> None:
+    grouped: dict[object, list[Quad]] = {}
+    for quad in built.quads:
+        grouped.setdefault(quad[3], []).append(quad)
+    graphs = TableGraphs(built.table)
+    assert graphs.names() == list(grouped)
+    assert all(graphs.quads(name) == quads for name, quads in grouped.items())
+    assert dict(graphs.each(skip=frozenset(graphs.names()[:1]))) == dict(list(grouped.items())[1:])
+
+
+def test_batches_of_any_size_give_the_same_streamed_report(tmp_path: Path) -> None:
+    from perf.generate_catalog import write_catalog
+
+    write_catalog(40, tmp_path / "catalog", seed=3, defect_share=0.2)
+    result = build([tmp_path / "catalog"], Settings())
+    whole = ValidationSession(batch_size=100).validate(result.quads)
+    for size in (1, 7, 100):
+        assert ValidationSession(batch_size=size).validate_table(result.table) == whole
+
+
+def test_a_streamed_session_refuses_updates(built: BuildResult) -> None:
+    session = ValidationSession()
+    session.validate_table(built.table)
+    with pytest.raises(ValueError, match="kept none of its graphs"):
+        session.update(built.quads[:1])
