@@ -109,13 +109,15 @@ def graph_stats(table: QuadTable, base: str) -> GraphStats:
     the records' graphs and the build graph, not the ontology's. Worked out on the table's
     term ids, so a build of a million quads takes a moment."""
     terms = table.terms
+    statements = statement_counts(table, base)  # before the columns below: never both at once
 
     def term_id(iri: URIRef) -> int:
         return _term_id(table, iri)
 
-    columns = [table.column(position) for position in (SUBJECT, PREDICATE, OBJECT)]
     data = table.column(GRAPH) != term_id(ONTOLOGY_IRI)
-    subjects, predicates, objects = (column[data] for column in columns)
+    subjects, predicates, objects = (table.column(position)[data]
+                                     for position in (SUBJECT, PREDICATE, OBJECT))
+    del data
     n = len(terms)
 
     def pairs(predicate: URIRef) -> tuple[Ids, Ids]:
@@ -136,7 +138,7 @@ def graph_stats(table: QuadTable, base: str) -> GraphStats:
             ("per_harness", harnesses[np.isin(with_harness, tasks)]),
         )
     }
-    return GraphStats(statement_counts(table, base), **counts)
+    return GraphStats(statements, **counts)
 
 
 def _count(ids: Ids, table: QuadTable) -> dict[URIRef, int]:

@@ -108,16 +108,22 @@ def build_into(folder: Path, result: BuildResult, settings: Settings, *,
     an incremental one.
 
     Validation is a choice, not a step of every build: at 10,000 records it costs more than
-    the build itself (perf/README.md). It runs on quads made for it alone (not the build's
-    cached ones), which are freed before the store is written."""
+    the build itself (perf/README.md). It reads the table graph by graph, each batch's
+    rdflib quads made for it alone and dropped once checked (``graph.validation.stream``):
+    the whole catalog is never held as rdflib quads.
+
+    The phases go in the order that holds least at once: the counts and the build's facts
+    first (their numpy columns, a column per position of every quad, are gone before
+    validation starts), then validation (which keeps only its results), then the store."""
+    stats = graph_stats(result.table, settings.base)
+    facts = build_facts(result, settings.base)
     report = None
     if validate:
         from graph.validate import validate as run_validation
 
-        report = run_validation(result.table.quads(), settings)
-    stats = graph_stats(result.table, settings.base)
-    return build_store(folder, result.table, build_facts(result, settings.base), stats,
-                       with_graph=with_graph, validation=report, kept=kept)
+        report = run_validation(result.table, settings)
+    return build_store(folder, result.table, facts, stats, with_graph=with_graph,
+                       validation=report, kept=kept)
 
 
 def open_store(
