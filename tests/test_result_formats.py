@@ -317,3 +317,28 @@ def test_a_result_graph_with_blank_nodes_is_written_all_the_same() -> None:
         for triple in parsed.triples((None, None, None)):
             back.add(triple)
         assert isomorphic(back, graph), fmt.name
+
+
+def solutions_of(rows: int) -> ox.QuerySolutions:
+    """``rows`` solutions of ?n and an awkward literal (tab, quotes, line breaks)."""
+    store = ox.Store()
+    awkward = to_oxigraph(AWKWARD)
+    for n in range(rows):
+        store.add(ox.Quad(ox.NamedNode(f"{BENCH}n{n}"), ox.NamedNode(f"{BENCH}says"), awkward))
+    answer = store.query(f"SELECT ?n ?text WHERE {{ ?n <{BENCH}says> ?text }} ORDER BY ?n")
+    assert isinstance(answer, ox.QuerySolutions)
+    return answer
+
+
+@pytest.mark.parametrize(("rows", "limit", "kept", "truncated"), [
+    (5, None, 5, False), (5, 5, 5, False), (5, 4, 4, True), (5, 0, 0, True), (0, 3, 0, False),
+    (3000, 2500, 2500, True),  # more than one of pyoxigraph's writes
+])
+def test_solutions_written_by_the_engine_are_cut_at_the_limit(
+        rows: int, limit: int | None, kept: int, truncated: bool) -> None:
+    result = QueryResult.of_solutions(solutions_of(rows), limit)
+    assert (result.count, len(result.rows), result.truncated) == (kept, kept, truncated)
+    assert result.variables == ("n", "text")
+    assert all(row[1] == to_oxigraph(AWKWARD) for row in result.rows)
+    assert [row[0] for row in result.rows] == [
+        ox.NamedNode(f"{BENCH}n{n}") for n in sorted(range(rows), key=str)][:kept]

@@ -268,12 +268,16 @@ def _table_cell(term: Term | None, base: str | None) -> str:
         text = f"_:{term.value}"
     else:
         text = term.value
+    if text.isprintable():  # no control or format character: the common case, in C
+        return text
     return "".join(_TURTLE_ESCAPES.get(ch, ch) if ch in "\n\r\t" else
                    ("?" if unicodedata.category(ch) in ("Cc", "Cf") else ch) for ch in text)
 
 
 def text_width(text: str) -> int:
     """Terminal columns the text takes: two for a wide (East Asian) character."""
+    if text.isascii():  # one column a character: the common case, in C
+        return len(text)
     return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 

@@ -13,12 +13,10 @@ text) and ``OSError`` (reading the store). Anything else is a bug, sent back as 
 from __future__ import annotations
 
 import traceback
-from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import islice
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal
 
 import pyoxigraph as ox
 
@@ -26,7 +24,6 @@ from graph.sparql.query_text import QueryForm
 from graph.store.result import QueryResult
 
 FailureKind = Literal["syntax", "store", "bug"]
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -70,18 +67,8 @@ def run_request(stores: Stores, request: QueryRequest) -> QueryResult:
         return QueryResult.ask(bool(answer))
     limit = request.row_limit
     if isinstance(answer, ox.QuerySolutions):
-        variables = tuple(variable.value for variable in answer.variables)
-        rows = [tuple(solution) for solution in _first(answer, limit)]
-        truncated = limit is not None and len(rows) > limit
-        return QueryResult.select(variables, rows[:limit], truncated)
-    triples = list(_first(answer, limit))
-    truncated = limit is not None and len(triples) > limit
-    return QueryResult.graph(request.form, triples[:limit], truncated)
-
-
-def _first(answer: Iterable[T], limit: int | None) -> Iterable[T]:
-    """The answer's first ``limit`` items and one more (to tell whether there were more)."""
-    return answer if limit is None else islice(answer, limit + 1)
+        return QueryResult.of_solutions(answer, limit)
+    return QueryResult.of_triples(request.form, answer, limit)
 
 
 def _graphs(iris: tuple[str, ...] | None) -> list[ox.NamedNode | ox.BlankNode] | None:

@@ -7,10 +7,18 @@ DESCRIBE triples as N-Triples, an ASK answer as a boolean. pyoxigraph reads both
 Rust, when a caller asks for terms (``rows``, ``triples``) or for another W3C format
 (``graph.store.formats``). Measured at 60,000 rows of three terms, writing the N-Triples
 forms and reading them back costs about a fifth of pickling pyoxigraph's terms.
+
+The query process has pyoxigraph write the TSV and N-Triples itself (``QueryResult.of_solutions``,
+``of_triples``), into a
+writer that stops it once the row limit is passed, so a runaway answer is never held whole.
+Making a Python term of every value and writing it in Python cost 6-12 µs a row (the
+saturation query's 4,975 rows at 10,000 records: 168 ms through the store against 107 ms on
+pyoxigraph alone, in one run).
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -45,6 +53,33 @@ class QueryResult:
         lines += ["\t".join("" if term is None else str(term) for term in row) for row in rows]
         return cls("SELECT", variables, payload=("\n".join(lines) + "\n").encode(),
                    count=len(lines) - 1, truncated=truncated)
+
+    @classmethod
+    def of_solutions(cls, answer: ox.QuerySolutions, limit: int | None = None) -> QueryResult:
+        """A SELECT answer of the solutions, written as TSV by pyoxigraph: the first ``limit``
+        rows, ``truncated`` when there were more."""
+        variables = tuple(variable.value for variable in answer.variables)
+        writer = _LinesWriter(None if limit is None else limit + 1)  # the header is a line
+        try:
+            answer.serialize(writer, format=ox.QueryResultsFormat.TSV)
+        except _Enough:
+            pass
+        payload, lines = writer.written()
+        return cls("SELECT", variables, payload=payload, count=lines - 1,
+                   truncated=writer.stopped)
+
+    @classmethod
+    def of_triples(cls, form: QueryForm, answer: ox.QueryTriples, limit: int | None = None
+                   ) -> QueryResult:
+        """A CONSTRUCT or DESCRIBE answer of the triples, written as N-Triples by pyoxigraph:
+        the first ``limit``, ``truncated`` when there were more."""
+        writer = _LinesWriter(limit)
+        try:
+            answer.serialize(writer, format=ox.RdfFormat.N_TRIPLES)
+        except _Enough:
+            pass
+        payload, lines = writer.written()
+        return cls(form, payload=payload, count=lines, truncated=writer.stopped)
 
     @classmethod
     def graph(cls, form: QueryForm, triples: Iterable[ox.Triple],
@@ -87,6 +122,40 @@ class QueryResult:
         if not self.is_graph or not self.payload:
             return ()
         return tuple(quad.triple for quad in ox.parse(self.payload, format=ox.RdfFormat.N_TRIPLES))
+
+
+class _Enough(Exception):
+    """Raised through pyoxigraph's writer once the lines wanted are written."""
+
+
+class _LinesWriter(io.BytesIO):
+    """A binary file keeping the first ``wanted`` lines written to it (every line when
+    None), that stops the writing, by raising ``_Enough``, once it has more."""
+
+    def __init__(self, wanted: int | None) -> None:
+        super().__init__()
+        self.wanted = wanted
+        self.stopped = False
+        self._lines = 0
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        written = super().write(data)
+        self._lines += bytes(data).count(b"\n")
+        if self.wanted is not None and self._lines > self.wanted:
+            self.stopped = True
+            raise _Enough
+        return written
+
+    def written(self) -> tuple[bytes, int]:
+        """The bytes of the lines kept, and how many lines they are."""
+        payload = self.getvalue()
+        if not self.stopped:
+            return payload, self._lines
+        assert self.wanted is not None
+        end = -1
+        for _ in range(self.wanted):
+            end = payload.index(b"\n", end + 1)
+        return payload[:end + 1], self.wanted
 
 
 __all__ = ["QueryResult", "Row"]
