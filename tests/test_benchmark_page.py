@@ -24,7 +24,8 @@ from graph.store.base import Store
 from graph.validate import ValidationReport, validate
 from tests.seeds import SEEDS
 from web.benchmark import page as benchmark_page
-from web.benchmark.markdown import render_markdown
+from web.benchmark.markdown import render_inline, render_markdown
+from web.benchmark.view import Said
 
 FIXTURES = Path(__file__).parent / "data" / "benchmark_page"
 CATALOG = [*SEEDS, FIXTURES]
@@ -349,6 +350,12 @@ def test_markup_in_names_summaries_and_bodies_stays_text(client: FlaskClient) ->
     assert "X </script><script>alert(1)</script> <img src=x onerror=alert(2)>" in text(html)
     assert "&lt;b onmouseover=alert(3)&gt;bold&lt;/b&gt;" in html
     assert "&lt;script&gt;alert(4)&lt;/script&gt; a summary" in html
+    head = re.search(r'<header class="benchmark-head">(.*?)</header>', html, re.DOTALL)
+    assert head  # the summary's markdown links: out, to the catalog's page, and not a trap
+    summary = re.search(r'<p class="lead summary">(.*?)</p>', head.group(1), re.DOTALL)
+    assert summary and "[a trap](javascript:alert(11))" in summary.group(1)
+    assert [h for h in hrefs(summary.group(1)) if not h.startswith("#record")] == [
+        "https://example.org/paper", "/benchmark/twin_bench"]
     body = section(html, "description")
     assert "&lt;script&gt;alert(8)&lt;/script&gt;" in body and "raw link" in body
     assert [h for h in hrefs(body) if not h.startswith("#record-")] == [
@@ -362,6 +369,28 @@ def test_a_name_cannot_close_the_jsonld_script(client: FlaskClient) -> None:
     assert match and "<" not in match.group(1) and ">" not in match.group(1)
     assert jsonld(html)["name"] == (
         "X </script><script>alert(1)</script> <img src=x onerror=alert(2)>")
+
+
+def test_a_summary_is_one_line_of_markdown() -> None:
+    html = str(render_inline("# Not a heading, *but* [a](https://x.org) `code` <b>x</b>",
+                             lambda benchmark_id: f"/benchmark/{benchmark_id}"))
+    assert html == ('# Not a heading, <em>but</em> <a href="https://x.org" '
+                    'rel="nofollow noopener">a</a> <code>code</code> &lt;b&gt;x&lt;/b&gt;')
+
+
+def test_a_value_stated_by_many_records_shows_four_numbers_and_how_many_more() -> None:
+    from flask import Flask
+
+    app = Flask("said", template_folder=str(Path(benchmark_page.__file__).parents[1] / "templates"))
+    with app.app_context():
+        macros = app.jinja_env.get_template("benchmark/_macros.html").module
+        said = [Said(number, f"g{number}", f"r{number}", f"r{number}.json", None, "")
+                for number in (9, 2, 7, 1, 5, 3)]
+        shown = str(macros.said(said))  # type: ignore[attr-defined]
+        assert re.findall(r">([^<]+)</a>", shown) == ["1", "2", "3", "5", "+2"]
+        assert 'href="#records" title="stated by 6 records"' in shown
+        assert re.findall(r">([^<]+)</a>", str(macros.said(said[:5]))) == [  # type: ignore[attr-defined]
+            "1", "2", "5", "7", "9"]
 
 
 def test_markdown_sanitiser_keeps_only_safe_markup() -> None:

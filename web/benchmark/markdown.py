@@ -108,4 +108,11 @@ def render_markdown(text: str, benchmark_href: BenchmarkHref) -> Markup:
     return Markup(_CLEANER.clean(_PARSER.render(text, env)))
 
 
-__all__ = ["EXTERNAL_REL", "BenchmarkHref", "render_markdown"]
+def render_inline(text: str, benchmark_href: BenchmarkHref) -> Markup:
+    """One line of markdown (a summary: its links, emphasis and code) as sanitised HTML for
+    inside a paragraph; a block marker (``#``, ``-``, ``>``) stays text."""
+    env: dict[str, Any] = {"benchmark_href": benchmark_href}
+    return Markup(_CLEANER.clean(_PARSER.renderInline(text, env)))
+
+
+__all__ = ["EXTERNAL_REL", "BenchmarkHref", "render_inline", "render_markdown"]

@@ -28,7 +28,7 @@ from web.benchmark import sections as sections
 from web.benchmark.data import PART_LINKS, bench, dcterms, gather, rdf, rdfs, schema, skos
 from web.benchmark.findings import Findings, findings, stored_validation
 from web.benchmark.jsonld import dataset
-from web.benchmark.markdown import BenchmarkHref, render_markdown
+from web.benchmark.markdown import BenchmarkHref, render_inline, render_markdown
 from web.benchmark.view import Row, Said, Shown, View
 from web.entities.page import NodePage
 from web.links import iri_href
@@ -76,6 +76,8 @@ class BenchmarkPage:
     aliases: Row | None
     identifier: Row | None
     summaries: Row | None
+    summary_html: list[Body]
+    """The summaries as their markdown shows them (HELM's descriptions link their papers)."""
     badges: list[Row]
     """Suite, access level and status: each property with its values."""
     catalogued: bool | None
@@ -134,6 +136,8 @@ def _build(view: View, report: ValidationReport | None) -> BenchmarkPage:
         aliases=view.row(benchmark, skos.altLabel, "Also called"),
         identifier=view.row(benchmark, dcterms.identifier, "Catalog id"),
         summaries=view.row(benchmark, dcterms.abstract, "Summary"),
+        summary_html=[Body(render_inline(shown.text, _benchmark_href(view)), shown.said)
+                      for shown in view.shown(benchmark.get(dcterms.abstract))],
         badges=[row for p in (bench.inSuite, bench.accessLevel, bench.status)
                 if (row := view.row(benchmark, p, view.label(p))) is not None],
         catalogued=None if len(catalogued) != 1 else catalogued == {"true"},
