@@ -13,9 +13,11 @@ import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pyoxigraph as ox
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from graph.build import BuildResult
@@ -25,7 +27,7 @@ from graph.validate import ValidationReport, validate
 from tests.seeds import SEEDS
 from web.benchmark import page as benchmark_page
 from web.benchmark.markdown import render_inline, render_markdown
-from web.benchmark.view import Said
+from web.benchmark.view import Said, Shown
 
 FIXTURES = Path(__file__).parent / "data" / "benchmark_page"
 CATALOG = [*SEEDS, FIXTURES]
@@ -378,19 +380,49 @@ def test_a_summary_is_one_line_of_markdown() -> None:
                     'rel="nofollow noopener">a</a> <code>code</code> &lt;b&gt;x&lt;/b&gt;')
 
 
-def test_a_value_stated_by_many_records_shows_four_numbers_and_how_many_more() -> None:
-    from flask import Flask
-
-    app = Flask("said", template_folder=str(Path(benchmark_page.__file__).parents[1] / "templates"))
+def macros() -> Any:
+    """The benchmark page's template macros, to call with hand-made values."""
+    templates = Path(benchmark_page.__file__).parents[1] / "templates"
+    app = Flask("macros", template_folder=str(templates))
     with app.app_context():
-        macros = app.jinja_env.get_template("benchmark/_macros.html").module
-        said = [Said(number, f"g{number}", f"r{number}", f"r{number}.json", None, "")
-                for number in (9, 2, 7, 1, 5, 3)]
-        shown = str(macros.said(said))  # type: ignore[attr-defined]
-        assert re.findall(r">([^<]+)</a>", shown) == ["1", "2", "3", "5", "+2"]
-        assert 'href="#records" title="stated by 6 records"' in shown
-        assert re.findall(r">([^<]+)</a>", str(macros.said(said[:5]))) == [  # type: ignore[attr-defined]
-            "1", "2", "5", "7", "9"]
+        return app.jinja_env.get_template("benchmark/_macros.html").module
+
+
+def said_by(*numbers: int) -> tuple[Said, ...]:
+    return tuple(Said(n, f"g{n}", f"r{n}", f"r{n}.json", None, "") for n in numbers)
+
+
+def test_a_value_stated_by_many_records_shows_four_numbers_and_how_many_more() -> None:
+    shown = str(macros().said(said_by(9, 2, 7, 1, 5, 3)))
+    assert re.findall(r">([^<]+)</a>", shown) == ["1", "2", "3", "5", "+2"]
+    assert 'href="#records" title="stated by 6 records"' in shown
+    assert re.findall(r">([^<]+)</a>", str(macros().said(said_by(9, 2, 7, 1, 5)))) == [
+        "1", "2", "5", "7", "9"]
+
+
+def shown(text: str, said: tuple[Said, ...]) -> Shown:
+    return Shown(text, None, False, "", said, ox.Literal(text))
+
+
+def test_a_long_list_shows_twelve_and_folds_the_rest() -> None:
+    html = str(macros().values([shown(f"v{n:02}", said_by(1)) for n in range(20)]))
+    head, rest = html.split('<details class="more">')
+    assert re.findall(r'class="value">(v\d+)<', head) == [f"v{n:02}" for n in range(12)]
+    assert "<summary>8 more</summary>" in rest
+    assert re.findall(r'class="value">(v\d+)<', rest) == [f"v{n:02}" for n in range(12, 20)]
+    assert "<details" not in str(macros().values([shown(f"v{n}", ()) for n in range(14)]))
+
+
+def test_task_names_are_sorted_and_numbered_only_where_their_records_differ() -> None:
+    harness = said_by(3)
+    names = [shown(name, harness) for name in ("mmlu_b", "mmlu_a", "mmlu")]
+    html = str(macros().task_names(names, harness))
+    assert re.findall(r"<code>([^<]+)</code>", html) == ["mmlu", "mmlu_a", "mmlu_b"]
+    assert "said" not in html  # the harness's own numbers say it
+    assert re.findall(r">(\d+)</a>", str(macros().task_names(
+        [shown("a", said_by(4)), shown("b", said_by(4))], harness))) == ["4"]  # once
+    assert re.findall(r">(\d+)</a>", str(macros().task_names(
+        [shown("a", said_by(4)), shown("b", said_by(5))], harness))) == ["4", "5"]
 
 
 def test_markdown_sanitiser_keeps_only_safe_markup() -> None:
