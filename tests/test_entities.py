@@ -31,6 +31,7 @@ from tests.seeds import SEEDS
 from tests.store_kinds import opened
 from web import create_app
 from web.entities import split_suffix
+from web.entities.view import group_statements
 from web.labels import fetch_labels
 from web.links import cell
 
@@ -438,3 +439,12 @@ def test_pages_follow_the_base_setting(tmp_path: Path) -> None:
         assert client.get("/vocabulary/MedHELM", headers=HTML).status_code == 200
     finally:
         other.close()
+
+
+def test_the_graphs_stating_a_value_are_in_order_of_their_iris() -> None:
+    node = ox.NamedNode(f"{BASE}package/p")
+    label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+    statements = [Statement(node, label, ox.Literal("p"), ox.NamedNode(f"{BASE}record/{key}"))
+                  for key in ("c", "a", "b")]
+    (group,) = group_statements(statements, "out", 10)
+    assert [graph.value.rsplit("/", 1)[1] for graph in group.values[0].graphs] == ["a", "b", "c"]

@@ -69,9 +69,14 @@ def group_statements(statements: Iterable[Statement], direction: Direction,
             graphs.append(statement.graph)
     groups = []
     for iri, values in by_property.items():
-        shown = tuple(Value(term, tuple(graphs)) for term, graphs in values.items())
+        shown = tuple(Value(term, tuple(sorted(graphs, key=_iri)))
+                      for term, graphs in values.items())
         groups.append(Group(predicates[iri], direction, shown[:keep], len(shown)))
     return groups
+
+
+def _iri(graph: ox.NamedNode) -> str:
+    return graph.value
 
 
 def node_groups(store: Store, description: Description) -> tuple[list[Group], list[Group]]:
