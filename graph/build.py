@@ -28,13 +28,12 @@ from graph.importers.base import Problem
 from graph.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
-from graph.mapping.identity import BenchmarkIndex, TaskMove, index_benchmarks
+from graph.mapping.identity import BenchmarkIndex, Identified, TaskMove, identity, index_benchmarks
 from graph.mapping.iris import Iris
 from graph.mapping.overrides import bundled_overrides
 from graph.mapping.record import map_record
 from graph.namespace import BENCH, ONTOLOGY_IRI, RDF, RDFS
 from graph.ontology import ontology_quads
-from graph.records import HarnessEntry, Record
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.vocabulary import Vocabulary, bundled_vocabulary
@@ -52,7 +51,7 @@ class Question:
     """The title or id asked about; None when the record asked about itself."""
     answer: Answer
 
-    def asked_again(self, index: BenchmarkIndex, record: Record) -> bool:
+    def asked_again(self, index: BenchmarkIndex, record: Identified) -> bool:
         """Whether ``index`` answers it as it was answered (``record`` the one that asked)."""
         answer: Answer
         if self.kind == "resolve" and self.argument is not None:
@@ -61,7 +60,7 @@ class Question:
             answer = index.has_stated_name(self.argument)
         elif self.kind == "described_by":
             answer = index.described_by(record)
-        elif isinstance(record, HarnessEntry):
+        elif identity(record).entry is not None:
             answer = (index.label_from(record) if self.kind == "label_from"
                       else index.tasks_moved(record))
         else:
@@ -79,7 +78,7 @@ class AskedIndex(BenchmarkIndex):
     def of(cls, index: BenchmarkIndex) -> "AskedIndex":
         return cls(**{f.name: getattr(index, f.name) for f in fields(BenchmarkIndex)})
 
-    def described_by(self, record: Record) -> str:
+    def described_by(self, record: Identified) -> str:
         answer = super().described_by(record)
         self.asked.append(Question("described_by", None, answer))
         return answer
@@ -94,12 +93,12 @@ class AskedIndex(BenchmarkIndex):
         self.asked.append(Question("has_stated_name", benchmark_id, answer))
         return answer
 
-    def label_from(self, record: HarnessEntry) -> str | None:
+    def label_from(self, record: Identified) -> str | None:
         answer = super().label_from(record)
         self.asked.append(Question("label_from", None, answer))
         return answer
 
-    def tasks_moved(self, record: HarnessEntry) -> tuple[TaskMove, ...]:
+    def tasks_moved(self, record: Identified) -> tuple[TaskMove, ...]:
         answer = super().tasks_moved(record)
         self.asked.append(Question("tasks_moved", None, answer))
         return answer
@@ -144,7 +143,7 @@ def build(
 def index_records(report: LoadReport) -> BenchmarkIndex:
     """Which benchmark each loaded record describes (the bundled overrides applied); what the
     matching warns about is added to the report's warnings, naming each record's file."""
-    index = index_benchmarks((loaded.record for loaded in report.records), bundled_overrides())
+    index = index_benchmarks((loaded.identity for loaded in report.records), bundled_overrides())
     report.warnings += [Problem(report.records[p.position].source.path, p.field, p.reason, p.value)
                         for p in index.problems]
     return index
@@ -157,12 +156,12 @@ def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabul
     ``index`` is the records' (``index_benchmarks`` of them, without overrides, by default).
     What each record's mapping asked the index goes into ``asked``, by record key."""
     if index is None:
-        index = index_benchmarks(loaded.record for loaded in records)
+        index = index_benchmarks(loaded.identity for loaded in records)
     ctx = MappingContext(iris, vocabulary, index)
     table = QuadTable()
     catalogued: set[URIRef] = set()
     for loaded in records:
-        catalogued.add(iris.benchmark(index.described_by(loaded.record)))
+        catalogued.add(iris.benchmark(index.described_by(loaded.identity)))
         questions = map_one(loaded, ctx, table)
         if asked is not None:
             asked[loaded.key] = questions

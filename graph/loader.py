@@ -21,13 +21,19 @@ the field, and the file's other records still load.
 An incremental build (``graph.store.rebuild``) passes ``known``: what an earlier load's
 importer made of a file with the same bytes. Such a file is read and hashed but not imported
 again (importing is most of a load: parsing and the record models' checks); both rules above
-are applied again to every record, so the report is the one a full load makes.
+are applied again to every record, so the report is the one a full load makes. What a load
+keeps of a record (``KeptRecord``) is what the rules across files and the benchmark index
+read of it (``graph.mapping.identity.RecordIdentity``), with the record itself pickled apart:
+a state read back unpickles a record only when it is mapped again (unpickling the 150,000
+models of 10,000 records took 3-6 s, most of an incremental build's reading).
 
 Only ``RecordRejected`` is caught: anything else raised here is a bug, and shows as one.
 """
 
+import copyreg
 import dataclasses
 import hashlib
+import pickle
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -36,10 +42,49 @@ from pathlib import Path, PurePosixPath
 from graph.importers import choose_importer
 from graph.importers.base import Imported, Problem, RecordRejected, SourceFile
 from graph.importers.reading import decode_record_bytes, find_record_files, read_record_bytes
-from graph.mapping.identity import stated_claim
+from graph.mapping.identity import RecordIdentity, identity
 from graph.records import Record
+from graph.records.verbatim import Verbatim
 from graph.settings import Settings
 from graph.slug import slugify
+
+
+def _reduce_verbatim(value: Verbatim) -> tuple[type[Verbatim], tuple[str, str]]:
+    return Verbatim, (str(value), value.reason)
+
+
+copyreg.pickle(Verbatim, _reduce_verbatim)  # a str made with two arguments
+
+
+class KeptRecord:
+    """A record as a load keeps it: what the index reads of it, made when it is imported, and
+    the record, pickled apart (``pickle`` of this value holds the record's own pickle as
+    bytes, which costs nothing to read back): unpickled on first use only."""
+
+    __slots__ = ("_blob", "_record", "identity")
+
+    def __init__(self, known: RecordIdentity, record: Record | None = None,
+                 blob: bytes | None = None) -> None:
+        self.identity = known
+        self._record, self._blob = record, blob
+
+    @classmethod
+    def of(cls, record: Record) -> "KeptRecord":
+        return cls(identity(record), record)
+
+    @property
+    def record(self) -> Record:
+        if self._record is None:
+            assert self._blob is not None
+            # written by this code into a state only it reads (graph.store.state)
+            self._record = pickle.loads(self._blob)
+        return self._record
+
+    def __reduce__(self) -> tuple[type["KeptRecord"], tuple[RecordIdentity, None, bytes]]:
+        blob = self._blob
+        if blob is None:
+            blob = pickle.dumps(self._record, protocol=pickle.HIGHEST_PROTOCOL)
+        return KeptRecord, (self.identity, None, blob)
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each file."""
@@ -50,13 +95,26 @@ class LoadedRecord:
     """A record and the file it came from (and, in a file of many, its name there)."""
 
     source: SourceFile
-    record: Record
+    made: Record | KeptRecord
+    """The record, or what a load kept of it (``record`` and ``identity`` read either)."""
     part: str | None = None
     """The record's name among its file's records (a snapshot entry's id); ``None`` for a file
     that is one record."""
     remembered: bool = False
     """Whether the record comes from ``Known`` (its file's bytes did not change), not from
     importing the file now."""
+
+    @cached_property
+    def record(self) -> Record:
+        """The record (unpickled on first use when it comes from a kept state)."""
+        made = self.made
+        return made.record if isinstance(made, KeptRecord) else made
+
+    @cached_property
+    def identity(self) -> RecordIdentity:
+        """What the rules across files and the benchmark index read of the record."""
+        made = self.made
+        return made.identity if isinstance(made, KeptRecord) else identity(made)
 
     @cached_property
     def key(self) -> str:
@@ -97,19 +155,36 @@ def record_key(relative: PurePosixPath, part: str | None = None) -> str:
 
 
 @dataclass(frozen=True)
+class KeptPart:
+    """One record of an imported file (``graph.importers.base.Part``), kept."""
+
+    record: KeptRecord
+    name: str | None = None
+    where: str | None = None
+
+
+@dataclass(frozen=True)
 class ImportedFile:
     """What importing one file made, and the SHA-256 of the bytes it was made of (hex)."""
 
     digest: str
-    imported: Imported
+    parts: tuple[KeptPart, ...]
+    warnings: tuple[Problem, ...] = ()
+    rejected: tuple[Problem, ...] = ()
 
-    def at(self, path: Path) -> Imported:
+    @classmethod
+    def of(cls, digest: str, imported: Imported) -> "ImportedFile":
+        parts = tuple(KeptPart(KeptRecord.of(part.record), part.name, part.where)
+                      for part in imported.parts)
+        return cls(digest, parts, tuple(imported.warnings), tuple(imported.rejected))
+
+    def at(self, path: Path) -> "ImportedFile":
         """The same, its problems naming the file at ``path`` (where it is found now)."""
-        def moved(problems: list[Problem]) -> list[Problem]:
-            return [dataclasses.replace(problem, path=path) for problem in problems]
+        def moved(problems: tuple[Problem, ...]) -> tuple[Problem, ...]:
+            return tuple(dataclasses.replace(problem, path=path) for problem in problems)
 
-        kept = self.imported
-        return Imported(kept.parts, moved(kept.warnings), moved(kept.rejected))
+        return dataclasses.replace(self, warnings=moved(self.warnings),
+                                   rejected=moved(self.rejected))
 
 
 Known = Callable[[PurePosixPath, str], ImportedFile | None]
@@ -138,7 +213,7 @@ def load_records(
             report.rejected.append(Problem(path, rejected.field, rejected.reason))
         else:
             report.imported[relative] = made
-            imported = made.at(path) if remembered else made.imported
+            imported = made.at(path) if remembered else made
             report.warnings.extend(imported.warnings)
             report.rejected.extend(imported.rejected)
             for part in imported.parts:
@@ -167,7 +242,7 @@ def _import(path: Path, relative: PurePosixPath, settings: Settings, known: Know
     importer = choose_importer(source)
     if importer is None:
         raise RecordRejected("no importer recognises this file's content")
-    return source, ImportedFile(digest, importer.load(source, settings)), False
+    return source, ImportedFile.of(digest, importer.load(source, settings)), False
 
 
 def _in_part(where: str | None, field: str | None) -> str | None:
@@ -183,7 +258,7 @@ def _claim(
     by_key: dict[str, LoadedRecord],
 ) -> None:
     """Register ``loaded``'s key and (kind, id); rejects it when a loaded record holds either."""
-    claim = stated_claim(loaded.record)
+    claim = loaded.identity.claim
     if not claim.benchmark_id:
         raise RecordRejected("gives no benchmark id", field=claim.field)
     holder = by_id.get((claim.kind, claim.benchmark_id))

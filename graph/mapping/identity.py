@@ -28,6 +28,11 @@ order the records were read in.
 Duplicates are decided here too (``stated_claim``): only two records of one kind that state
 the same id (a directory page states the slug of its title, a harness entry its id in its
 harness) are one record too many.
+
+All of this reads a record through its ``RecordIdentity`` alone (``identity``): its naming,
+its claim and, for a harness entry, its key, name and tasks. An incremental build keeps that
+small value for every record and so makes the index again without the records themselves
+(``graph.store.state``).
 """
 
 from collections.abc import Iterable, Sequence
@@ -95,6 +100,41 @@ def stated_claim(record: Record) -> StatedClaim:
             return StatedClaim("directory page", slugify(record.title), "title")
         case HarnessEntry():
             return StatedClaim(f"{record.package.harness} entry", record.entry.id, "id")
+
+
+@dataclass(frozen=True)
+class EntryIdentity:
+    """What the index reads of a harness entry beyond its naming."""
+
+    key: Key
+    """Its harness and its id there (``HarnessEntry.key``)."""
+    name: str
+    tasks: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RecordIdentity:
+    """Everything the index reads of one record (``identity``): small, picklable, kept by an
+    incremental build in place of the record."""
+
+    naming: Naming
+    claim: StatedClaim
+    entry: EntryIdentity | None = None
+    """Set for a harness entry (the third tier), None for a curated record."""
+
+
+def identity(record: "Record | RecordIdentity") -> RecordIdentity:
+    """What the index reads of ``record`` (itself when it is one already)."""
+    if isinstance(record, RecordIdentity):
+        return record
+    entry = None
+    if isinstance(record, HarnessEntry):
+        entry = EntryIdentity(record.key, record.entry.name, tuple(record.entry.tasks))
+    return RecordIdentity(naming(record), stated_claim(record), entry)
+
+
+Identified = Record | RecordIdentity
+"""A record, or what the index reads of one: the index's methods take either."""
 
 
 class _Claims:
@@ -173,11 +213,12 @@ class BenchmarkIndex:
     moved_tasks: dict[Key, tuple[TaskMove, ...]] | None = None
     problems: tuple[IndexProblem, ...] = ()
 
-    def described_by(self, record: Record) -> str:
+    def described_by(self, record: Identified) -> str:
         """The id of the benchmark ``record`` is about (the module's tiers)."""
-        if isinstance(record, HarnessEntry):
-            return self.entries[record.key]
-        found = naming(record)
+        known = identity(record)
+        if known.entry is not None:
+            return self.entries[known.entry.key]
+        found = known.naming
         if found.benchmark_id is not None:
             return found.benchmark_id
         return _lookup(self.stated, found.names + found.aliases) or own_id(found.names[0])
@@ -191,21 +232,23 @@ class BenchmarkIndex:
         record gives it is one of its other names, not its name."""
         return benchmark_id in self.stated_ids
 
-    def label_from(self, record: HarnessEntry) -> str | None:
+    def label_from(self, record: Identified) -> str | None:
         """The benchmark's name, if this entry is the one that names it (else the entry's name
-        is one of the benchmark's other names)."""
-        return (self.entry_labels or {}).get(record.key)
+        is one of the benchmark's other names); None for a record that is no harness entry."""
+        entry = identity(record).entry
+        return None if entry is None else (self.entry_labels or {}).get(entry.key)
 
-    def tasks_moved(self, record: HarnessEntry) -> tuple[TaskMove, ...]:
+    def tasks_moved(self, record: Identified) -> tuple[TaskMove, ...]:
         """The entry's tasks that are another benchmark's, by override."""
-        return (self.moved_tasks or {}).get(record.key, ())
+        entry = identity(record).entry
+        return () if entry is None else (self.moved_tasks or {}).get(entry.key, ())
 
 
-def index_benchmarks(records: Iterable[Record],
+def index_benchmarks(records: Iterable[Identified],
                      overrides: Overrides = NO_OVERRIDES) -> BenchmarkIndex:
     """The index of every record of one build; the same whatever the records' order."""
-    records = list(records)
-    namings = [naming(record) for record in records]
+    known = [identity(record) for record in records]
+    namings = [found.naming for found in known]
     claims = _Claims()
     for found in namings:
         if found.benchmark_id is not None:
@@ -214,8 +257,8 @@ def index_benchmarks(records: Iterable[Record],
     stated = claims.ids()
     papers: dict[str, frozenset[str]] = {}
     curated: set[str] = set()
-    for record, found in zip(records, namings, strict=True):
-        if isinstance(record, HarnessEntry):
+    for record, found in zip(known, namings, strict=True):
+        if record.entry is not None:
             continue
         if found.benchmark_id is None:
             described = _lookup(stated, found.names + found.aliases) or own_id(found.names[0])
@@ -224,7 +267,7 @@ def index_benchmarks(records: Iterable[Record],
             described = found.benchmark_id
         curated.add(described)
         papers[described] = papers.get(described, frozenset()) | found.papers
-    entries = [(i, r) for i, r in enumerate(records) if isinstance(r, HarnessEntry)]
+    entries = [(i, r.entry) for i, r in enumerate(known) if r.entry is not None]
     harvested = _HarvestedTier(entries, namings, overrides)
     harvested.match(claims, papers)
     stated_ids = frozenset(f.benchmark_id for f in namings if f.benchmark_id is not None)
@@ -236,7 +279,7 @@ def index_benchmarks(records: Iterable[Record],
 class _HarvestedTier:
     """Tier 3 of the module: the harness entries, matched, then overridden."""
 
-    def __init__(self, entries: list[tuple[int, HarnessEntry]], namings: list[Naming],
+    def __init__(self, entries: list[tuple[int, EntryIdentity]], namings: list[Naming],
                  overrides: Overrides) -> None:
         self.entries = entries
         self.namings = namings
@@ -250,7 +293,7 @@ class _HarvestedTier:
         free = [(i, r) for i, r in self.entries if not self.overrides.for_entry(r.key)]
         matches = match_entries([_candidate(i, r, self.namings[i]) for i, r in free],
                                 claims.ids(), papers)
-        ids = {position: record.entry.id for position, record in free}
+        ids = {position: record.key[1] for position, record in free}
         self.problems += [IndexProblem(d.position, f"entries[{ids[d.position]}].papers",
                                        d.reason, d.value) for d in matches.disagreements]
         self.described.update(matches.described)
@@ -271,12 +314,12 @@ class _HarvestedTier:
         for position, record in self.entries:
             found = []
             for override in self.overrides.tasks_of(record.key):
-                missing = [t for t in override.tasks if t not in record.entry.tasks]
+                missing = [t for t in override.tasks if t not in record.tasks]
                 if missing:
                     self.problems.append(IndexProblem(
-                        position, f"entries[{record.entry.id}].tasks",
+                        position, f"entries[{record.key[1]}].tasks",
                         "an override names a task the entry does not have", ", ".join(missing)))
-                tasks = tuple(t for t in override.tasks if t in record.entry.tasks)
+                tasks = tuple(t for t in override.tasks if t in record.tasks)
                 target = _lookup(named, (override.benchmark,)) or own_id(override.benchmark)
                 if tasks and target != self.described[record.key]:
                     found.append(TaskMove(target, tasks))
@@ -294,7 +337,7 @@ class _HarvestedTier:
             benchmark = self.described[record.key]
             if benchmark in curated:
                 continue
-            name = record.entry.name
+            name = record.name
             as_names, _ = forms(name)
             rank = (0 if benchmark in as_names else 1, len(name), name, record.key)
             if benchmark not in best or rank < best[benchmark][0]:
@@ -302,13 +345,13 @@ class _HarvestedTier:
         labels: dict[Key, str] = {}
         for benchmark, (_, key) in best.items():
             override = self.overrides.for_entry(key)
-            entry = next(r.entry for _, r in self.entries if r.key == key)
+            entry = next(r for _, r in self.entries if r.key == key)
             renamed = override is not None and benchmark not in forms(entry.name)[0]
             labels[key] = override.benchmark if renamed and override else entry.name
         return labels
 
 
-def _candidate(position: int, record: HarnessEntry, found: Naming) -> Candidate:
+def _candidate(position: int, record: EntryIdentity, found: Naming) -> Candidate:
     """What the matching step needs to know of one entry."""
     slugs: list[str] = []
     own: list[str] = []
@@ -324,5 +367,6 @@ def _candidate(position: int, record: HarnessEntry, found: Naming) -> Candidate:
                      tuple(s for s in dict.fromkeys(own) if s), found.papers)
 
 
-__all__ = ["BenchmarkIndex", "IndexProblem", "Naming", "StatedClaim", "TaskMove",
-           "index_benchmarks", "naming", "own_id", "split_abbreviation", "stated_claim"]
+__all__ = ["BenchmarkIndex", "EntryIdentity", "Identified", "IndexProblem", "Naming",
+           "RecordIdentity", "StatedClaim", "TaskMove", "identity", "index_benchmarks", "naming",
+           "own_id", "split_abbreviation", "stated_claim"]

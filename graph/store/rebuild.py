@@ -235,7 +235,7 @@ def _plan(report: LoadReport, kept: KeptBuild, index: BenchmarkIndex) -> _Plan:
         before = kept.mapped.get(loaded.key)
         if not loaded.remembered or before is None or before.source != _source(loaded):
             continue  # read now, or its graph name was another record's
-        if all(question.asked_again(index, loaded.record) for question in before.questions):
+        if all(question.asked_again(index, loaded.identity) for question in before.questions):
             unchanged.add(loaded.key)
         else:
             again.add(loaded.key)
@@ -271,7 +271,8 @@ def _map(plan: _Plan, report: LoadReport, kept: KeptBuild, index: BenchmarkIndex
     for loaded in report.records:
         if loaded.key not in plan.unchanged:
             asked[loaded.key] = map_one(loaded, ctx, table)
-    catalogued = {iris.benchmark(index.described_by(loaded.record)) for loaded in report.records}
+    catalogued = {iris.benchmark(index.described_by(loaded.identity))
+                  for loaded in report.records}
     add_build_graph(table, catalogued, iris)
     added = table.rows()[kept_rows:]
     return table, _changes(old_rows[~keep], added, build), asked

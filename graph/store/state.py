@@ -25,7 +25,6 @@ The dump pages (``graph.store.pages``) are kept beside it, in ``pages/``.
 
 from __future__ import annotations
 
-import copyreg
 import hashlib
 import json
 import pickle
@@ -39,7 +38,6 @@ import numpy as np
 from graph.build import Question
 from graph.dataset.table import QuadTable, TermSnapshot, TermTable
 from graph.loader import ImportedFile
-from graph.records.verbatim import Verbatim
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.store.pages import link_or_copy
@@ -48,16 +46,9 @@ STATE = "state"
 BUILD_FILE = "build.json"
 ROWS_FILE = "rows.npy"
 MAPPED_FILE = "mapped.pickle"
-STATE_VERSION = 3
+STATE_VERSION = 4
 _READING_SETTINGS = ("base", "max_file_bytes", "max_string_chars", "max_nesting_depth")
 """The settings a graph depends on: a build with other values is a full one."""
-
-
-def _reduce_verbatim(value: Verbatim) -> tuple[type[Verbatim], tuple[str, str]]:
-    return Verbatim, (str(value), value.reason)
-
-
-copyreg.pickle(Verbatim, _reduce_verbatim)  # a str made with two arguments
 
 
 @dataclass(frozen=True)
