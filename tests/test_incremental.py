@@ -129,11 +129,15 @@ def test_each_change_gives_the_store_a_full_build_gives(
     assert sum(nothing.figures.pages_written.values()) == 0
 
     page = records / "generated" / "00003_f106c292e922328e.txt"
-    rewrite_page(page, lambda p: p.update(summary="A summary written again."))
+    rewrite_page(page, lambda p: p.update(summary="A summary written again, quixotically."))
     one = check(tmp_path, store, records, settings, "summary")
     assert one.figures.records_read == 1 and one.figures.records_remapped == 0
     written, total = (sum(d.values()) for d in (one.figures.pages_written, one.figures.pages))
     assert 0 < written < total / 2
+    assert one.figures.index_updated  # the summary's rows, not the whole index
+    # a word no other record has, gone again: the one-typo lookup forgets it
+    rewrite_page(page, lambda p: p.update(summary="A summary written a third time."))
+    assert check(tmp_path, store, records, settings, "summary again").figures.index_updated
 
     # An alias of the seed page now names the directory page's benchmark and one of its
     # related entries: the unchanged directory page lands on mimic_rrs.
@@ -147,7 +151,8 @@ def test_each_change_gives_the_store_a_full_build_gives(
     new = records / "generated" / "new_record.txt"
     shutil.copy(page, new)
     rewrite_page(new, lambda p: p.update(id="brand_new", name="Brand New Bench"))
-    check(tmp_path, store, records, settings, "added and removed")
+    added = check(tmp_path, store, records, settings, "added and removed")
+    assert not added.figures.index_updated  # a benchmark more: every number after it moves
 
     # A record claiming an id a later file holds: the later one is rejected as a duplicate,
     # and loads again once the first is gone.
@@ -202,7 +207,7 @@ def test_an_incremental_build_switches_atomically(
     def fail(*args: object, **kwargs: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("graph.store.rebuild.write_index", fail)
+    monkeypatch.setattr("graph.store.rebuild.update_index", fail)
     with pytest.raises(OSError, match="disk full"):
         rebuild_store(store, [records], settings)
     assert read_manifest(store) == before

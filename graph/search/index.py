@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,9 +30,9 @@ from graph.dataset.table import QuadTable
 from graph.errors import BenchgraphError, ErrorKind
 from graph.gc_pause import gc_paused
 from graph.search import bits
-from graph.search.entities import entities
+from graph.search.entities import Entity, entities
 from graph.search.extract import Facts
-from graph.search.facets import SORTS, benchmark_rows
+from graph.search.facets import SORTS, BenchmarkRow, benchmark_rows
 from graph.search.text import deletions, fold, name_key
 
 INDEX_FILE = "search.sqlite"
@@ -105,26 +106,56 @@ def write_index(path: Path, table: QuadTable, base: str) -> IndexFigures:
     return IndexFigures(entity_count, names, words, benchmarks, values)
 
 
-def _write_search(db: sqlite3.Connection, facts: Facts) -> tuple[int, int, int]:
-    rows: list[tuple[int, str, str, int, str, str, str]] = []
+EntityRow = tuple[int, str, str, int, str, str, str]
+TextRow = tuple[int, str, str, str, str]
+
+
+def entity_rows(number: int, entity: Entity
+                ) -> tuple[EntityRow, list[tuple[str, int]], TextRow]:
+    """The rows of ``entity``, numbered ``number``: in ``entity``, ``name`` and ``text``."""
+    row = (number, entity.iri, entity.kind, entity.rank, entity.label, fold(entity.label),
+           entity.summary)
+    names = [(key, number) for key in sorted(entity.keys)]
+    text = (number, _joined(entity.names), _joined(entity.aliases), _joined(entity.tags),
+            _clean(entity.summary))
+    return row, names, text
+
+
+def insert_entities(db: sqlite3.Connection, numbered: Iterable[tuple[int, Entity]]) -> int:
+    """Insert these entities' rows; returns how many names they have."""
+    rows: list[EntityRow] = []
     names: list[tuple[str, int]] = []
-    texts: list[tuple[int, str, str, str, str]] = []
-    for number, entity in enumerate(entities(facts), start=1):
-        rows.append((number, entity.iri, entity.kind, entity.rank, entity.label,
-                     fold(entity.label), entity.summary))
-        names.extend((key, number) for key in sorted(entity.keys))
-        texts.append((number, _joined(entity.names), _joined(entity.aliases),
-                      _joined(entity.tags), _clean(entity.summary)))
+    texts: list[TextRow] = []
+    for number, entity in numbered:
+        row, own_names, text = entity_rows(number, entity)
+        rows.append(row)
+        names += own_names
+        texts.append(text)
     db.executemany("INSERT INTO entity VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
     db.executemany("INSERT INTO name VALUES (?, ?)", names)
     db.executemany("INSERT INTO text (rowid, names, aliases, tags, summary) "
                    "VALUES (?, ?, ?, ?, ?)", texts)
-    db.execute("CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, text, row)")
-    vocabulary = [word for (word,) in db.execute("SELECT term FROM temp.vocabulary")
-                  if len(word) >= 3 and not word.isdigit()]
-    db.executemany("INSERT OR IGNORE INTO neighbour VALUES (?, ?)",
-                   ((key, word) for word in vocabulary for key in deletions(word)))
-    return len(rows), len(names), len(vocabulary)
+    return len(names)
+
+
+def vocabulary(db: sqlite3.Connection) -> set[str]:
+    """The words of ``text`` a one-typo lookup may land on (``neighbour``'s words)."""
+    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocabulary "
+               "USING fts5vocab(main, text, row)")
+    return {word for (word,) in db.execute("SELECT term FROM temp.vocabulary")
+            if len(word) >= 3 and not word.isdigit()}
+
+
+def neighbour_rows(words: Iterable[str]) -> Iterator[tuple[str, str]]:
+    return ((key, word) for word in words for key in deletions(word))
+
+
+def _write_search(db: sqlite3.Connection, facts: Facts) -> tuple[int, int, int]:
+    numbered = list(enumerate(entities(facts), start=1))
+    names = insert_entities(db, numbered)
+    words = vocabulary(db)
+    db.executemany("INSERT OR IGNORE INTO neighbour VALUES (?, ?)", neighbour_rows(words))
+    return len(numbered), names, len(words)
 
 
 def _write_browse(db: sqlite3.Connection, facts: Facts, base: str) -> tuple[int, int]:
@@ -133,9 +164,7 @@ def _write_browse(db: sqlite3.Connection, facts: Facts, base: str) -> tuple[int,
     values: list[tuple[int, str, str, str, str, str]] = []
     holders: defaultdict[int, list[int]] = defaultdict(list)
     for number, row in enumerate(benchmark_rows(facts, base), start=1):
-        benches.append((number, row.iri, row.identifier, row.label, name_key(row.label),
-                        row.summary, row.released, row.released_key, row.updated,
-                        row.updated_record, int(row.catalogued), row.results))
+        benches.append(bench_row(number, row))
         for value in row.values:
             value_id = value_ids.get((value.facet, value.key))
             if value_id is None:
@@ -149,11 +178,27 @@ def _write_browse(db: sqlite3.Connection, facts: Facts, base: str) -> tuple[int,
                    ((*value, len(holders[value[0]]), bits.pack(holders[value[0]]))
                     for value in values))
     db.executemany("INSERT OR IGNORE INTO membership VALUES (?, ?)", members)
+    write_orders(db)
+    db.execute("INSERT INTO meta VALUES ('benchmarks', ?)", (str(len(benches)),))
+    return len(benches), len(values)
+
+
+BenchRow = tuple[int, str, str, str, str, str, str, str | None, str, str, int, int]
+
+
+def bench_row(number: int, row: BenchmarkRow) -> BenchRow:
+    """``row``'s row of ``bench``, numbered ``number``."""
+    return (number, row.iri, row.identifier, row.label, name_key(row.label), row.summary,
+            row.released, row.released_key, row.updated, row.updated_record,
+            int(row.catalogued), row.results)
+
+
+def write_orders(db: sqlite3.Connection) -> None:
+    """``bench_order`` (written anew) from ``bench``: the numbers in each sort's order."""
+    db.execute("DELETE FROM bench_order")
     for name, sort in SORTS.items():
         ordered = [n for (n,) in db.execute(f"SELECT b.id FROM bench AS b ORDER BY {sort.order}")]
         db.execute("INSERT INTO bench_order VALUES (?, ?)", (name, bits.order(ordered)))
-    db.execute("INSERT INTO meta VALUES ('benchmarks', ?)", (str(len(benches)),))
-    return len(benches), len(values)
 
 
 def _joined(parts: tuple[str, ...]) -> str:

@@ -58,7 +58,8 @@ from graph.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping.context import MappingContext
 from graph.mapping.identity import BenchmarkIndex
 from graph.mapping.iris import Iris
-from graph.search import INDEX_FILE, write_index
+from graph.search import INDEX_FILE
+from graph.search.update import update_index
 from graph.settings import Settings
 from graph.stats import graph_stats
 from graph.store.disk import GraphUpdate, Manifest, StoreError, read_manifest, update_store
@@ -83,6 +84,9 @@ class RebuildFigures:
     """Unchanged records mapped again because the index answers them otherwise."""
     graphs_changed: int = 0
     subjects_changed: int = 0
+    index_updated: bool = False
+    """Whether the search index was the previous one updated (``graph.search.update``), not
+    written whole."""
     pages_written: dict[str, int] = field(default_factory=dict)
     pages: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
@@ -180,7 +184,8 @@ def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
         # records when one after the other, on a loaded machine).
         with ThreadPoolExecutor(max_workers=1) as pool:
             joined = pool.submit(join_dumps, loading, DUMP_FORMATS)
-            write_index(loading / INDEX_FILE, table, settings.base)
+            figures.index_updated = update_index(loading / INDEX_FILE, before / INDEX_FILE,
+                                                 table, settings.base, change.statements)
             clock.lap("index")
             if validation is not None:
                 write_validation(loading, validation)
@@ -248,6 +253,9 @@ class _Change:
     """Term ids of the named graphs whose statements may have changed."""
     subjects: Ids
     """Term ids of the subjects whose statements (in any graph) may have changed."""
+    statements: Ids
+    """The statements (subject, predicate, object) one of the two tables holds and the other
+    does not, in any graph (a statement a record graph held and holds again is none)."""
 
 
 def _map(plan: _Plan, report: LoadReport, kept: KeptBuild, index: BenchmarkIndex,
@@ -282,15 +290,22 @@ def _changes(removed: Ids, added: Ids, build: int) -> _Change:
     """The graphs and subjects whose statements differ between ``removed`` and ``added``
     rows: every record graph in either, the build graph and its subjects where it changed."""
     in_build = removed[:, GRAPH] == build, added[:, GRAPH] == build
-    before = set(map(tuple, removed[in_build[0]][:, [SUBJECT, PREDICATE, OBJECT]].tolist()))
-    after = set(map(tuple, added[in_build[1]][:, [SUBJECT, PREDICATE, OBJECT]].tolist()))
+    before = _statements(removed[in_build[0]])
+    after = _statements(added[in_build[1]])
     build_subjects = np.asarray(sorted({row[0] for row in before ^ after}), dtype=np.int64)
     records = np.concatenate([removed[~in_build[0]], added[~in_build[1]]])
     graphs = np.unique(records[:, GRAPH])
     if len(build_subjects):
         graphs = np.union1d(graphs, [build])
     subjects = np.union1d(np.unique(records[:, SUBJECT]), build_subjects)
-    return _Change(graphs.astype(np.int64), subjects.astype(np.int64))
+    net = sorted(_statements(removed) ^ _statements(added))
+    statements = np.asarray(net, dtype=np.int64).reshape(len(net), 3)
+    return _Change(graphs.astype(np.int64), subjects.astype(np.int64), statements)
+
+
+def _statements(rows: Ids) -> set[tuple[int, int, int]]:
+    """The statements of ``rows``, whatever their graph."""
+    return set(map(tuple, rows[:, [SUBJECT, PREDICATE, OBJECT]].tolist()))
 
 
 def _with_values(quads: Iterable[Quad]) -> Iterator[Quad]:
