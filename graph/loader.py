@@ -21,11 +21,14 @@ the field, and the file's other records still load.
 An incremental build (``graph.store.rebuild``) passes ``known``: what an earlier load's
 importer made of a file with the same bytes. Such a file is read and hashed but not imported
 again (importing is most of a load: parsing and the record models' checks); both rules above
-are applied again to every record, so the report is the one a full load makes. What a load
-keeps of a record (``KeptRecord``) is what the rules across files and the benchmark index
-read of it (``graph.mapping.identity.RecordIdentity``), with the record itself pickled apart:
-a state read back unpickles a record only when it is mapped again (unpickling the 150,000
-models of 10,000 records took 3-6 s, most of an incremental build's reading).
+are applied again to every record, so the report is the one a full load makes. A file whose
+stat (size, modification and change times, inode, device) is the one ``known`` kept with its
+digest is not even read (``Known.digest``), as git's index does: ``RACY_NS`` says why that is
+safe. What a load keeps of a record (``KeptRecord``) is what the rules across files and the
+benchmark index read of it (``graph.mapping.identity.RecordIdentity``), with the record
+itself pickled apart: a state read back unpickles a record only when it is mapped again
+(unpickling the 150,000 models of 10,000 records took 3-6 s, most of an incremental build's
+reading).
 
 Only ``RecordRejected`` is caught: anything else raised here is a bug, and shows as one.
 """
@@ -33,15 +36,23 @@ Only ``RecordRejected`` is caught: anything else raised here is a bug, and shows
 import copyreg
 import dataclasses
 import hashlib
+import os
 import pickle
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
+from typing import Protocol
 
 from graph.importers import choose_importer
 from graph.importers.base import Imported, Problem, RecordRejected, SourceFile
-from graph.importers.reading import decode_record_bytes, find_record_files, read_record_bytes
+from graph.importers.reading import (
+    UTF8_BOM,
+    decode_record_bytes,
+    find_record_files,
+    read_record_bytes,
+)
 from graph.mapping.identity import RecordIdentity, identity
 from graph.records import Record
 from graph.records.verbatim import Verbatim
@@ -136,6 +147,12 @@ class LoadReport:
     imported: dict[PurePosixPath, "ImportedFile"] = field(default_factory=dict)
     """What the importer made of each file it did not reject whole, by relative path: what
     the next load may be told it knows (``Known``)."""
+    stats: dict[PurePosixPath, "tuple[FileStat, str]"] = field(default_factory=dict)
+    """The stat and SHA-256 of each file of ``imported`` that the next load may trust
+    unread while its stat stays the same (``RACY_NS``)."""
+    text_digests: dict[Path, str] = field(default_factory=dict)
+    """The SHA-256 of each imported file's text (UTF-8, without a byte-order mark), by path:
+    a file not read again has no text in its ``SourceFile``, but the store keeps this."""
 
     @property
     def files_read(self) -> int:
@@ -171,12 +188,15 @@ class ImportedFile:
     parts: tuple[KeptPart, ...]
     warnings: tuple[Problem, ...] = ()
     rejected: tuple[Problem, ...] = ()
+    text_digest: str = ""
+    """The SHA-256 of the text decoded from those bytes (``LoadReport.text_digests``)."""
 
     @classmethod
-    def of(cls, digest: str, imported: Imported) -> "ImportedFile":
+    def of(cls, digest: str, imported: Imported, text_digest: str) -> "ImportedFile":
         parts = tuple(KeptPart(KeptRecord.of(part.record), part.name, part.where)
                       for part in imported.parts)
-        return cls(digest, parts, tuple(imported.warnings), tuple(imported.rejected))
+        return cls(digest, parts, tuple(imported.warnings), tuple(imported.rejected),
+                   text_digest)
 
     def at(self, path: Path) -> "ImportedFile":
         """The same, its problems naming the file at ``path`` (where it is found now)."""
@@ -187,9 +207,37 @@ class ImportedFile:
                                    rejected=moved(self.rejected))
 
 
-Known = Callable[[PurePosixPath, str], ImportedFile | None]
-"""What an earlier load imported of the file at this relative path, if its bytes had this
-SHA-256 then: an incremental build's memory."""
+RACY_NS = 2_000_000_000
+"""A file is trusted unread next time only if its modification and change times are this
+much older than the start of the load that read it (git's "racy clean" problem): a write
+after the stat, in the same tick of the file system's clock as the one before, would leave
+the stat as it was. Any later write moves the change time (which no user can set back) past
+the stat's, so the stat differs. Two seconds cover the coarsest clocks (FAT's)."""
+
+
+@dataclass(frozen=True)
+class FileStat:
+    """What a file's stat says of its content, as git's index keeps it."""
+
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    inode: int
+    device: int
+
+    @classmethod
+    def of(cls, info: os.stat_result) -> "FileStat":
+        return cls(info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
+
+
+class Known(Protocol):
+    """An incremental build's memory of the files an earlier load imported."""
+
+    def digest(self, relative: PurePosixPath, stat: FileStat) -> str | None:
+        """The SHA-256 the file at this relative path had, if its stat is the one kept."""
+
+    def imported_as(self, relative: PurePosixPath, digest: str) -> ImportedFile | None:
+        """What the earlier load imported of the file, if its bytes had this SHA-256 then."""
 
 
 def load_records(
@@ -202,17 +250,21 @@ def load_records(
     Raises ``InputPathError`` (from ``graph.importers.reading``) for a PATH that does not
     exist; everything wrong with a file is reported in the ``LoadReport`` instead.
     """
+    started = time.time_ns()
     files = find_record_files(paths)
     report = LoadReport(files=len(files))
     by_id: dict[tuple[str, str], LoadedRecord] = {}
     by_key: dict[str, LoadedRecord] = {}
     for done, (path, relative) in enumerate(files, start=1):
         try:
-            source, made, remembered = _import(path, relative, settings, known)
+            source, made, remembered, stat = _import(path, relative, settings, known)
         except RecordRejected as rejected:
             report.rejected.append(Problem(path, rejected.field, rejected.reason))
         else:
             report.imported[relative] = made
+            report.text_digests[path] = made.text_digest
+            if stat is not None and max(stat.mtime_ns, stat.ctime_ns) < started - RACY_NS:
+                report.stats[relative] = (stat, made.digest)
             imported = made.at(path) if remembered else made
             report.warnings.extend(imported.warnings)
             report.rejected.extend(imported.rejected)
@@ -231,18 +283,32 @@ def load_records(
 
 
 def _import(path: Path, relative: PurePosixPath, settings: Settings, known: Known | None
-            ) -> tuple[SourceFile, ImportedFile, bool]:
-    """The file, what importing it makes, and whether ``known`` remembered that."""
+            ) -> tuple[SourceFile, ImportedFile, bool, FileStat | None]:
+    """The file, what importing it makes, whether ``known`` remembered that, and the file's
+    stat before it was read (None when it has none). A file ``known`` trusts by its stat is
+    not read: its ``SourceFile`` has no text (nothing after the import reads it)."""
+    try:
+        stat: FileStat | None = FileStat.of(os.stat(path))
+    except OSError:
+        stat = None  # read_record_bytes says why
+    if known is not None and stat is not None:
+        digest = known.digest(relative, stat)
+        unread = None if digest is None else known.imported_as(relative, digest)
+        if unread is not None:
+            return SourceFile(path=path, relative=relative, text=""), unread, True, stat
     data = read_record_bytes(path, settings)
     digest = hashlib.sha256(data).hexdigest()
     source = SourceFile(path=path, relative=relative, text=decode_record_bytes(data))
-    remembered = None if known is None else known(relative, digest)
+    remembered = None if known is None else known.imported_as(relative, digest)
     if remembered is not None:
-        return source, remembered, True
+        return source, remembered, True, stat
     importer = choose_importer(source)
     if importer is None:
         raise RecordRejected("no importer recognises this file's content")
-    return source, ImportedFile.of(digest, importer.load(source, settings)), False
+    text_digest = (hashlib.sha256(source.text.encode()).hexdigest()
+                   if data.startswith(UTF8_BOM) else digest)
+    made = ImportedFile.of(digest, importer.load(source, settings), text_digest)
+    return source, made, False, stat
 
 
 def _in_part(where: str | None, field: str | None) -> str | None:

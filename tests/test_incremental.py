@@ -16,6 +16,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
+from graph import loader
 from graph.build import BuildResult, build
 from graph.cli import main
 from graph.export import serialize
@@ -181,6 +182,57 @@ def test_each_change_gives_the_store_a_full_build_gives(
     snapshot.write_text(json.dumps(data, indent=1), encoding="utf-8")
     harness = check(tmp_path, store, records, settings, "harness entry renamed")
     assert harness.figures.records_read == len(data["entries"])
+
+
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The record files read from now on (``graph.loader``'s reads)."""
+    read: list[Path] = []
+    original = loader.read_record_bytes
+
+    def counted(path: Path, settings: Settings) -> bytes:
+        read.append(path)
+        return original(path, settings)
+
+    monkeypatch.setattr(loader, "read_record_bytes", counted)
+    return read
+
+
+def test_a_file_whose_stat_is_kept_is_not_read_again(
+    tmp_path: Path, records: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As git's index: a file whose stat is the one kept is not read; a write that keeps the
+    size and puts the modification time back still moves the change time."""
+    monkeypatch.setattr(loader, "RACY_NS", 0)  # the files were all written before the build
+    store = tmp_path / "store"
+    full_build(store, records, settings)
+    read = reads(monkeypatch)
+    nothing = incremental(store, records, settings)
+    assert read == [] and nothing.figures.records_read == 0
+
+    page = records / "generated" / "00003_f106c292e922328e.txt"
+    before = page.stat()
+    text = page.read_text(encoding="utf-8")
+    summary = json.loads(text)["page"]["summary"]
+    assert summary in text and summary != summary[::-1]
+    page.write_text(text.replace(summary, summary[::-1]), encoding="utf-8")  # the same size
+    os.utime(page, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (page.stat().st_size, page.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    one = incremental(store, records, settings)
+    assert one.figures.records_read == 1 and read == [page]
+    result = full_build(tmp_path / "full", records, settings)
+    assert_same_store(store, tmp_path / "full")
+    assert_same_report(one, result)
+
+
+def test_a_file_written_just_before_the_build_is_read_again(
+    tmp_path: Path, records: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The racy case: the records were copied moments ago, so no stat of them is trusted."""
+    store = tmp_path / "store"
+    full_build(store, records, settings)
+    read = reads(monkeypatch)
+    incremental(store, records, settings)
+    assert len(read) == len(loader.find_record_files([records]))
 
 
 def test_the_pages_of_a_dump_join_into_the_whole_dump(tmp_path: Path, records: Path,

@@ -74,7 +74,8 @@ def limits_from(settings: Settings) -> Limits:
 def build_facts(result: BuildResult, base: str) -> BuildFacts:
     """The facts a store keeps about ``result``, the build it holds."""
     iris = Iris(base)
-    digests: dict[Path, str] = {}  # by file: a harness snapshot is one file of many records
+    # by file (a harness snapshot is one file of many records); the load's, where it kept them
+    digests: dict[Path, str] = dict(result.report.text_digests)
 
     def digest(source: SourceFile) -> str:
         found = digests.get(source.path)

@@ -115,7 +115,7 @@ def kept_build(result: BuildResult, settings: Settings) -> KeptBuild:
     mapped = {loaded.key: _mapped(loaded, result.asked[loaded.key])
               for loaded in result.report.records}
     return KeptBuild(fingerprint(settings), dict(result.report.imported), mapped, result.table,
-                     [], [])
+                     [], [], stats=dict(result.report.stats))
 
 
 def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
@@ -134,7 +134,7 @@ def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
     figures = RebuildFigures()
     clock = _Clock(figures.seconds, started)
     with gc_paused():
-        report = load_records(default_paths(paths), settings, progress, known=kept.known)
+        report = load_records(default_paths(paths), settings, progress, known=kept)
         clock.lap("read")
         index = index_records(report)
         planned = _plan(report, kept, index)
@@ -163,7 +163,7 @@ def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
     update = GraphUpdate(tuple(table.terms.ntriples[g][1:-1] for g in change.graphs.tolist()),
                          _nquads(table, change.graphs))
     state = KeptBuild(kept.fingerprint, dict(report.imported), mapped, table, kept.chunks,
-                      kept.chunk_ends, kept.record_chunks)
+                      kept.chunk_ends, kept.record_chunks, dict(report.stats))
     fresh = [relative for relative, made in report.imported.items()
              if kept.imported.get(relative) is not made]
 

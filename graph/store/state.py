@@ -3,6 +3,8 @@
 A full build reads every record file; an incremental one (``graph.store.rebuild``) reads
 again only the files whose bytes changed. For that each generation keeps, in ``state/``:
 
+- ``stats.json``: the stat and SHA-256 of each file the next build may trust unread while
+  its stat stays the same (``graph.loader.RACY_NS``);
 - ``build.json``: the fingerprint of what decides the graph (this code and its data, the
   base IRI, the reading limits: a build whose fingerprint differs is a full one);
 - ``records-N.pickle`` (a chunk per build that imported files) and ``mapped.pickle``:
@@ -10,9 +12,10 @@ again only the files whose bytes changed. For that each generation keeps, in ``s
   SHA-256, records and warnings), and for each record graph the file and part it was mapped
   from and what its mapping asked the benchmark index (``graph.build.Question``: a directory
   page whose titles resolve otherwise now must be mapped again, though its file did not
-  change). Pickled: the records are the importers' models as they were made, which a
-  full build's index and mapping read. The state is this code's own (its fingerprint), read
-  only from a store folder a build of it wrote;
+  change). Pickled: the records are the importers' models as they were made, each with
+  what the index reads of it (``graph.loader.KeptRecord``); a record's own pickle is kept
+  as bytes and read only when the record is mapped again. The state is this code's own
+  (its fingerprint), read only from a store folder a build of it wrote;
 - the build's ``QuadTable``: its terms (``terms-N.nt``, their N-Triples forms one a line, and
   ``terms-N.json``, the literals' lexical forms, datatypes and tags: a chunk per build that
   added terms, never changed, so the next generation hard-links them) and its quads
@@ -25,6 +28,7 @@ The dump pages (``graph.store.pages``) are kept beside it, in ``pages/``.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import pickle
@@ -37,7 +41,7 @@ import numpy as np
 
 from graph.build import Question
 from graph.dataset.table import QuadTable, TermSnapshot, TermTable
-from graph.loader import ImportedFile
+from graph.loader import FileStat, ImportedFile
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.store.pages import link_or_copy
@@ -46,7 +50,8 @@ STATE = "state"
 BUILD_FILE = "build.json"
 ROWS_FILE = "rows.npy"
 MAPPED_FILE = "mapped.pickle"
-STATE_VERSION = 4
+STATS_FILE = "stats.json"
+STATE_VERSION = 5
 _READING_SETTINGS = ("base", "max_file_bytes", "max_string_chars", "max_nesting_depth")
 """The settings a graph depends on: a build with other values is a full one."""
 
@@ -77,8 +82,16 @@ class KeptBuild:
     record_chunks: list[tuple[str, int]] = field(default_factory=list)
     """The files of ``imported`` (name, how many files each holds), read in order, a later
     one's entry replacing an earlier one's."""
+    stats: dict[PurePosixPath, tuple[FileStat, str]] = field(default_factory=dict)
+    """The files the next load may trust unread while their stat stays the same
+    (``LoadReport.stats``)."""
 
-    def known(self, relative: PurePosixPath, digest: str) -> ImportedFile | None:
+    def digest(self, relative: PurePosixPath, stat: FileStat) -> str | None:
+        """``graph.loader.Known``: the SHA-256 of a file whose stat is the one kept."""
+        found = self.stats.get(relative)
+        return found[1] if found is not None and found[0] == stat else None
+
+    def imported_as(self, relative: PurePosixPath, digest: str) -> ImportedFile | None:
         """``graph.loader.Known``: what importing a file with these bytes made."""
         found = self.imported.get(relative)
         return found if found is not None and found.digest == digest else None
@@ -109,6 +122,9 @@ class KeptBuild:
             ends.append(len(self.table.terms))
         np.save(folder / ROWS_FILE, self.table.rows())
         _pickle(folder / MAPPED_FILE, self.mapped)
+        stats = {str(relative): [*dataclasses.astuple(stat), digest]
+                 for relative, (stat, digest) in self.stats.items()}
+        (folder / STATS_FILE).write_text(json.dumps(stats), encoding="utf-8")
         build = {"version": STATE_VERSION, "fingerprint": self.fingerprint,
                  "chunks": chunks, "chunk_ends": ends,
                  "record_chunks": [list(chunk) for chunk in self.record_chunks]}
@@ -150,8 +166,10 @@ class KeptBuild:
         record_chunks = [(name, count) for name, count in build["record_chunks"]]
         for name, _ in record_chunks:
             imported.update(_unpickle(folder / name))
+        stats = {PurePosixPath(relative): (FileStat(*kept[:5]), kept[5])
+                 for relative, kept in json.loads((folder / STATS_FILE).read_text()).items()}
         return cls(fingerprint, imported, _unpickle(folder / MAPPED_FILE), table,
-                   build["chunks"], build["chunk_ends"], record_chunks)
+                   build["chunks"], build["chunk_ends"], record_chunks, stats)
 
 
 def _pickle(path: Path, kept: object) -> None:
