@@ -5,30 +5,37 @@ written again, and the result is the store a full build of the same files makes.
 whose generation kept its state (``graph.store.state``) under the same fingerprint (this code,
 the base IRI, the reading limits); ``--full`` builds everything again.
 
-1. Every record file is listed, read and hashed (SHA-256 of its bytes); a file whose bytes
-   the kept state knows is not imported again (``graph.loader.Known``): the records and
-   warnings its import made come from the state, and the loader's rules across files run
-   again over every record, so the load report is a full load's.
-2. The benchmark index is made again from every record (``graph.build.index_records``), and
-   so is ``bench:catalogued``. A changed or new record is mapped; so is an unchanged one
-   whose mapping would now hear other answers from the index (a directory page whose related
-   title now resolves to another benchmark: ``graph.build.Question``), or whose graph name
-   an other file held before. No other record's graph can depend on a change: mapping reads
-   nothing else of the build.
+1. Every record file is listed and stat-ed; one whose stat is the one the state kept is not
+   read, the others are read and hashed (SHA-256 of their bytes: ``graph.loader.RACY_NS``
+   says when a stat is trusted). A file whose bytes the kept state knows is not imported
+   again (``graph.loader.Known``): its warnings come from the state, and of its records
+   only what the index reads (``graph.mapping.identity.RecordIdentity``), each record
+   unpickled only if it is mapped again. The loader's rules across files run again over
+   every record, so the load report is a full load's.
+2. The benchmark index is made again from every record's identity
+   (``graph.build.index_records``), and so is ``bench:catalogued``. A changed or new record
+   is mapped; so is an unchanged one whose mapping would now hear other answers from the
+   index (a directory page whose related title now resolves to another benchmark:
+   ``graph.build.Question``), or whose graph name an other file held before. No other
+   record's graph can depend on a change: mapping reads nothing else of the build.
 3. The kept table loses the graphs of those records, of records gone, and the build graph;
    the records are mapped into it and the build graph is derived again from the whole.
 4. The next generation is written beside the current one (``graph.store.disk.update_store``):
    the Oxigraph store as a checkpoint of the current one with the changed graphs replaced and
    their merge mended; the dump pages holding a changed graph or subject written again, the
    others linked, or copied where linking is refused (``graph.store.pages``), and joined into
-   the dumps; the search index; the state. Then the manifest switches to it, as after a full
-   build: the generation holds every file a server hands out, so serving it writes nothing.
+   the dumps; the search index, the previous one with the rows around the change written
+   again where no number moves (``graph.search.update``), else whole; the state. Then the
+   manifest switches to it, as after a full build: the generation holds every file a server
+   hands out, so serving it writes nothing.
 
-Where the time goes, at 10,000 records on this project's shared 2-core machine (load 9,
-``python -m perf.run incremental``): 33 s for one record changed, against 161 s for the
-full build. Reading 13 s (the kept records unpickled, 5-9 s; every file hashed, 3 s; the
-terms restored, 1.5 s), the search index written whole 9 s, the dump pages 5 s, the rest
-1-2 s a step. perf/README.md, "Incremental figures", says what remains to reach 2 s.
+Where the time goes, at 10,000 records on this project's shared 2-core machine (load 9-10,
+``python -m perf.run incremental``): 8.2 s for one record changed, against 89 s for the full
+build (33 s against 161 s before the identities, the stat cache and the index update, at the
+same load). By step: read 3.5 s (the kept terms restored, 1 s; the state's records and
+stats, 0.3 s; listing and stat-ing 10,000 files and the loader's rules, 1.3 s), the index
+1.0 s, the dump pages and their join 0.7 s each, the rest 0.2-0.6 s a step.
+perf/README.md, "Incremental figures", says what remains to reach 2 s.
 """
 
 from __future__ import annotations
