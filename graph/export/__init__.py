@@ -94,20 +94,28 @@ def serialize(
     FormatError for a format of query results, or a graph the format cannot hold; ValueError
     for a term pyoxigraph cannot write (an invalid IRI or language tag), TypeError for a blank
     node or a row that is not a quad."""
-    if fmt.rdf_writer is None:
-        raise FormatError(f"{fmt.name} is a format of query results, not of a graph")
     with gc_paused():
-        table = as_table(quads)
-        statements = canonical(table, keep_graphs=fmt.keeps_graphs and not as_graph)
-        chunks = fmt.rdf_writer(statements, prefixes_for(base))
-    return Serialized(fmt, tuple(chunks), len(statements))
+        statements, chunks = _serialized(quads, fmt, base, as_graph)
+        return Serialized(fmt, tuple(chunks), statements)
+
+
+def _serialized(quads: Source, fmt: Format, base: str | None, as_graph: bool = False
+                ) -> tuple[int, Iterable[bytes]]:
+    """How many statements the quads are in ``fmt``, and their serialisation in chunks,
+    made as they are asked for (``serialize`` says what it raises)."""
+    writer = fmt.rdf_writer
+    if writer is None:
+        raise FormatError(f"{fmt.name} is a format of query results, not of a graph")
+    statements = canonical(as_table(quads), keep_graphs=fmt.keeps_graphs and not as_graph)
+    return len(statements), writer(statements, prefixes_for(base))
 
 
 def write_stream(
     stream: BinaryIO, quads: Source, fmt: Format, *, base: str | None = None
 ) -> Written:
     """Write the quads to a binary stream (``sys.stdout.buffer``), then flush it. Nothing is
-    written unless the whole serialisation succeeded."""
+    written unless the whole serialisation succeeded, so it is made whole first (a file is
+    written as it is made: ``write_file``)."""
     result = serialize(quads, fmt, base=base)
     stream.writelines(result.chunks)
     stream.flush()
@@ -118,9 +126,21 @@ def write_file(
     path: Path, quads: Source, fmt: Format | None = None, *, base: str | None = None
 ) -> Written:
     """Write the quads to ``path`` atomically (``write_atomically``), in ``fmt`` or the format
-    of its extension."""
+    of its extension: chunk by chunk as the writer makes them, so the whole document is never
+    in memory (a dump of 100,000 records is gigabytes); a failure part way leaves ``path`` as
+    it was."""
     chosen = fmt or format_for(None, path)
-    return write_atomically(path, lambda handle: write_stream(handle, quads, chosen, base=base))
+
+    def write(handle: BinaryIO) -> Written:
+        with gc_paused():
+            statements, chunks = _serialized(quads, chosen, base)
+            size = 0
+            for chunk in chunks:
+                handle.write(chunk)
+                size += len(chunk)
+        return Written(chosen, statements, size)
+
+    return write_atomically(path, write)
 
 
 Done = TypeVar("Done")

@@ -2,13 +2,15 @@
 writers.
 
 A writer decides, for every statement, which piece of each kind comes next (a list of bytes
-made once per term, and a numpy column of indices into it); ``interleave`` joins them row by
-row. It works a chunk of rows at a time, so a million statements never hold a million Python
-integers at once.
+made once per term, and a numpy column of indices into it; or one piece that every row
+takes, such as the space between two terms); ``interleave`` joins them row by row. It works
+a chunk of rows at a time and hands out each chunk as it is made: a file is written block by
+block, so a dump of 13 million statements (3 GB of N-Quads at 100,000 records) never stands
+whole in memory, and a million statements never hold a million Python integers at once.
 """
 
-from collections.abc import Sequence
-from itertools import chain
+from collections.abc import Iterator, Sequence
+from itertools import chain, repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -16,18 +18,20 @@ import numpy.typing as npt
 CHUNK = 1 << 17
 """Rows joined at a time."""
 
+Piece = tuple[list[bytes], npt.NDArray[np.int64]] | bytes
+"""What each row takes next: ``values[indices[row]]`` of a (values, indices) pair, or the
+same bytes for every row."""
 
-def interleave(
-    pieces: Sequence[tuple[list[bytes], npt.NDArray[np.int64]]], head: bytes = b""
-) -> list[bytes]:
-    """``head``, then for each row i: ``values[indices[i]]`` of every (values, indices) in
-    ``pieces``, in that order; in chunks, to be written one after another."""
-    rows = len(pieces[0][1]) if pieces else 0
-    chunks = [head]
+
+def interleave(pieces: Sequence[Piece], rows: int, head: bytes = b"") -> Iterator[bytes]:
+    """``head``, then for each of the ``rows`` rows every piece of ``pieces`` in that order;
+    in chunks, made as they are asked for."""
+    yield head
     for start in range(0, rows, CHUNK):
+        count = min(CHUNK, rows - start)
         columns = [
-            map(values.__getitem__, indices[start : start + CHUNK].tolist())
-            for values, indices in pieces
+            repeat(piece, count) if isinstance(piece, bytes)
+            else map(piece[0].__getitem__, piece[1][start : start + count].tolist())
+            for piece in pieces
         ]
-        chunks.append(b"".join(chain.from_iterable(zip(*columns, strict=True))))
-    return chunks
+        yield b"".join(chain.from_iterable(zip(*columns, strict=True)))

@@ -37,8 +37,9 @@ from graph.sparql.results import FormatError, Layout
 if TYPE_CHECKING:
     from graph.store.result import QueryResult
 
-RdfWriter = Callable[[Canonical, dict[str, str]], list[bytes]]
-"""Writes statements in canonical order, declaring the prefixes where the format can."""
+RdfWriter = Callable[[Canonical, dict[str, str]], Iterable[bytes]]
+"""Writes statements in canonical order, declaring the prefixes where the format can: the
+document in chunks, made as they are asked for (a file is written block by block)."""
 ResultsWriter = Callable[["QueryResult", Layout], str]
 """Writes a SELECT or ASK result; only the table reads the layout."""
 
@@ -121,7 +122,7 @@ _W3C = "http://www.w3.org/ns/formats/"
 """The query forms whose result is a graph; SELECT and ASK give results."""
 
 
-def _trig(statements: Canonical, prefixes: dict[str, str]) -> list[bytes]:
+def _trig(statements: Canonical, prefixes: dict[str, str]) -> Iterable[bytes]:
     """TriG keeps named graphs; a lone graph (no graph column) is Turtle, which TriG reads as
     its default graph."""
     if GRAPH in statements.columns:
@@ -129,7 +130,7 @@ def _trig(statements: Canonical, prefixes: dict[str, str]) -> list[bytes]:
     return write_turtle(statements, prefixes)
 
 
-def _ntriples(statements: Canonical, prefixes: dict[str, str]) -> list[bytes]:
+def _ntriples(statements: Canonical, prefixes: dict[str, str]) -> Iterable[bytes]:
     """N-Triples, or N-Quads when the statements keep their graphs (no prefixes in either)."""
     return write_ntriples(statements)
 

@@ -17,14 +17,15 @@ module refuses the first and mends the second:
 """
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import cast
 
 import numpy as np
 import pyoxigraph as ox
 
-from graph.dataset.canonical import Canonical
-from graph.dataset.table import OBJECT, PREDICATE
+from graph.dataset.canonical import Canonical, first_of_runs
+from graph.dataset.table import GRAPH, OBJECT, PREDICATE
+from graph.export import assemble
 from graph.export.ntriples import write_ntriples
 from graph.namespace import RDF
 from graph.sparql.results import FormatError
@@ -34,11 +35,36 @@ _XML_FORBIDDEN = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]|\xef\xbf[\xbe\xbf]")
 _RDF_TYPE = f"<{RDF.type}>".encode()
 
 
-def write_jsonld(statements: Canonical, prefixes: dict[str, str]) -> list[bytes]:
-    """Expanded JSON-LD of the statements (``prefixes`` unused: no ``@context`` is written)."""
+def write_jsonld(statements: Canonical, prefixes: dict[str, str]) -> Iterator[bytes]:
+    """Expanded JSON-LD of the statements (``prefixes`` unused: no ``@context`` is written);
+    in chunks, made as they are asked for. A dataset's document is a JSON array of one object
+    per named graph, so it is written a run of whole graphs (about ``assemble.CHUNK``
+    statements) at a time, each run by pyoxigraph from its own N-Quads, and the runs' arrays
+    joined into one: the very bytes pyoxigraph writes of the whole (``graph.store.pages``
+    joins its pages the same way), without the whole document, or the whole N-Quads it is
+    written from, in memory."""
+    columns = statements.columns
+    if GRAPH not in columns or not len(statements):
+        yield _jsonld(statements)
+        return
+    starts = np.flatnonzero(first_of_runs(columns[GRAPH]))  # where each graph's run begins
+    wanted = np.arange(0, len(statements), assemble.CHUNK)
+    cuts = np.unique(starts[np.minimum(np.searchsorted(starts, wanted), len(starts) - 1)])
+    ends = [*cuts[1:].tolist(), len(statements)]
+    for number, (start, end) in enumerate(zip(cuts.tolist(), ends, strict=True)):
+        run = Canonical({p: column[start:end] for p, column in columns.items()},
+                        statements.words)
+        document = _jsonld(run)
+        if not (document.startswith(b"[") and document.endswith(b"]")):
+            raise AssertionError("pyoxigraph's JSON-LD of a dataset is not one array")
+        yield (b"," if number else b"[") + document[1:-1]
+    yield b"]"
+
+
+def _jsonld(statements: Canonical) -> bytes:
     nquads = b"".join(write_ntriples(statements))
     parsed = ox.parse(nquads, format=ox.RdfFormat.N_QUADS, lenient=True)
-    return [cast(bytes, ox.serialize(parsed, format=ox.RdfFormat.JSON_LD))]
+    return cast(bytes, ox.serialize(parsed, format=ox.RdfFormat.JSON_LD))
 
 
 def write_rdfxml(statements: Canonical, prefixes: dict[str, str]) -> list[bytes]:

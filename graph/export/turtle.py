@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterator
 from itertools import compress, islice, repeat
 from operator import contains
 
@@ -38,7 +39,7 @@ import numpy.typing as npt
 
 from graph.dataset.canonical import Canonical, Ranks, first_of_runs
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT
-from graph.export.assemble import interleave
+from graph.export.assemble import Piece, interleave
 from graph.namespace import RDF, XSD
 
 _LOCAL_NAME = rb"[A-Za-z_][A-Za-z0-9_-]*"
@@ -63,21 +64,23 @@ _BACKSLASHES = b"\x00"
 strings (``graph.dataset.table``), which escape every control character: no raw NUL."""
 
 
-def write_turtle(statements: Canonical, prefixes: dict[str, str]) -> list[bytes]:
+def write_turtle(statements: Canonical, prefixes: dict[str, str]) -> Iterator[bytes]:
     """Turtle of the union statements (``keep_graphs=False``), declaring ``prefixes``; in
-    chunks."""
+    chunks, made as they are asked for."""
     return _write(statements, prefixes, graphs=False)
 
 
-def write_trig(statements: Canonical, prefixes: dict[str, str]) -> list[bytes]:
-    """TriG of the statements of each named graph (``keep_graphs=True``); in chunks."""
+def write_trig(statements: Canonical, prefixes: dict[str, str]) -> Iterator[bytes]:
+    """TriG of the statements of each named graph (``keep_graphs=True``); in chunks, made as
+    they are asked for."""
     return _write(statements, prefixes, graphs=True)
 
 
-def _write(statements: Canonical, prefixes: dict[str, str], *, graphs: bool) -> list[bytes]:
+def _write(statements: Canonical, prefixes: dict[str, str], *, graphs: bool
+           ) -> Iterator[bytes]:
     header = "".join(f"@prefix {name}: <{iri}> .\n" for name, iri in prefixes.items())
     if not len(statements):
-        return [header.encode()]
+        return iter([header.encode()])
     forms = _forms(statements, prefixes)
     columns = statements.columns
     new_graph = (
@@ -92,7 +95,7 @@ def _write(statements: Canonical, prefixes: dict[str, str], *, graphs: bool) -> 
     new_predicate = first_of_runs(columns[PREDICATE]) | new_subject
     indent = _INDENT if graphs else b""
 
-    pieces: list[tuple[list[bytes], npt.NDArray[np.int64]]] = []
+    pieces: list[Piece] = []
     if graphs:
         names, which = _used(columns[GRAPH], forms)
         graph_heads = [b"\n" + name + b" {\n" for name in names] + [b""]
@@ -111,7 +114,7 @@ def _write(statements: Canonical, prefixes: dict[str, str], *, graphs: bool) -> 
     pieces.append((predicate_heads, which))
     pieces.append((forms, columns[OBJECT]))
     pieces.append((_ENDS, _ends(new_graph, new_subject, new_predicate, graphs)))
-    return interleave(pieces, head=header.encode() + (b"" if graphs else b"\n"))
+    return interleave(pieces, len(statements), head=header.encode() + (b"" if graphs else b"\n"))
 
 
 def _used(ranks: Ranks, forms: list[bytes]) -> tuple[list[bytes], Ranks]:

@@ -183,7 +183,7 @@ class DataGraphs:
         columns = self._statements.columns
         part = Canonical({position: columns[position][start:end]
                           for position in (SUBJECT, PREDICATE, OBJECT)}, self._statements.words)
-        return Document(self.iris[index], write_ntriples(part))
+        return Document(self.iris[index], list(write_ntriples(part)))
 
     def __iter__(self) -> Iterator[Document]:
         return (self.document(index) for index in range(len(self)))
@@ -192,7 +192,7 @@ class DataGraphs:
 def merge_document(table: QuadTable, graph: str | None) -> Document:
     """The merge of every graph: the table's distinct triples, as ``benchgraph build -o
     FILE.nt`` writes them (the same bytes)."""
-    return Document(graph, write_ntriples(canonical(table, keep_graphs=False)))
+    return Document(graph, list(write_ntriples(canonical(table, keep_graphs=False))))
 
 
 __all__ = ["DEFAULT", "DataGraphs", "Document", "Manifest", "Names", "literal_document",
