@@ -1,0 +1,56 @@
+"""The process that writes a store's Oxigraph data (``graph.store.writing``): a load gives
+pyoxigraph the dumps a block of lines at a time, so that its bulk loader never holds more
+than a block, and the store holds every statement once, as a load of the whole does."""
+
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+
+from graph.store import writing
+
+QUADS = [ox.Quad(ox.NamedNode(f"https://example.org/s{i}"), ox.NamedNode("https://example.org/p"),
+                 ox.Literal(f"value {i}\nwith a line break"),
+                 ox.NamedNode(f"https://example.org/g{i % 3}")) for i in range(10)]
+
+
+class _Recording:
+    """Stands in for a store: keeps what each ``bulk_load`` was given."""
+
+    def __init__(self) -> None:
+        self.blocks: list[bytes] = []
+
+    def bulk_load(self, block: bytes, format: ox.RdfFormat) -> None:
+        assert format == ox.RdfFormat.N_QUADS
+        self.blocks.append(block)
+
+
+@pytest.fixture
+def dumps(tmp_path: Path) -> tuple[Path, Path]:
+    quads, merge = tmp_path / "dump.nq", tmp_path / "dump.nt"
+    ox.serialize(QUADS, quads, format=ox.RdfFormat.N_QUADS)
+    ox.serialize([quad.triple for quad in QUADS], merge, format=ox.RdfFormat.N_TRIPLES)
+    return quads, merge
+
+
+def test_a_dump_is_loaded_a_block_of_whole_lines_at_a_time(
+    dumps: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writing, "LOAD_BLOCK", 3)
+    store = _Recording()
+    writing._load_blocks(store, str(dumps[0]), ox.RdfFormat.N_QUADS)  # type: ignore[arg-type]
+    assert [block.count(b"\n") for block in store.blocks] == [3, 3, 3, 1]
+    assert b"".join(store.blocks) == dumps[0].read_bytes()
+
+
+def test_a_store_loaded_by_blocks_holds_every_statement_once(
+    dumps: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writing, "LOAD_BLOCK", 4)
+    folder = tmp_path / "store"
+    writing.load(str(folder), *map(str, dumps))
+    store = ox.Store.read_only(str(folder))
+    named = {quad for quad in store if quad.graph_name != ox.DefaultGraph()}
+    merged = {quad.triple for quad in store if quad.graph_name == ox.DefaultGraph()}
+    assert named == set(QUADS) and len(store) == 2 * len(QUADS)
+    assert merged == {quad.triple for quad in QUADS}
