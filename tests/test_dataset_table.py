@@ -1,6 +1,7 @@
 """The build's table of terms and quads, and the canonical order every writer starts from."""
 
 import random
+import tracemalloc
 
 import pyoxigraph as ox
 import pytest
@@ -128,3 +129,40 @@ def test_a_terms_form_is_pyoxigraphs_text_for_it(term: URIRef | Literal) -> None
     [stored] = store.query("SELECT ?x WHERE { ?s ?p ?x }")
     [bound] = store.query(f"SELECT ?x WHERE {{ VALUES ?x {{ {form} }} ?s ?p ?x }}")
     assert bound["x"] == stored["x"]
+
+
+def test_a_frozen_table_keeps_its_terms_and_finds_iris_but_looks_up_nothing() -> None:
+    quads = [(A, RDFS.label, Literal("a", lang="en-US"), G1),
+             (A, RDFS.comment, Literal("7", datatype=XSD.integer), G1),
+             (B, RDFS.label, Literal("b"), G2)]
+    table = QuadTable.of(quads)
+    ids = {term: table.terms.find_iri(term) for term in (A, B, G1, RDFS.label)}
+    forms = list(table.terms.ntriples)
+    table.terms.freeze()
+    assert table.quads() == quads and table.terms.ntriples == forms
+    assert {term: table.terms.find_iri(term) for term in ids} == ids
+    assert table.terms.find_iri(C) is None
+    stated = table.terms.terms[table.column(OBJECT)[0]]
+    assert isinstance(stated, Literal) and stated.language == "en-US"  # as stated
+    for look_up in (lambda: table.terms.iri(A), lambda: table.terms.plain("b"),
+                    lambda: table.terms.object(Literal("7", datatype=XSD.integer)),
+                    lambda: table.terms.form(C)):
+        with pytest.raises(RuntimeError, match="frozen"):
+            look_up()
+
+
+
+def test_freezing_a_table_lets_go_of_its_lookups() -> None:
+    """The lookups (term to id) hold about as much as the forms: freezing frees them. No
+    rdflib term of an IRI or a plain literal is kept either way."""
+    tracemalloc.start()
+    try:
+        table = QuadTable.of([(URIRef(f"{EX}s{i}"), RDFS.label, Literal(f"label {i}"), G1)
+                              for i in range(20_000)])
+        built = tracemalloc.get_traced_memory()[0]
+        table.terms.freeze()
+        frozen = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert not table.terms.terms.made  # no typed or tagged literal: no term kept
+    assert built - frozen > built / 3, (built, frozen)

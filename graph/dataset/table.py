@@ -3,27 +3,36 @@
 A build of 10,000 records states about a million quads over a few hundred thousand distinct
 terms (predicates, classes, the named graph of a record, shared organisations, people and
 labels repeat). The mapping therefore interns every term as it states it: ``TermTable``
-gives each distinct term a small integer id, its N-Triples form (what the writers sort and
-write) and one rdflib term (what the rdflib API hands out). ``QuadTable`` keeps the quads as
-rows of ids, so that writing a million quads never converts a million rdflib terms, and
-makes the rdflib quads only when a caller asks for them (``QuadTable.quads``).
+gives each distinct term a small integer id and keeps its N-Triples form (what the writers
+sort and write) and its kind; the rdflib term (what the rdflib API hands out) is made from
+them when asked for (``TermTable.terms``). ``QuadTable`` keeps the quads as rows of 32-bit
+ids, so that writing a million quads never converts a million rdflib terms, and makes the
+rdflib quads only when a caller asks for them (``QuadTable.quads``).
+
+What a table holds is what a build of 100,000 records holds longest (3.3 million terms, 13
+million quads): an rdflib term kept for every term cost as much as the forms themselves, the
+lookups (term to id) as much again, and 64-bit ids twice what they need. So the terms are
+made on demand (a literal with a datatype or a language tag, a small share, is kept once
+made), the lookups go once the table will not grow again (``TermTable.freeze``), and ids are
+32-bit (a table holds far fewer than 2**31 terms).
 
 Ids are handed out by N-Triples form: two rdflib terms that are the same RDF term
 (``"a"@en-US`` and ``"a"@en-us``, a plain literal and one typed ``xsd:string``) share one
-id, and the first one stated is the one ``terms`` keeps. Literals keep their lexical form
-exactly as stated. Every IRI, datatype and language tag is checked by pyoxigraph, once per
+id, and the first one stated is the one ``terms`` gives (its lexical form and language tag
+as stated). Every IRI, datatype and language tag is checked by pyoxigraph, once per
 distinct value: ValueError names the bad one. A blank node is refused (TypeError): the
 graph never holds one.
 """
 
 from __future__ import annotations
 
+import json
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from json.encoder import encode_basestring as quoted
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -33,7 +42,8 @@ from rdflib.namespace import XSD
 from graph.dataset.oxigraph import literal, named_node
 from graph.dataset.quads import Object, Quad
 from graph.dataset.terms import iri as known_iri
-from graph.dataset.terms import plain, typed
+from graph.dataset.terms import plain
+from graph.dataset.terms import typed as typed_literal
 
 SUBJECT, PREDICATE, OBJECT, GRAPH = range(4)
 """The positions of a quad, as ``QuadTable.column`` takes them."""
@@ -41,6 +51,8 @@ SUBJECT, PREDICATE, OBJECT, GRAPH = range(4)
 _NONE = "None"  # str(None): what a missing datatype is in a literal key (no IRI is "None")
 _XSD_STRING = str(XSD.string)
 _IRI, _PLAIN, _TYPED, _TAGGED = b"IPTL"
+_ID_TYPE = "i"
+"""The array type of a row's ids: a 32-bit integer."""
 _Key = TypeVar("_Key")
 
 
@@ -59,27 +71,6 @@ class _Ids(dict[_Key, int]):
         return found
 
 
-class _LazyTerms(list[Object]):
-    """The rdflib terms of a restored table, each made on first use by ``make`` (its id)."""
-
-    def __init__(self, count: int, make: Callable[[int], Object]) -> None:
-        super().__init__([None] * count)  # type: ignore[list-item]
-        self._make = make
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        found = super().__getitem__(index)
-        if found is None:
-            index = range(len(self))[index]
-            found = self._make(index)
-            self[index] = found
-        return found
-
-    def __iter__(self) -> Iterator[Object]:
-        return (self[i] for i in range(len(self)))
-
-
 class _Suffixes(dict[tuple[str, str | None], str]):
     """What follows the quoted lexical form in N-Triples, per (datatype, language)."""
 
@@ -94,16 +85,75 @@ class _Stored:
     """The terms themselves, by id. Kept apart from the lookups that call into it, so that
     a table holds no reference cycle: dropped, it is freed at once, not by the collector."""
 
-    __slots__ = ("ntriples", "terms")
+    __slots__ = ("kinds", "ntriples", "tags")
 
     def __init__(self) -> None:
         self.ntriples: list[str] = []
-        self.terms: list[Object] = []
+        self.kinds = bytearray()
+        """``_IRI``, ``_PLAIN``, ``_TYPED`` or ``_TAGGED``, a byte an id."""
+        self.tags: dict[int, str] = {}
+        """The language tag of each tagged literal as stated (its form holds pyoxigraph's
+        lower-case one)."""
 
-    def add(self, text: str, term: Object) -> int:
+    def add(self, text: str, kind: int) -> int:
         self.ntriples.append(text)
-        self.terms.append(term)
+        self.kinds.append(kind)
         return len(self.ntriples) - 1
+
+
+def _lexical(form: str) -> str:
+    """A literal's lexical form from its N-Triples form: the JSON string up to its last
+    quote (what follows, a language tag or a datatype IRI, holds none)."""
+    quoted_form = form[: form.rindex('"') + 1]
+    if "\\" not in quoted_form:
+        return quoted_form[1:-1]
+    return cast(str, json.loads(quoted_form))
+
+
+def _datatype(form: str) -> str:
+    """A typed literal's datatype IRI from its N-Triples form (``"…"^^<datatype>``)."""
+    return form[form.rindex('"') + 4 : -1]
+
+
+class _Terms(Sequence[Object]):
+    """The rdflib term of each id, made from its form when asked for: an IRI or a plain
+    literal anew each time (about as cheap as looking one up, and nothing kept), a literal
+    with a datatype or a language tag once (making it parses its value)."""
+
+    def __init__(self, stored: _Stored) -> None:
+        self._stored = stored
+        self.made: dict[int, Object] = {}
+        """The typed and tagged literals made so far, by id."""
+
+    def __len__(self) -> int:
+        return len(self._stored.ntriples)
+
+    @overload
+    def __getitem__(self, index: int) -> Object: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Object]: ...
+
+    def __getitem__(self, index: int | slice) -> Object | list[Object]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        stored = self._stored
+        form = stored.ntriples[index]  # an IndexError as a list gives it
+        kind = stored.kinds[index]
+        if kind == _IRI:
+            return known_iri(form[1:-1])
+        if kind == _PLAIN:
+            return plain(_lexical(form))
+        found = self.made.get(index)
+        if found is None:
+            index = range(len(self))[index]
+            if kind == _TYPED:  # the lexical form as stated, its Python value parsed
+                found = Literal(_lexical(form), datatype=known_iri(_datatype(form)),
+                                normalize=False)
+            else:
+                found = Literal(_lexical(form), lang=stored.tags[index])
+            self.made[index] = found
+        return found
 
 
 @dataclass(frozen=True)
@@ -134,19 +184,25 @@ class TermSnapshot:
         return cls(bytes(kinds), ntriples, lexicals, extras)
 
 
+
+
 def _new_iri(stored: _Stored, iri: URIRef) -> int:
     if not isinstance(iri, URIRef):
         raise TypeError(f"expected an IRI, got {type(iri).__name__} {iri!r}")
-    return stored.add(str(named_node(str(iri))), iri)
+    return stored.add(str(named_node(str(iri))), _IRI)
 
 
 def _new_plain(stored: _Stored, text: str) -> int:
-    return stored.add(quoted(text), plain(text))
+    return stored.add(quoted(text), _PLAIN)
+
+
+def _frozen(*args: object) -> int:
+    raise RuntimeError("the term table is frozen (TermTable.freeze): it looks up no term")
 
 
 class TermTable:
     """Distinct RDF terms, each with an integer id (0, 1, 2, …), its N-Triples form and an
-    rdflib term.
+    rdflib term (made when asked for).
 
     Each kind of term is looked up by its own key, which is the term's identity: an IRI by
     its text, a plain literal by its string, a typed literal by (lexical form, datatype), a
@@ -157,11 +213,13 @@ class TermTable:
         stored = self._stored = _Stored()
         self.ntriples: list[str] = stored.ntriples
         """The N-Triples form of each id."""
-        self.terms: list[Object] = stored.terms
-        """The rdflib term of each id (the first one stated)."""
+        self.terms: _Terms = _Terms(stored)
+        """The rdflib term of each id (the first one stated), made when asked for."""
         self._suffixes = _Suffixes()
         self._typed: dict[tuple[str, URIRef], int] = {}
         self._tagged: dict[tuple[str, str], int] = {}
+        self._found: dict[str, int | None] | None = None
+        """Once frozen: the IRIs ``find_iri`` was asked for."""
         # The two lookups made for nearly every quad stated: C-level calls when the term is
         # known (``dict.__getitem__``), ``__missing__`` interns a new one.
         self._iri_ids = _Ids(partial(_new_iri, stored))
@@ -174,21 +232,46 @@ class TermTable:
     def __len__(self) -> int:
         return len(self.ntriples)
 
+    def freeze(self) -> None:
+        """Drop the lookups (term to id): the table will not grow again. They hold as much as
+        the forms do (at 100,000 records, hundreds of megabytes a store build no longer
+        needs). Afterwards ``find_iri`` still answers (by a scan of the forms, each IRI once)
+        and the forms and terms are all there; looking a term up by its value (``iri``,
+        ``plain``, ``typed``, ``object``, ``form``) is a RuntimeError."""
+        if self._found is not None:
+            return
+        self._found = {}
+        self._iri_ids, self._plain_ids = _Ids(_frozen), _Ids(_frozen)
+        self._typed, self._tagged = {}, {}
+        self.iri, self.plain = _frozen, _frozen
+
     def find_iri(self, iri: URIRef) -> int | None:
         """The id of an IRI the table holds; None (and nothing added) for one it does not."""
+        if self._found is not None:
+            text = str(iri)
+            if text not in self._found:
+                try:
+                    self._found[text] = self.ntriples.index(f"<{text}>")
+                except ValueError:
+                    self._found[text] = None
+            return self._found[text]
         found = self._iri_ids.get(iri)
         return self._iri_ids.kept.get(str(iri)) if found is None else found
 
     def typed(self, lexical: str, datatype: URIRef, value: Any) -> int:
         """The id of a typed literal, from its lexical form and its Python value (as
-        ``graph.dataset.terms.typed`` takes them)."""
+        ``graph.dataset.terms.typed`` takes them: the term is made of them at once, with no
+        parsing, and kept as ``terms`` gives it)."""
         key = (lexical, datatype)
         found = self._typed.get(key)
         if found is None:
+            if self._found is not None:
+                return _frozen()
             if str(datatype) == _XSD_STRING:  # the plain literal (URIRef.__eq__ is not str)
                 return self.plain(str(lexical))
             text = quoted(lexical) + self._suffixes[str(datatype), None]
-            found = self._typed[key] = self._stored.add(text, typed(lexical, datatype, value))
+            found = self._typed[key] = self._stored.add(text, _TYPED)
+            self.terms.made[found] = typed_literal(lexical, datatype, value)
         return found
 
     def object(self, term: Object) -> int:
@@ -201,8 +284,12 @@ class TermTable:
             key = (lexical, language.lower())
             found = self._tagged.get(key)
             if found is None:
+                if self._found is not None:
+                    return _frozen()
                 text = quoted(lexical) + self._suffixes[_NONE, language]
-                found = self._tagged[key] = self._stored.add(text, term)
+                found = self._tagged[key] = self._stored.add(text, _TAGGED)
+                self._stored.tags[found] = language
+                self.terms.made[found] = term
             return found
         datatype = term.datatype
         if datatype is None:
@@ -217,56 +304,34 @@ class TermTable:
     def snapshot(self, start: int = 0) -> TermSnapshot:
         """The table's terms from id ``start`` on as data: ``restored`` gives the same table
         back from the snapshots of all of them (``TermSnapshot.joined``)."""
-        kinds = bytearray(len(self.ntriples) - start)
-        lexicals: list[str] = []
-        extras: list[str] = []
-        for offset, term in enumerate(self.terms[start:]):
-            if not isinstance(term, Literal):
-                kinds[offset] = _IRI
-                continue
-            lexicals.append(str(term))
-            if term.language:
-                kinds[offset] = _TAGGED
-                extras.append(term.language)
-            elif term.datatype is None or str(term.datatype) == _XSD_STRING:
-                kinds[offset] = _PLAIN
-            else:
-                kinds[offset] = _TYPED
-                extras.append(str(term.datatype))
-        return TermSnapshot(bytes(kinds), self.ntriples[start:], lexicals, extras)
+        stored = self._stored
+        kinds = bytes(stored.kinds[start:])
+        forms = self.ntriples[start:]
+        lexicals = [_lexical(form) for form, kind in zip(forms, kinds, strict=True)
+                    if kind != _IRI]
+        extras = [_datatype(form) if kind == _TYPED else stored.tags[term_id]
+                  for term_id, (form, kind) in enumerate(zip(forms, kinds, strict=True), start)
+                  if kind in (_TYPED, _TAGGED)]
+        return TermSnapshot(kinds, forms, lexicals, extras)
 
     @classmethod
     def restored(cls, snapshot: TermSnapshot) -> TermTable:
         """The table ``snapshot`` was taken of: the same ids, forms and lookups. Nothing is
-        made of it up front but two dictionaries of text: an rdflib term is made when its id
-        is first asked for (``terms[id]``), an IRI's lookup entry when the IRI is first
-        looked up. So an incremental build, which states a few records' terms and reads a
-        few thousand others, never makes the few hundred thousand a table holds (at 10,000
-        records, making them all took 5-7 s of a rebuild). Terms are made without checking
-        (they were when first stated); a typed literal's Python value is not made again
-        (``value`` is None): a caller handing terms to rdflib-level checks (SHACL) makes
-        them anew from their lexical form and datatype."""
+        made of it up front but dictionaries of text: an rdflib term is made when its id is
+        asked for (``terms[id]``), an IRI's lookup entry when the IRI is first looked up. So
+        an incremental build, which states a few records' terms and reads a few thousand
+        others, never makes the few hundred thousand a table holds (at 10,000 records,
+        making them all took 5-7 s of a rebuild)."""
         table = cls()
+        stored = table._stored
         forms = snapshot.ntriples
-        table._stored.ntriples.extend(forms)
+        stored.ntriples.extend(forms)
         kinds = snapshot.kinds
+        stored.kinds.extend(kinds)
         literal_ids = [i for i, kind in enumerate(kinds) if kind != _IRI]
         lexical_of = dict(zip(literal_ids, snapshot.lexicals, strict=True))
         extra_ids = [i for i, kind in enumerate(kinds) if kind in (_TYPED, _TAGGED)]
         extra_of = dict(zip(extra_ids, snapshot.extras, strict=True))
-
-        def make(term_id: int) -> Object:
-            kind = kinds[term_id]
-            if kind == _IRI:
-                return known_iri(forms[term_id][1:-1])
-            if kind == _PLAIN:
-                return plain(lexical_of[term_id])
-            if kind == _TYPED:
-                return typed(lexical_of[term_id], known_iri(extra_of[term_id]), None)
-            return Literal(lexical_of[term_id], lang=extra_of[term_id])
-
-        table._stored.terms = _LazyTerms(len(forms), make)
-        table.terms = table._stored.terms
         table._iri_ids.kept = {forms[i][1:-1]: i for i, kind in enumerate(kinds) if kind == _IRI}
         for term_id, lexical in lexical_of.items():
             kind = kinds[term_id]
@@ -276,6 +341,7 @@ class TermTable:
                 table._typed[lexical, known_iri(extra_of[term_id])] = term_id
             else:
                 table._tagged[lexical, extra_of[term_id].lower()] = term_id
+                stored.tags[term_id] = extra_of[term_id]
         return table
 
     def order(self) -> list[int]:
@@ -307,7 +373,7 @@ class QuadTable:
 
     def __init__(self, terms: TermTable | None = None) -> None:
         self.terms = TermTable() if terms is None else terms
-        self._rows = array("q")  # four ids a quad, one after another
+        self._rows = array(_ID_TYPE)  # four ids a quad, one after another
         self.add: Callable[[tuple[int, int, int, int]], None] = self._rows.extend
         """Adds a quad, as the ids ``terms`` gave its (subject, predicate, object, graph);
         a C-level call, as it is made for every quad of a build."""
@@ -318,12 +384,12 @@ class QuadTable:
         restored, or part of one (``select``). Mapping more records into it adds to
         ``terms``, which may be shared with another table."""
         table = cls(terms)
-        table._rows.frombytes(np.ascontiguousarray(rows, dtype=np.int64).tobytes())
+        table._rows.frombytes(np.ascontiguousarray(rows, dtype=np.int32).tobytes())
         return table
 
     def rows(self) -> npt.NDArray[np.int64]:
         """Every quad as a row of four ids (subject, predicate, object, graph), a copy."""
-        return np.frombuffer(self._rows, dtype=np.int64).reshape(-1, 4).copy()
+        return np.frombuffer(self._rows, dtype=np.int32).reshape(-1, 4).astype(np.int64)
 
     def select(self, keep: npt.NDArray[np.bool_]) -> QuadTable:
         """A table of the same terms holding the quads where ``keep`` is true."""
@@ -346,15 +412,15 @@ class QuadTable:
             map(terms.object, objects),
             map(terms.iri, graphs),
         )
-        flat = array("q", bytes(8 * 4 * len(rows)))
+        flat = array(_ID_TYPE, bytes(4 * 4 * len(rows)))
         for position, column in enumerate(columns):
-            flat[position::4] = array("q", column)
+            flat[position::4] = array(_ID_TYPE, column)
         self._rows.extend(flat)
 
     def column(self, position: int) -> npt.NDArray[np.int64]:
         """The ids at one position (``SUBJECT``, ``PREDICATE``, ``OBJECT``, ``GRAPH``) of
         every quad, as a numpy array of its own (the table may grow while it is used)."""
-        return np.frombuffer(self._rows[position::4], dtype=np.int64)
+        return np.frombuffer(self._rows[position::4], dtype=np.int32).astype(np.int64)
 
     def quads(self) -> list[Quad]:
         """Every quad as rdflib terms, in the order stated."""

@@ -115,7 +115,10 @@ def build_into(folder: Path, result: BuildResult, settings: Settings, *,
 
     The phases go in the order that holds least at once: the counts and the build's facts
     first (their numpy columns, a column per position of every quad, are gone before
-    validation starts), then validation (which keeps only its results), then the store."""
+    validation starts), then validation (which keeps only its results), then the store.
+    The build's term table is frozen first: it will not grow again, and its lookups (term to
+    id) are hundreds of megabytes at 100,000 records (``TermTable.freeze``)."""
+    result.table.terms.freeze()
     stats = graph_stats(result.table, settings.base)
     facts = build_facts(result, settings.base)
     report = None
