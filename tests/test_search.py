@@ -1,6 +1,7 @@
 """Search: the ranking (exact, prefix, text, one typo), the index built with the store, and
 ``/search`` as a page and as JSON, with everything from the records shown as text."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from graph.build import build
 from graph.errors import BenchgraphError, ErrorKind
 from graph.search import INDEX_FILE, SearchError, SearchResults
 from graph.search.entities import KINDS
-from graph.search.results import MATCHES
+from graph.search.results import MATCHES, BrowseRequest
 from graph.search.text import name_key, within_one_edit
 from graph.settings import Settings
 from graph.store.base import Store
@@ -270,3 +271,25 @@ def test_the_home_page_has_a_search_box_and_recent_records(client: FlaskClient) 
     assert "reviewed 2026-09-08" in recent
     assert 'href="/record/000_501ccd0cd0e2608f"' in recent
     assert "Quote" not in recent
+
+
+def test_a_summary_is_searched_and_shown_as_the_text_its_markdown_reads_as(
+    tmp_path: Path, settings: Settings
+) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "md_bench.json").write_text(json.dumps({"page": {
+        "id": "md_bench", "name": "Markdown Bench",
+        "summary": "Puzzles from *the* [Zebra paper](https://arxiv.org/abs/2101.00001)."}}))
+    folder = tmp_path / "store"
+    build_into(folder, build([records], settings), settings)
+    store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)
+    try:
+        assert store.search("arxiv").total == 0  # a link's target is not its text
+        (hit,) = store.search("zebra").hits
+        assert hit.summary == "Puzzles from the Zebra paper."
+        rows = store.browse(BrowseRequest()).rows
+        (row,) = [row for row in rows if row.label == "Markdown Bench"]
+        assert row.summary == "Puzzles from the Zebra paper."
+    finally:
+        store.close()

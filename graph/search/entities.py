@@ -14,7 +14,8 @@ What each field holds:
   id, a paper's title;
 - **tags**: the labels of a benchmark's tags;
 - **summary**: ``dcterms:abstract``, else ``rdfs:comment`` (the ontology's harnesses and
-  suites).
+  suites), as the text its markdown reads as (``graph.plain_text``: HELM's summaries link
+  their papers, and a search for ``arxiv`` should not find them all).
 
 The label a hit shows is the node's first name in folded order (a benchmark two records name
 differently shows one of them, always the same); a node without one shows its IRI's last
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from rdflib import URIRef
 
 from graph.namespace import BENCH, DCTERMS, RDF, RDFS, SKOS
+from graph.plain_text import plain_text
 from graph.search.extract import Facts, first_text, local_name
 from graph.search.text import fold, name_key
 
@@ -98,7 +100,8 @@ def entities(facts: Facts) -> Iterator[Entity]:
                 aliases=tuple(dict.fromkeys(facts.texts(aliases.get(node, ())))),
                 tags=tuple(first_text(facts, names, tag) or local_name(facts.text(tag))
                            for tag in tags.get(node, ())),
-                summary=first_text(facts, abstracts, node) or first_text(facts, comments, node),
+                summary=plain_text(first_text(facts, abstracts, node)
+                                   or first_text(facts, comments, node)),
             )
 
 

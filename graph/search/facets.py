@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from rdflib import URIRef
 
 from graph.namespace import BENCH, DCTERMS, RDF, RDFS, SKOS, curie
+from graph.plain_text import plain_text
 from graph.search.extract import Facts, Values, date_key, first_text, local_name
 
 
@@ -126,7 +127,7 @@ def benchmark_rows(facts: Facts, base: str) -> Iterator[BenchmarkRow]:
             iri=iri,
             identifier=first_text(facts, identifiers, node) or local_name(iri),
             label=first_text(facts, labels, node) or local_name(iri),
-            summary=first_text(facts, abstracts, node),
+            summary=plain_text(first_text(facts, abstracts, node)),
             released=proper[0] if proper else (dates[0] if dates else ""),
             released_key=proper[0] if proper else None,
             updated=updated,
