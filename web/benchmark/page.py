@@ -129,15 +129,16 @@ def _build(view: View, report: ValidationReport | None) -> BenchmarkPage:
     catalogued = {term.value for term in benchmark.objects(bench.catalogued)}
     claimed = {*HEADER, *ABOUT, *MAKERS, *CONTAMINATION, *SATURATION, *SCORES, *LINEAGE,
                *SHOWN_ELSEWHERE}
+    summaries = view.row(benchmark, dcterms.abstract, "Summary")
     return BenchmarkPage(
         iri=benchmark.iri,
         title=title,
         names=names,
         aliases=view.row(benchmark, skos.altLabel, "Also called"),
         identifier=view.row(benchmark, dcterms.identifier, "Catalog id"),
-        summaries=view.row(benchmark, dcterms.abstract, "Summary"),
+        summaries=summaries,
         summary_html=[Body(render_inline(shown.text, _benchmark_href(view)), shown.said)
-                      for shown in view.shown(benchmark.get(dcterms.abstract))],
+                      for shown in (summaries.values if summaries else ())],
         badges=[row for p in (bench.inSuite, bench.accessLevel, bench.status)
                 if (row := view.row(benchmark, p, view.label(p))) is not None],
         catalogued=None if len(catalogued) != 1 else catalogued == {"true"},
