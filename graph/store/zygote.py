@@ -34,6 +34,8 @@ Serve = Callable[[Connection], None]
 """What a query process runs, on its end of the socket the pool talks to it by."""
 
 _PR_SET_PDEATHSIG = 1
+_STOPS = {signal.SIGINT, signal.SIGTERM, signal.SIGQUIT}
+"""The signals a server is stopped by (gunicorn's quit, a terminal's Ctrl-C, a manager's)."""
 _CLOSE_SECONDS = 5.0
 _MAX_FD = os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536
 
@@ -57,10 +59,15 @@ class Zygote:
 
     def __post_init__(self) -> None:
         ours, theirs = socket.socketpair()
+        # The stop signals wait until the fork is done, in both processes: a gunicorn worker's
+        # handler that ran inside the fork's own hooks (logging's lock release) raised its
+        # SystemExit where nothing can take it ("Exception ignored in: _releaseLock").
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
         pid = os.fork()
         if pid == 0:  # the zygote; it never returns
             ours.close()
-            _live(theirs, self.serve)
+            _live(theirs, self.serve, mask)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         theirs.close()
         self.pid, self._control = pid, ours
 
@@ -90,7 +97,7 @@ class Zygote:
             pass
 
 
-def _live(control: socket.socket, serve: Serve) -> None:
+def _live(control: socket.socket, serve: Serve, mask: set[int | signal.Signals]) -> None:
     """The zygote's life: fork a query process for each byte read, until the socket closes.
 
     It first closes every file it inherited but its socket and the standard streams: the
@@ -104,6 +111,7 @@ def _live(control: socket.socket, serve: Serve) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the pool's to handle
         signal.signal(signal.SIGCHLD, _reap)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # blocked across the fork
         os.closerange(3, control.fileno())
         os.closerange(control.fileno() + 1, _MAX_FD)
         die_with_parent()
