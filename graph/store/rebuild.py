@@ -6,9 +6,9 @@ whose generation kept its state (``graph.store.state``) under the same fingerpri
 the base IRI, the reading limits); ``--full`` builds everything again.
 
 1. Every record file is listed and stat-ed; one whose stat is the one the state kept is not
-   read, the others are read and hashed (SHA-256 of their bytes: ``graph.loader.RACY_NS``
+   read, the others are read and hashed (SHA-256 of their bytes: ``graph.kept.RACY_NS``
    says when a stat is trusted). A file whose bytes the kept state knows is not imported
-   again (``graph.loader.Known``): its warnings come from the state, and of its records
+   again (``graph.kept.Known``): its warnings come from the state, and of its records
    only what the index reads (``graph.mapping.identity.RecordIdentity``), each record
    unpickled only if it is mapped again. The loader's rules across files run again over
    every record, so the load report is a full load's.

@@ -4,16 +4,16 @@ A full build reads every record file; an incremental one (``graph.store.rebuild`
 again only the files whose bytes changed. For that each generation keeps, in ``state/``:
 
 - ``stats.json``: the stat and SHA-256 of each file the next build may trust unread while
-  its stat stays the same (``graph.loader.RACY_NS``);
+  its stat stays the same (``graph.kept.RACY_NS``);
 - ``build.json``: the fingerprint of what decides the graph (this code and its data, the
   base IRI, the reading limits: a build whose fingerprint differs is a full one);
 - ``records-N.pickle`` (a chunk per build that imported files) and ``mapped.pickle``:
-  what the importer made of each file (``graph.loader.ImportedFile``: its
+  what the importer made of each file (``graph.kept.ImportedFile``: its
   SHA-256, records and warnings), and for each record graph the file and part it was mapped
   from and what its mapping asked the benchmark index (``graph.build.Question``: a directory
   page whose titles resolve otherwise now must be mapped again, though its file did not
   change). Pickled: the records are the importers' models as they were made, each with
-  what the index reads of it (``graph.loader.KeptRecord``); a record's own pickle is kept
+  what the index reads of it (``graph.kept.KeptRecord``); a record's own pickle is kept
   as bytes and read only when the record is mapped again. The state is this code's own
   (its fingerprint), read only from a store folder a build of it wrote;
 - the build's ``QuadTable``: its terms (``terms-N.nt``, their N-Triples forms one a line, and
@@ -41,7 +41,7 @@ import numpy as np
 
 from graph.build import Question
 from graph.dataset.table import QuadTable, TermSnapshot, TermTable
-from graph.loader import FileStat, ImportedFile
+from graph.kept import FileStat, ImportedFile
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.store.pages import link_or_copy
@@ -87,12 +87,12 @@ class KeptBuild:
     (``LoadReport.stats``)."""
 
     def digest(self, relative: PurePosixPath, stat: FileStat) -> str | None:
-        """``graph.loader.Known``: the SHA-256 of a file whose stat is the one kept."""
+        """``graph.kept.Known``: the SHA-256 of a file whose stat is the one kept."""
         found = self.stats.get(relative)
         return found[1] if found is not None and found[0] == stat else None
 
     def imported_as(self, relative: PurePosixPath, digest: str) -> ImportedFile | None:
-        """``graph.loader.Known``: what importing a file with these bytes made."""
+        """``graph.kept.Known``: what importing a file with these bytes made."""
         found = self.imported.get(relative)
         return found if found is not None and found.digest == digest else None
 

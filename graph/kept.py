@@ -1,0 +1,134 @@
+"""What a load keeps of each file it imported, so that the next load can skip it.
+
+An incremental build (``graph.store.rebuild``) hands ``graph.loader.load_records`` a
+``Known``: what an earlier load's importer made of each file (``ImportedFile``), by the
+SHA-256 of its bytes, and the stat each file had then (``FileStat``), trusted as git's index
+trusts it (``RACY_NS``). A record is kept as what the rules across files and the benchmark
+index read of it (``graph.mapping.identity.RecordIdentity``), with the record itself pickled
+apart (``KeptRecord``): a state read back unpickles a record only when it is mapped again
+(unpickling the 150,000 models of 10,000 records took 3-6 s, most of an incremental build's
+reading). ``graph.store.state`` writes and reads these values in a store's generation.
+"""
+
+import copyreg
+import dataclasses
+import os
+import pickle
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Protocol
+
+from graph.importers.base import Imported, Problem
+from graph.mapping.identity import RecordIdentity, identity
+from graph.records import Record
+from graph.records.verbatim import Verbatim
+
+
+def _reduce_verbatim(value: Verbatim) -> tuple[type[Verbatim], tuple[str, str]]:
+    return Verbatim, (str(value), value.reason)
+
+
+copyreg.pickle(Verbatim, _reduce_verbatim)  # a str made with two arguments
+
+
+class KeptRecord:
+    """A record as a load keeps it: what the index reads of it, made when it is imported, and
+    the record, pickled apart (``pickle`` of this value holds the record's own pickle as
+    bytes, which costs nothing to read back): unpickled on first use only."""
+
+    __slots__ = ("_blob", "_record", "identity")
+
+    def __init__(self, known: RecordIdentity, record: Record | None = None,
+                 blob: bytes | None = None) -> None:
+        self.identity = known
+        self._record, self._blob = record, blob
+
+    @classmethod
+    def of(cls, record: Record) -> "KeptRecord":
+        return cls(identity(record), record)
+
+    @property
+    def record(self) -> Record:
+        if self._record is None:
+            assert self._blob is not None
+            # written by this code into a state only it reads (graph.store.state)
+            self._record = pickle.loads(self._blob)
+        return self._record
+
+    def __reduce__(self) -> tuple[type["KeptRecord"], tuple[RecordIdentity, None, bytes]]:
+        blob = self._blob
+        if blob is None:
+            blob = pickle.dumps(self._record, protocol=pickle.HIGHEST_PROTOCOL)
+        return KeptRecord, (self.identity, None, blob)
+
+
+@dataclass(frozen=True)
+class KeptPart:
+    """One record of an imported file (``graph.importers.base.Part``), kept."""
+
+    record: KeptRecord
+    name: str | None = None
+    where: str | None = None
+
+
+@dataclass(frozen=True)
+class ImportedFile:
+    """What importing one file made, and the SHA-256 of the bytes it was made of (hex)."""
+
+    digest: str
+    parts: tuple[KeptPart, ...]
+    warnings: tuple[Problem, ...] = ()
+    rejected: tuple[Problem, ...] = ()
+    text_digest: str = ""
+    """The SHA-256 of the text decoded from those bytes (``LoadReport.text_digests``)."""
+
+    @classmethod
+    def of(cls, digest: str, imported: Imported, text_digest: str) -> "ImportedFile":
+        parts = tuple(KeptPart(KeptRecord.of(part.record), part.name, part.where)
+                      for part in imported.parts)
+        return cls(digest, parts, tuple(imported.warnings), tuple(imported.rejected),
+                   text_digest)
+
+    def at(self, path: Path) -> "ImportedFile":
+        """The same, its problems naming the file at ``path`` (where it is found now)."""
+        def moved(problems: tuple[Problem, ...]) -> tuple[Problem, ...]:
+            return tuple(dataclasses.replace(problem, path=path) for problem in problems)
+
+        return dataclasses.replace(self, warnings=moved(self.warnings),
+                                   rejected=moved(self.rejected))
+
+
+RACY_NS = 2_000_000_000
+"""A file is trusted unread next time only if its modification and change times are this
+much older than the start of the load that read it (git's "racy clean" problem): a write
+after the stat, in the same tick of the file system's clock as the one before, would leave
+the stat as it was. Any later write moves the change time (which no user can set back) past
+the stat's, so the stat differs. Two seconds cover the coarsest clocks (FAT's)."""
+
+
+@dataclass(frozen=True)
+class FileStat:
+    """What a file's stat says of its content, as git's index keeps it."""
+
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    inode: int
+    device: int
+
+    @classmethod
+    def of(cls, info: os.stat_result) -> "FileStat":
+        return cls(info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
+
+
+class Known(Protocol):
+    """An incremental build's memory of the files an earlier load imported."""
+
+    def digest(self, relative: PurePosixPath, stat: FileStat) -> str | None:
+        """The SHA-256 the file at this relative path had, if its stat is the one kept."""
+
+    def imported_as(self, relative: PurePosixPath, digest: str) -> ImportedFile | None:
+        """What the earlier load imported of the file, if its bytes had this SHA-256 then."""
+
+
+__all__ = ["RACY_NS", "FileStat", "ImportedFile", "KeptPart", "KeptRecord", "Known"]
