@@ -59,27 +59,17 @@ class QueryResult:
         """A SELECT answer of the solutions, written as TSV by pyoxigraph: the first ``limit``
         rows, ``truncated`` when there were more."""
         variables = tuple(variable.value for variable in answer.variables)
-        writer = _LinesWriter(None if limit is None else limit + 1)  # the header is a line
-        try:
-            answer.serialize(writer, format=ox.QueryResultsFormat.TSV)
-        except _Enough:
-            pass
-        payload, lines = writer.written()
-        return cls("SELECT", variables, payload=payload, count=lines - 1,
-                   truncated=writer.stopped)
+        wanted = None if limit is None else limit + 1  # the header is a line
+        payload, lines, truncated = _serialized(answer, ox.QueryResultsFormat.TSV, wanted)
+        return cls("SELECT", variables, payload=payload, count=lines - 1, truncated=truncated)
 
     @classmethod
     def of_triples(cls, form: QueryForm, answer: ox.QueryTriples, limit: int | None = None
                    ) -> QueryResult:
         """A CONSTRUCT or DESCRIBE answer of the triples, written as N-Triples by pyoxigraph:
         the first ``limit``, ``truncated`` when there were more."""
-        writer = _LinesWriter(limit)
-        try:
-            answer.serialize(writer, format=ox.RdfFormat.N_TRIPLES)
-        except _Enough:
-            pass
-        payload, lines = writer.written()
-        return cls(form, payload=payload, count=lines, truncated=writer.stopped)
+        payload, lines, truncated = _serialized(answer, ox.RdfFormat.N_TRIPLES, limit)
+        return cls(form, payload=payload, count=lines, truncated=truncated)
 
     @classmethod
     def graph(cls, form: QueryForm, triples: Iterable[ox.Triple],
@@ -122,6 +112,20 @@ class QueryResult:
         if not self.is_graph or not self.payload:
             return ()
         return tuple(quad.triple for quad in ox.parse(self.payload, format=ox.RdfFormat.N_TRIPLES))
+
+
+def _serialized(answer: ox.QuerySolutions | ox.QueryTriples,
+                format: ox.QueryResultsFormat | ox.RdfFormat, wanted: int | None
+                ) -> tuple[bytes, int, bool]:
+    """The first ``wanted`` lines pyoxigraph writes of ``answer`` (all when None), how many
+    they are, and whether it had more."""
+    writer = _LinesWriter(wanted)
+    try:
+        answer.serialize(writer, format=format)  # type: ignore[arg-type]
+    except _Enough:
+        pass
+    payload, lines = writer.written()
+    return payload, lines, writer.stopped
 
 
 class _Enough(Exception):
