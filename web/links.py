@@ -12,7 +12,9 @@ Where an IRI links (``iri_href``), in this order:
   IRI, or any other scheme, shows as text.
 
 A literal links only when it is an ``xsd:anyURI`` whose scheme is http(s): the data's URLs
-are such literals, and a value that broke the URL rule is kept as a plain string.
+are such literals, and a value that broke the URL rule is kept as a plain string. A named
+query's list of IRIs (``#+ links:``, a ``GROUP_CONCAT`` of them) is shown one item a link,
+each by the same rules (``listed``).
 """
 
 from __future__ import annotations
@@ -96,4 +98,20 @@ def cell(term: object, base: str, label: str | None = None) -> Cell:
     return Cell(term.value, href, "literal", note)
 
 
-__all__ = ["Cell", "cell", "iri_href", "is_http", "ontology_href"]
+def listed(term: object, base: str) -> tuple[Cell, ...]:
+    """A literal holding IRIs separated by spaces, as one cell an IRI (each linking by
+    ``iri_href``); an item that is no IRI stays text. Any other term is its one cell."""
+    if not isinstance(term, ox.Literal):
+        return (cell(term, base),)
+    cells = []
+    for item in term.value.split():
+        try:
+            node = ox.NamedNode(item)
+        except ValueError:
+            cells.append(Cell(item, None, "literal"))
+        else:
+            cells.append(cell(node, base))
+    return tuple(cells)
+
+
+__all__ = ["Cell", "cell", "iri_href", "is_http", "listed", "ontology_href"]

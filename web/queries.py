@@ -15,7 +15,7 @@ from graph.sparql.named import find_named_query, load_named_queries
 from graph.sparql.parameters import bind_parameters
 from graph.store.kinds import limits_from
 from web.errors import wants_html
-from web.links import cell
+from web.links import cell, listed
 from web.negotiation import choose, content_type, formats_for, suffix_of, write
 from web.sparql import TRUNCATED_HEADER
 from web.stores import get_store
@@ -53,6 +53,7 @@ def query(name: str) -> Response:
         response = Response(render_template(
             "queries/query.html", query=named, values=values, result=result,
             cell=lambda term: cell(term, store.base),
+            listed=lambda term: listed(term, store.base),
             editor=_editor_link(named.text), missing=(),
             formats=_as_data(named.name, formats_for(result), values),
             row_limit=settings.row_limit,

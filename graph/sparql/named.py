@@ -50,7 +50,7 @@ _HEADER_LINE = re.compile(r"#\+\s*(?P<key>[A-Za-z_-]*)\s*:\s?(?P<value>.*)")
 _PARAM_LINE = re.compile(
     r"(?P<name>\S+)\s+(?P<type>\S+)(?:\s*=\s*(?P<default>.*?))?\s+(?:—|--)\s+(?P<about>.*\S)"
 )
-HEADER_KEYS = ("title", "description", "param")
+HEADER_KEYS = ("title", "description", "param", "links")
 
 
 class QueryFileError(BenchgraphError):
@@ -92,6 +92,9 @@ class NamedQuery:
     """The whole file, header included: line and column numbers in errors are the file's own."""
     source: str
     """Where the query came from: a file path, or ``-e`` for a query given on the command line."""
+    links: tuple[str, ...] = ()
+    """The SELECT variables whose value is a list of IRIs separated by spaces (a
+    ``GROUP_CONCAT`` of them), which a page shows as one link each (``#+ links:``)."""
 
     def parameter(self, name: str) -> Parameter | None:
         return next((p for p in self.parameters if p.name == name), None)
@@ -106,6 +109,7 @@ def parse_named_query(text: str, name: str, source: str | None = None) -> NamedQ
     title: str | None = None
     descriptions: list[str] = []
     parameters: list[Parameter] = []
+    links: list[str] = []
     header_seen = False
     for number, line in _header_lines(text):
         match = _HEADER_LINE.fullmatch(line.strip())
@@ -125,6 +129,8 @@ def parse_named_query(text: str, name: str, source: str | None = None) -> NamedQ
             title = value
         elif key == "description":
             descriptions.append(value)
+        elif key == "links":
+            links += _parse_links(value, text, where, number)
         else:
             parameter = _parse_param(value, where, number)
             if any(p.name == parameter.name for p in parameters):
@@ -134,7 +140,20 @@ def parse_named_query(text: str, name: str, source: str | None = None) -> NamedQ
         if header_seen:
             raise QueryFileError(where, "the header has no '#+ title:' line")
         title = name
-    return NamedQuery(name, title, " ".join(descriptions), tuple(parameters), text, where)
+    return NamedQuery(name, title, " ".join(descriptions), tuple(parameters), text, where,
+                      tuple(links))
+
+
+def _parse_links(value: str, text: str, where: str, number: int) -> list[str]:
+    """The variable names of a ``links`` line (``records sources``), each one the query
+    binds (``AS ?records``)."""
+    names = value.split()
+    for name in names:
+        if re.search(rf"\bAS\s+\?{re.escape(name)}\b", text, re.IGNORECASE) is None:
+            raise QueryFileError(
+                where, f"'links' names {name!r}, which the query does not bind (AS ?{name})",
+                number)
+    return names
 
 
 def ad_hoc_query(text: str, source: str = "-e") -> NamedQuery:

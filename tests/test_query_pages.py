@@ -1,0 +1,63 @@
+"""The named queries' pages (``/queries/NAME``): a list column's items are links of their own,
+escaped as every other value; the data formats keep the one string."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+from flask.testing import FlaskClient
+
+from graph.settings import Settings
+from graph.sparql.named import QueryFileError, load_named_queries, parse_named_query
+from graph.store.kinds import StoreSpec, open_store
+from tests.seeds import SEEDS
+from web import create_app
+from web.links import listed
+
+FIXTURES = Path(__file__).parent / "data" / "query_catalog"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlaskClient]:
+    settings = Settings()
+    store = open_store(StoreSpec.parse("memory"), settings, [*SEEDS, FIXTURES])
+    yield create_app(settings, store, {"TESTING": True}).test_client()
+    store.close()
+
+
+def test_top_results_links_each_record_and_source(client: FlaskClient) -> None:
+    page = client.get("/queries/top-results", headers={"Accept": "text/html"})
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    # helm_qa's best result: its record, a page here, and its source, a link out
+    assert 'href="/record/helm_qa"' in html
+    assert 'href="https://example.org/helm_qa/beta"' in html
+    row = next(line for line in html.splitlines() if ">latency_bench<" in line)
+    assert '<td class="list"><a class="iri" href="/record/latency_bench"' in row
+
+
+def test_list_columns_stay_one_string_as_data(client: FlaskClient) -> None:
+    data = client.get("/queries/top-results.tsv").get_data(as_text=True)
+    assert "\t<https://" not in data.split("\n", 1)[1]  # the lists are literals, as written
+
+
+def test_a_list_item_that_is_no_iri_stays_text(client: FlaskClient) -> None:
+    with client.application.test_request_context():
+        cells = listed(ox.Literal("https://a.org/x not<an>iri javascript:alert(1)"),
+                       Settings().base)
+    assert [(c.text, c.href) for c in cells] == [
+        ("<https://a.org/x>", "https://a.org/x"), ("not<an>iri", None),
+        ("<javascript:alert(1)>", None)]
+
+
+def test_every_links_column_is_a_column_of_its_query() -> None:
+    for query in load_named_queries().values():
+        for name in query.links:
+            assert f"?{name}" in query.text, (query.name, name)
+    assert load_named_queries()["top-results"].links == ("sources", "records")
+
+
+def test_a_links_line_naming_no_column_is_refused() -> None:
+    with pytest.raises(QueryFileError, match=r"q\.rq, line 2: 'links' names 'nope'"):
+        parse_named_query("#+ title: a\n#+ links: nope\nSELECT (1 AS ?one) WHERE {}", "q", "q.rq")
