@@ -9,7 +9,12 @@ import pytest
 from flask.testing import FlaskClient
 
 from graph.settings import Settings
-from graph.sparql.named import QueryFileError, load_named_queries, parse_named_query
+from graph.sparql.named import (
+    HEADER_KEYS,
+    QueryFileError,
+    load_named_queries,
+    parse_named_query,
+)
 from graph.store.kinds import StoreSpec, open_store
 from tests.seeds import SEEDS
 from web import create_app
@@ -61,3 +66,9 @@ def test_every_links_column_is_a_column_of_its_query() -> None:
 def test_a_links_line_naming_no_column_is_refused() -> None:
     with pytest.raises(QueryFileError, match=r"q\.rq, line 2: 'links' names 'nope'"):
         parse_named_query("#+ title: a\n#+ links: nope\nSELECT (1 AS ?one) WHERE {}", "q", "q.rq")
+
+
+def test_every_header_key_is_documented() -> None:
+    """queries/README.md names each key a header may use, as the parser knows them."""
+    text = (Path(__file__).parent.parent / "queries" / "README.md").read_text(encoding="utf-8")
+    assert [key for key in HEADER_KEYS if f"`{key}`" not in text] == []
