@@ -28,7 +28,6 @@ The dump pages (``graph.store.pages``) are kept beside it, in ``pages/``.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import pickle
@@ -122,7 +121,7 @@ class KeptBuild:
             ends.append(len(self.table.terms))
         np.save(folder / ROWS_FILE, self.table.rows())
         _pickle(folder / MAPPED_FILE, self.mapped)
-        stats = {str(relative): [*dataclasses.astuple(stat), digest]
+        stats = {str(relative): [*_fields(stat), digest]
                  for relative, (stat, digest) in self.stats.items()}
         (folder / STATS_FILE).write_text(json.dumps(stats), encoding="utf-8")
         build = {"version": STATE_VERSION, "fingerprint": self.fingerprint,
@@ -172,6 +171,12 @@ class KeptBuild:
                    build["chunks"], build["chunk_ends"], record_chunks, stats)
 
 
+def _fields(stat: FileStat) -> tuple[int, int, int, int, int]:
+    """``dataclasses.astuple`` of a stat, by hand: that deep-copies every field (0.3-0.7 s
+    for the 10,000 stats of 10,000 records)."""
+    return stat.size, stat.mtime_ns, stat.ctime_ns, stat.inode, stat.device
+
+
 def _pickle(path: Path, kept: object) -> None:
     with path.open("wb") as out:
         pickle.dump(kept, out, protocol=pickle.HIGHEST_PROTOCOL)
@@ -192,10 +197,39 @@ def _write_snapshot(path: Path, snapshot: TermSnapshot) -> None:
 
 
 def _read_snapshot(path: Path) -> TermSnapshot:
-    data = json.loads(path.read_text(encoding="utf-8"))
+    """A terms chunk read back for ``TermTable.restored``, which reads no lexical form: the
+    JSON's kinds and extras are decoded where they stand, its lexicals (most of its bytes:
+    35 MB, 0.2-0.3 s of decoding at 10,000 records) left unread; the whole of it is decoded
+    only when it is not laid out as ``_write_snapshot`` lays it out."""
+    text = path.read_text(encoding="utf-8")
     forms = path.with_suffix(".nt").read_text(encoding="utf-8")
-    return TermSnapshot(data["kinds"].encode("ascii"), forms.split("\n") if forms else [],
-                        data["lexicals"], data["extras"])
+    found = _kinds_and_extras(text)
+    if found is None:
+        data = json.loads(text)
+        found = data["kinds"], data["extras"]
+    kinds, extras = found
+    return TermSnapshot(kinds.encode("ascii"), forms.split("\n") if forms else [], [], extras)
+
+
+_KINDS_KEY, _EXTRAS_KEY = '{"kinds": ', ', "extras": '
+_DECODER = json.JSONDecoder()
+
+
+def _kinds_and_extras(text: str) -> tuple[str, list[str]] | None:
+    """The ``kinds`` and ``extras`` of a chunk's JSON, which opens with the kinds and ends
+    with the extras (a list of datatype IRIs and language tags, neither of which can hold
+    the key's text); None for any other layout."""
+    start = text.rfind(_EXTRAS_KEY)
+    if not text.startswith(_KINDS_KEY) or start < 0:
+        return None
+    try:
+        kinds, _ = _DECODER.raw_decode(text, len(_KINDS_KEY))
+        extras, end = _DECODER.raw_decode(text, start + len(_EXTRAS_KEY))
+    except ValueError:
+        return None
+    if text[end:] != "}" or not isinstance(kinds, str) or not isinstance(extras, list):
+        return None
+    return kinds, extras
 
 
 def fingerprint(settings: Settings) -> str:

@@ -1,0 +1,72 @@
+"""A terms chunk of a store's state read back (``graph.store.state._read_snapshot``): its
+kinds and extras decoded where they stand in the JSON, its lexicals left unread, and the
+table restored from it the table the chunk was written from."""
+
+import json
+from pathlib import Path
+
+from rdflib import Literal, URIRef
+
+from graph.dataset.table import TermTable
+from graph.kept import FileStat
+from graph.store import state
+
+DATATYPE = URIRef("https://example.org/datatype")
+TRICKY = ['", "extras": ["x"]}', '{"kinds": "I"}', "line\nbreak", "back\\slash\\", "\u00e9t\u00e9"]
+
+
+def _table() -> TermTable:
+    terms = TermTable()
+    terms.iri(URIRef("https://example.org/a"))
+    for text in TRICKY:
+        terms.plain(text)
+        terms.typed(text, DATATYPE, None)
+        terms.object(Literal(text, lang="en-GB"))
+    return terms
+
+
+def _written(tmp_path: Path) -> tuple[TermTable, Path]:
+    terms = _table()
+    path = tmp_path / "terms-0.json"
+    state._write_snapshot(path, terms.snapshot())
+    return terms, path
+
+
+def _same(restored: TermTable, terms: TermTable) -> None:
+    assert restored.ntriples == terms.ntriples
+    assert [restored.terms[i] for i in range(len(terms))] == [
+        terms.terms[i] for i in range(len(terms))]
+    for i in range(len(terms)):
+        term = terms.terms[i]
+        if isinstance(term, Literal) and term.language:
+            assert restored.terms[i].language == term.language  # type: ignore[union-attr]
+    for text in TRICKY:
+        assert restored.object(Literal(text, datatype=DATATYPE)) == terms.typed(
+            text, DATATYPE, None)
+        assert restored.object(Literal(text, lang="en-gb")) == terms.object(
+            Literal(text, lang="en-GB"))
+
+
+def test_a_chunk_read_back_restores_its_table(tmp_path: Path) -> None:
+    terms, path = _written(tmp_path)
+    snapshot = state._read_snapshot(path)
+    assert snapshot.lexicals == []  # not decoded
+    assert snapshot.extras == terms.snapshot().extras
+    _same(TermTable.restored(snapshot), terms)
+
+
+def test_a_chunk_laid_out_otherwise_is_decoded_whole(tmp_path: Path) -> None:
+    terms, path = _written(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({"extras": data["extras"], "lexicals": data["lexicals"],
+                                "kinds": data["kinds"]}), encoding="utf-8")
+    assert state._kinds_and_extras(path.read_text(encoding="utf-8")) is None
+    _same(TermTable.restored(state._read_snapshot(path)), terms)
+    path.write_text(json.dumps({**data, "more": 1}, ensure_ascii=False), encoding="utf-8")
+    assert state._kinds_and_extras(path.read_text(encoding="utf-8")) is None
+    _same(TermTable.restored(state._read_snapshot(path)), terms)
+
+
+def test_a_stat_is_kept_field_for_field() -> None:
+    stat = FileStat(size=1, mtime_ns=2, ctime_ns=3, inode=4, device=5)
+    assert FileStat(*state._fields(stat)) == stat
