@@ -90,7 +90,11 @@ class ImportedFile:
                    text_digest)
 
     def at(self, path: Path) -> "ImportedFile":
-        """The same, its problems naming the file at ``path`` (where it is found now)."""
+        """The same, its problems naming the file at ``path`` (where it is found now): this
+        very value when it has none (most files: 10,000 copies took 0.1 s of a rebuild)."""
+        if not (self.warnings or self.rejected):
+            return self
+
         def moved(problems: tuple[Problem, ...]) -> tuple[Problem, ...]:
             return tuple(dataclasses.replace(problem, path=path) for problem in problems)
 

@@ -42,7 +42,7 @@ from graph.importers.base import Problem, RecordRejected, SourceFile
 from graph.importers.reading import (
     UTF8_BOM,
     decode_record_bytes,
-    find_record_files,
+    list_record_files,
     read_record_bytes,
 )
 from graph.kept import RACY_NS, FileStat, ImportedFile, KeptRecord, Known
@@ -136,13 +136,13 @@ def load_records(
     exist; everything wrong with a file is reported in the ``LoadReport`` instead.
     """
     started = time.time_ns()
-    files = find_record_files(paths)
+    files = list_record_files(paths)
     report = LoadReport(files=len(files))
     by_id: dict[tuple[str, str], LoadedRecord] = {}
     by_key: dict[str, LoadedRecord] = {}
-    for done, (path, relative) in enumerate(files, start=1):
+    for done, (path, relative, info) in enumerate(files, start=1):
         try:
-            source, made, remembered, stat = _import(path, relative, settings, known)
+            source, made, remembered, stat = _import(path, relative, info, settings, known)
         except RecordRejected as rejected:
             report.rejected.append(Problem(path, rejected.field, rejected.reason))
         else:
@@ -167,15 +167,14 @@ def load_records(
     return report
 
 
-def _import(path: Path, relative: PurePosixPath, settings: Settings, known: Known | None
+def _import(path: Path, relative: PurePosixPath, info: os.stat_result | None,
+            settings: Settings, known: Known | None
             ) -> tuple[SourceFile, ImportedFile, bool, FileStat | None]:
     """The file, what importing it makes, whether ``known`` remembered that, and the file's
-    stat before it was read (None when it has none). A file ``known`` trusts by its stat is
-    not read: its ``SourceFile`` has no text (nothing after the import reads it)."""
-    try:
-        stat: FileStat | None = FileStat.of(os.stat(path))
-    except OSError:
-        stat = None  # read_record_bytes says why
+    stat before it was read (``info``, the listing's; None when it has none:
+    ``read_record_bytes`` says why). A file ``known`` trusts by its stat is not read: its
+    ``SourceFile`` has no text (nothing after the import reads it)."""
+    stat = None if info is None else FileStat.of(info)
     if known is not None and stat is not None:
         digest = known.digest(relative, stat)
         unread = None if digest is None else known.imported_as(relative, digest)

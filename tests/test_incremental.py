@@ -21,6 +21,7 @@ from graph.build import BuildResult, build
 from graph.cli import main
 from graph.export import serialize
 from graph.export.formats import NQUADS
+from graph.importers.reading import find_record_files
 from graph.resources import data_dir
 from graph.search import INDEX_FILE
 from graph.settings import Settings
@@ -232,7 +233,7 @@ def test_a_file_written_just_before_the_build_is_read_again(
     full_build(store, records, settings)
     read = reads(monkeypatch)
     incremental(store, records, settings)
-    assert len(read) == len(loader.find_record_files([records]))
+    assert len(read) == len(find_record_files([records]))
 
 
 def test_the_pages_of_a_dump_join_into_the_whole_dump(tmp_path: Path, records: Path,

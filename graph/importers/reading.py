@@ -43,6 +43,15 @@ def find_record_files(paths: Sequence[Path]) -> list[tuple[Path, PurePosixPath]]
     sorted by relative path, then by path, and holds each file once even when two PATHs
     reach it. Raises ``InputPathError`` for a PATH that does not exist.
     """
+    return [(path, relative) for path, relative, _ in list_record_files(paths)]
+
+
+def list_record_files(paths: Sequence[Path]
+                      ) -> list[tuple[Path, PurePosixPath, os.stat_result | None]]:
+    """``find_record_files``, each file with the stat that told it apart from the others
+    (None for a file that cannot be looked at): the loader's stat of it, taken before the
+    file is read, so that a load stats each file once (10,000 stats of 10,000 records
+    cost 0.1 s)."""
     found: list[tuple[Path, PurePosixPath]] = []
     for given in paths:
         if given.is_dir():
@@ -52,25 +61,25 @@ def find_record_files(paths: Sequence[Path]) -> list[tuple[Path, PurePosixPath]]
         else:
             raise InputPathError(given, "no such file or folder")
     found.sort(key=lambda item: (item[1].parts, str(item[0])))
-    unique: list[tuple[Path, PurePosixPath]] = []
+    unique: list[tuple[Path, PurePosixPath, os.stat_result | None]] = []
     seen: set[object] = set()
     for path, relative in found:
-        identity = _identity(path)
+        info = _stat(path)
+        identity = path.absolute() if info is None else (info.st_dev, info.st_ino)
         if identity not in seen:
             seen.add(identity)
-            unique.append((path, relative))
+            unique.append((path, relative, info))
     return unique
 
 
-def _identity(path: Path) -> object:
+def _stat(path: Path) -> os.stat_result | None:
     """What makes two paths the same file: its device and inode (one ``stat``, where
-    resolving the path would look at every folder on the way); the path itself for a file
-    that cannot be looked at (``read_source`` then says why)."""
+    resolving the path would look at every folder on the way); None for a file that cannot
+    be looked at (its path then tells it apart, and ``read_source`` says why)."""
     try:
-        info = os.stat(path)
+        return os.stat(path)
     except OSError:
-        return path.absolute()
-    return (info.st_dev, info.st_ino)
+        return None
 
 
 def _files_below(folder: Path) -> list[tuple[Path, PurePosixPath]]:
