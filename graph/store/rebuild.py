@@ -190,7 +190,7 @@ def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
         # interpreter: it runs beside the index, which is Python work (5.5 s of 8 s at 10,000
         # records when one after the other, on a loaded machine).
         with ThreadPoolExecutor(max_workers=1) as pool:
-            joined = pool.submit(join_dumps, loading, DUMP_FORMATS)
+            joined = pool.submit(join_dumps, loading, DUMP_FORMATS, before)
             figures.index_updated = update_index(loading / INDEX_FILE, before / INDEX_FILE,
                                                  table, settings.base, change.statements)
             clock.lap("index")
