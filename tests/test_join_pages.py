@@ -1,4 +1,4 @@
-"""Joining dump pages (``graph.store.pages.join``): the pages' bytes are copied by the kernel
+"""Joining dump pages (``graph.store.joining.join``): the pages' bytes are copied by the kernel
 into the dump between the layout's own bytes, and the dump is the very bytes of the layout
 and the pages in order, whichever way the copy is made."""
 
@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from graph.export.formats import TURTLE
-from graph.store import pages as pages_module
-from graph.store.pages import PAGES, Layout, Page, Partition, copy_into, join
+from graph.store import joining
+from graph.store.joining import copy_into, join
+from graph.store.pages import PAGES, Layout, Page, Partition
 
 LAYOUT = Layout(b"@prefix x: <y> .\n\n", b"\n", b"#end\n", b"#empty\n")
 BODIES = [b"<a> <b> <c> .\n", b"", "<d> <e> \"\u00e9t\u00e9\" .\n".encode() * 5000,
@@ -49,7 +50,7 @@ def test_without_the_kernel_copy_the_dump_is_the_same(tmp_path: Path,
     def refused(*args: object) -> int:
         raise OSError(errno.EXDEV, "cross-device")
 
-    monkeypatch.setattr(pages_module.os, "copy_file_range", refused, raising=False)
+    monkeypatch.setattr(joining.os, "copy_file_range", refused, raising=False)
     partition = _partition(tmp_path, BODIES)
     join(tmp_path, partition, TURTLE, tmp_path / "dump.ttl")
     assert (tmp_path / "dump.ttl").read_bytes() == _expected(BODIES)
@@ -72,7 +73,7 @@ def test_another_error_of_the_copy_is_raised(tmp_path: Path,
     def failing(*args: object) -> int:
         raise OSError(errno.EIO, "input/output error")
 
-    monkeypatch.setattr(pages_module.os, "copy_file_range", failing, raising=False)
+    monkeypatch.setattr(joining.os, "copy_file_range", failing, raising=False)
     source = tmp_path / "source"
     source.write_bytes(b"x")
     with (tmp_path / "target").open("wb") as handle, pytest.raises(OSError):
@@ -120,14 +121,14 @@ def test_runs_of_the_previous_dump_join_into_the_same_dump(
     folder, partition, previous = _generations(tmp_path, order)
     bodies = [OLD[item] if isinstance(item, int) else item for item in order]
     copied: list[Path] = []
-    original = pages_module.copy_into
+    original = joining.copy_into
 
     def counted(source: Path, descriptor: int, offset: int = 0,
                 length: int | None = None) -> int:
         copied.append(source)
         return original(source, descriptor, offset, length)
 
-    monkeypatch.setattr(pages_module, "copy_into", counted)
+    monkeypatch.setattr(joining, "copy_into", counted)
     join(folder, partition, TURTLE, folder / "dump.ttl", previous=previous)
     assert (folder / "dump.ttl").read_bytes() == _expected(bodies)
     runs = sum(1 for index, item in enumerate(order) if isinstance(item, int) and (

@@ -32,7 +32,8 @@ from pathlib import Path
 from graph.dataset.table import QuadTable
 from graph.export import Written, write_atomically, write_file
 from graph.export.formats import JSONLD, NQUADS, NTRIPLES, TRIG, TURTLE, Format
-from graph.store.pages import Partition, join, write_partition
+from graph.store.joining import join
+from graph.store.pages import Partition, write_partition
 from graph.validation.report import ValidationReport
 
 DUMP_STEM = "dump"
@@ -74,7 +75,7 @@ def write_pages(folder: Path, table: QuadTable, base: str) -> dict[Format, int]:
 def join_dumps(folder: Path, formats: tuple[Format, ...], before: Path | None = None) -> None:
     """Make the dumps of ``formats`` from the pages in ``folder``; ``before``: the
     generation those pages were updated from, whose dumps are copied from in runs
-    (``graph.store.pages.join``)."""
+    (``graph.store.joining.join``)."""
     for fmt in formats:
         partition = Partition.load(folder, fmt.keeps_graphs, with_members=False)
         previous = None if before is None else before / dump_name(fmt)

@@ -29,12 +29,13 @@ the base IRI, the reading limits); ``--full`` builds everything again.
    manifest switches to it, as after a full build: the generation holds every file a server
    hands out, so serving it writes nothing.
 
-Where the time goes, at 10,000 records on this project's shared 2-core machine (load 9-10,
-``python -m perf.run incremental``): 8.2 s for one record changed, against 89 s for the full
-build (33 s against 161 s before the identities, the stat cache and the index update, at the
-same load). By step: read 3.5 s (the kept terms restored, 1 s; the state's records and
-stats, 0.3 s; listing and stat-ing 10,000 files and the loader's rules, 1.3 s), the index
-1.0 s, the dump pages and their join 0.7 s each, the rest 0.2-0.6 s a step.
+Where the time goes, at 10,000 records on this project's shared 2-core machine (load about
+5, ``python -m perf.run incremental --rounds 3``, medians): 6.1 s for one record changed,
+against 6.9 s for main in the same hour and 69 s for the full build. By step: read 2.0 s
+(main 4.0: the kept terms now restored by their forms, the chunks' lexical forms left
+unread, one stat a file), the join 1.2 (now copying runs of the previous dumps: what is
+left is writing 800 MB of new dump files), the pages 1.1, the map 0.9, the switch 0.6,
+the index 0.5, the rest 0.2 a step.
 perf/README.md, "Incremental figures", says what remains to reach 2 s.
 """
 
