@@ -55,6 +55,15 @@ class KeptRecord:
             self._record = pickle.loads(self._blob)
         return self._record
 
+    def pack(self) -> None:
+        """Pickle the record into its blob now (once) and let go of the model: a full build
+        holds every record from its import to ``KeptBuild.save`` (27 KB a record as a model,
+        6 KB pickled), and ``record`` reads it back for mapping; the state's pickle then
+        reuses the blob, so the records are pickled once either way."""
+        if self._blob is None:
+            self._blob = pickle.dumps(self._record, protocol=pickle.HIGHEST_PROTOCOL)
+        self._record = None
+
     def __reduce__(self) -> tuple[type["KeptRecord"], tuple[RecordIdentity, None, bytes]]:
         blob = self._blob
         if blob is None:

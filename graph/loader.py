@@ -29,6 +29,7 @@ safe. What a load keeps of each file and record is in ``graph.kept``.
 Only ``RecordRejected`` is caught: anything else raised here is a bug, and shows as one.
 """
 
+import dataclasses
 import hashlib
 import os
 import time
@@ -127,10 +128,13 @@ def record_key(relative: PurePosixPath, part: str | None = None) -> str:
 
 def load_records(
     paths: Sequence[Path], settings: Settings, progress: Progress | None = None,
-    known: Known | None = None,
+    known: Known | None = None, pack: bool = False,
 ) -> LoadReport:
     """Load every record file under ``paths`` (files or folders, searched recursively); a
-    file that ``known`` remembers by its bytes is not imported again.
+    file that ``known`` remembers by its bytes is not imported again. With ``pack`` (a build
+    that keeps its state), each record is pickled as it is imported and its model let go
+    (``KeptRecord.pack``), and each file's text too: what the rest of the load reads is the
+    records' identities, and 100,000 records' models do not fit the build's memory.
 
     Raises ``InputPathError`` (from ``graph.importers.reading``) for a PATH that does not
     exist; everything wrong with a file is reported in the ``LoadReport`` instead.
@@ -146,6 +150,10 @@ def load_records(
         except RecordRejected as rejected:
             report.rejected.append(Problem(path, rejected.field, rejected.reason))
         else:
+            if pack and not remembered:
+                source = dataclasses.replace(source, text="")
+                for part in made.parts:
+                    part.record.pack()
             report.imported[relative] = made
             report.text_digests[path] = made.text_digest
             if stat is not None and max(stat.mtime_ns, stat.ctime_ns) < started - RACY_NS:

@@ -105,16 +105,19 @@ def opened_store(
 
 
 def build_from(
-    args: argparse.Namespace, settings: Settings | None = None, paths: Sequence[str] | None = None
+    args: argparse.Namespace, settings: Settings | None = None, paths: Sequence[str] | None = None,
+    *, keep: bool = False,
 ) -> BuildResult:
     """The graph of the PATHs given on the command line (``paths`` when the command picked
     them out of its words; default: the bundled catalog), with a progress bar on a terminal;
     writes ``--report`` when asked. A PATH that does not exist is an input error
-    (``InputPathError``)."""
+    (``InputPathError``); with ``keep``, the records are kept packed for the state a store
+    keeps (``graph.build.build``)."""
     from graph.build import build
 
     given = [Path(word) for word in (args.paths if paths is None else paths)]
-    result = build(given, settings or settings_from(args), progress=progress_bar("reading"))
+    result = build(given, settings or settings_from(args), progress=progress_bar("reading"),
+                   keep=keep)
     if args.report is not None:
         with output_to(args.report):
             write_report_json(args.report, result.report)
