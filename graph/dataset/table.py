@@ -432,6 +432,14 @@ class QuadTable:
         """Every quad as a row of four ids (subject, predicate, object, graph), a copy."""
         return np.frombuffer(self._rows, dtype=np.int32).reshape(-1, 4).astype(np.int64)
 
+    def held_rows(self) -> npt.NDArray[np.int32]:
+        """Every quad as a row of four ids, the table's own 32-bit ids, not a copy (read-only:
+        ``rows()`` is a copy twice its size, 430 MB at 100,000 records). The table cannot
+        grow while the view is alive (its buffer is exported): BufferError if it tries."""
+        view = np.frombuffer(self._rows, dtype=np.int32).reshape(-1, 4)
+        view.flags.writeable = False
+        return view
+
     def select(self, keep: npt.NDArray[np.bool_]) -> QuadTable:
         """A table of the same terms holding the quads where ``keep`` is true."""
         return QuadTable.of_rows(self.terms, self.rows()[keep])

@@ -26,7 +26,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -202,14 +202,19 @@ def canonical_rows(terms: TermTable, rows: Ids, *, keep_graphs: bool) -> Canonic
 
 def write_partition(folder: Path, table: QuadTable, base: str, *, keep_graphs: bool
                     ) -> Partition:
-    """Cut the table's groups into pages and write each in every format of the family."""
-    rows = table.rows()
+    """Cut the table's groups into pages and write each in every format of the family.
+    The rows are read where the table holds them (``QuadTable.held_rows``) in the order of
+    their groups, a page's rows gathered at a time: sorting a copy of every row held 1 GB
+    at 100,000 records, the order of the rows (an index a row) holds a fifth of that."""
+    rows = table.held_rows()
+    position = _group_position(keep_graphs)
     partition = Partition(keep_graphs, [], {fmt.name: layout(fmt, base)
                                             for fmt in FAMILIES[keep_graphs]})
     _prepare(folder, partition)
-    groups, sorted_rows = _grouped(table.terms, rows, _group_position(keep_graphs))
+    groups, order = _group_order(table.terms, rows[:, position])
     prefixes = prefixes_for(base)
-    for members, page_rows in _cut(groups, sorted_rows, _group_position(keep_graphs)):
+    for members, run in _runs(groups, rows[order, position]):
+        page_rows = rows[order[run]].astype(np.int64)
         _write_page(folder, partition, table.terms, members, page_rows, prefixes, len(
             partition.pages))
     return partition
@@ -271,36 +276,43 @@ def _group_position(keep_graphs: bool) -> int:
 
 def _grouped(terms: TermTable, rows: Ids, position: int) -> tuple[Ids, Ids]:
     """The distinct groups of ``rows`` in canonical order, and the rows sorted by group."""
-    column = rows[:, position]
+    groups, order = _group_order(terms, rows[:, position])
+    return groups, rows[order]
+
+
+def _group_order(terms: TermTable, column: npt.NDArray[np.integer[Any]]) -> tuple[Ids, Ids]:
+    """The distinct groups of ``column`` (the group of each row) in canonical order, and the
+    order of the rows by group (stable: the rows of a group keep their order)."""
     groups = np.unique(column)
     forms = terms.ntriples
     groups = np.asarray(sorted(groups.tolist(), key=forms.__getitem__), dtype=np.int64)
-    rank = np.zeros(max(len(terms), 1), dtype=np.int64)
-    rank[groups] = np.arange(len(groups), dtype=np.int64)
-    return groups, rows[np.argsort(rank[column], kind="stable")]
+    rank = np.zeros(max(len(terms), 1), dtype=np.int32)
+    rank[groups] = np.arange(len(groups), dtype=np.int32)
+    order: Ids = np.argsort(rank[column], kind="stable")
+    return groups, order
 
 
 def _cut(groups: Ids, rows: Ids, position: int) -> Iterator[tuple[Ids, Ids]]:
     """Runs of whole groups of about ``ROWS_PER_PAGE`` rows: (the groups, their rows)."""
+    for members, run in _runs(groups, rows[:, position]):
+        yield members, rows[run]
+
+
+def _runs(groups: Ids, column: npt.NDArray[np.integer[Any]]) -> Iterator[tuple[Ids, slice]]:
+    """Runs of whole groups of about ``ROWS_PER_PAGE`` rows, ``column`` being the group of
+    each row, sorted by group: (the groups, the slice of their rows)."""
     if not len(groups):
         return
-    ends: Ids = np.cumsum(_counts(rows, position))
+    starts = np.flatnonzero(np.r_[True, column[1:] != column[:-1]])
+    ends: Ids = np.cumsum(np.diff(np.r_[starts, len(column)]))
     start_group, start_row = 0, 0
     while start_group < len(groups):
         target = start_row + ROWS_PER_PAGE
         end_group = int(np.searchsorted(ends, target, side="left")) + 1
         end_group = min(max(end_group, start_group + 1), len(groups))
         end_row = int(ends[end_group - 1])
-        yield groups[start_group:end_group], rows[start_row:end_row]
+        yield groups[start_group:end_group], slice(start_row, end_row)
         start_group, start_row = end_group, end_row
-
-
-def _counts(rows: Ids, position: int) -> Ids:
-    """Rows per group, ``rows`` being sorted by group."""
-    column = rows[:, position]
-    starts = np.flatnonzero(np.r_[True, column[1:] != column[:-1]])
-    counts: Ids = np.diff(np.r_[starts, len(column)])
-    return counts
 
 
 def _prepare(folder: Path, partition: Partition) -> None:

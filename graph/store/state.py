@@ -34,7 +34,7 @@ import pickle
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -51,6 +51,8 @@ ROWS_FILE = "rows.npy"
 MAPPED_FILE = "mapped.pickle"
 STATS_FILE = "stats.json"
 STATE_VERSION = 5
+_TERMS_AT_A_TIME = 10_000
+"""How many terms a chunk's files are written at a time (``_write_snapshot``)."""
 _READING_SETTINGS = ("base", "max_file_bytes", "max_string_chars", "max_nesting_depth")
 """The settings a graph depends on: a build with other values is a full one."""
 
@@ -189,11 +191,29 @@ def _unpickle(path: Path) -> Any:
 
 def _write_snapshot(path: Path, snapshot: TermSnapshot) -> None:
     """A terms chunk: the N-Triples forms one a line (a form holds no line break: N-Triples
-    escapes it) in ``.nt``, the rest as JSON: split, not parsed, when read again."""
-    data = {"kinds": snapshot.kinds.decode("ascii"), "lexicals": snapshot.lexicals,
-            "extras": snapshot.extras}
-    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    path.with_suffix(".nt").write_text("\n".join(snapshot.ntriples), encoding="utf-8")
+    escapes it) in ``.nt``, the rest as JSON: split, not parsed, when read again. Both are
+    written a run of terms at a time, the bytes ``json.dumps`` and one join would make: each
+    made whole held as much again as the terms' text (hundreds of megabytes at 100,000
+    records). ``json.dump`` would stream it too, but by Python's slow encoder."""
+    with path.open("w", encoding="utf-8") as out:
+        out.write(f'{{"kinds": {json.dumps(snapshot.kinds.decode("ascii"))}, "lexicals": ')
+        _write_json_list(out, snapshot.lexicals)
+        out.write(', "extras": ')
+        _write_json_list(out, snapshot.extras)
+        out.write("}")
+    forms = snapshot.ntriples
+    with path.with_suffix(".nt").open("w", encoding="utf-8") as out:
+        for start in range(0, len(forms), _TERMS_AT_A_TIME):
+            out.write(("\n" if start else "") + "\n".join(forms[start:start + _TERMS_AT_A_TIME]))
+
+
+def _write_json_list(out: TextIO, items: list[str]) -> None:
+    """``json.dumps(items, ensure_ascii=False)`` into ``out``, a run of items at a time."""
+    out.write("[")
+    for start in range(0, len(items), _TERMS_AT_A_TIME):
+        run = json.dumps(items[start:start + _TERMS_AT_A_TIME], ensure_ascii=False)
+        out.write((", " if start else "") + run[1:-1])
+    out.write("]")
 
 
 def _read_snapshot(path: Path) -> TermSnapshot:
