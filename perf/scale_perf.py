@@ -48,6 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="clients of each server in the scale section (default 4)")
     parser.add_argument("--scale-seconds", type=float, default=30.0, metavar="S",
                         help="how long each server is asked in the scale section (default 30)")
+    parser.add_argument("--scale-no-floor", action="store_true",
+                        help="ours only: skip the floors (Oxigraph's server, pyoxigraph's bulk "
+                             "load: 25 min at 100,000 records)")
     parser.add_argument("--scale-store", type=Path, metavar="DIR",
                         help="serve (and floor-load) this store folder, already built from the "
                              "same catalog, instead of building one: no build row")
@@ -73,6 +76,8 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
     say(f"scale: benchgraph serve --store, {label}")
     with serving_benchgraph(["--store", f"oxigraph:{store}"], workdir) as served:
         rows[f"ours: benchgraph serve --store, {label}"] = _asked(served, mix, args, pages=True)
+    if args.scale_no_floor:
+        return _report(rows, args.records + args.directory_pages)
     say(f"scale: oxigraph serve-read-only, {label}")
     with serving_oxigraph(generation, workdir) as served:
         rows[f"floor: oxigraph serve-read-only, {label}"] = _asked(served, mix, args, pages=False)
