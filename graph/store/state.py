@@ -121,7 +121,7 @@ class KeptBuild:
             _write_snapshot(folder / name, self.table.terms.snapshot(start))
             chunks.append(name)
             ends.append(len(self.table.terms))
-        np.save(folder / ROWS_FILE, self.table.rows())
+        np.save(folder / ROWS_FILE, self.table.held_rows())  # 32-bit, as the table holds them
         _pickle(folder / MAPPED_FILE, self.mapped)
         stats = {str(relative): [*_fields(stat), digest]
                  for relative, (stat, digest) in self.stats.items()}
