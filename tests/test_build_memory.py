@@ -2,7 +2,6 @@
 not their models, when its state is kept (``graph.build.build(keep=True)``)."""
 
 import pickle
-import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ from graph.build import build
 from graph.kept import KeptRecord
 from graph.settings import Settings
 from perf.generate_catalog import write_catalog
+from tests.memory import traced
 
 RECORDS = 600
 
@@ -24,12 +24,7 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def held_by_build(catalog: Path, keep: bool) -> tuple[int, int]:
     """What the build allocated and still holds once it is made, and its peak (bytes)."""
-    tracemalloc.start()
-    try:
-        result = build([catalog], Settings(), keep=keep)
-        held, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    result, held, peak = traced(lambda: build([catalog], Settings(), keep=keep))
     assert len(result.report.records) == RECORDS
     return held, peak
 

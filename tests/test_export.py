@@ -9,7 +9,6 @@ import re
 import shutil
 import stat
 import subprocess
-import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -52,6 +51,7 @@ from graph.export.formats import (
     media_types,
     negotiate,
 )
+from tests.memory import traced
 
 BASE = "https://w3id.org/benchgraph/"
 BENCH = "https://w3id.org/benchgraph/ontology#"
@@ -644,11 +644,6 @@ def test_a_file_is_written_as_it_is_made_never_whole_in_memory(
     monkeypatch.setattr(assemble, "CHUNK", 1000)
     whole = serialize(table, fmt).data
     path = tmp_path / f"graph{fmt.extension}"
-    tracemalloc.start()
-    try:
-        write_file(path, table, fmt)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    _, _, peak = traced(lambda: write_file(path, table, fmt))
     assert path.read_bytes() == whole
     assert peak < len(whole) / 2, (peak, len(whole))

@@ -5,7 +5,6 @@ written a run of terms at a time (``graph.store.state._write_snapshot``)."""
 import hashlib
 import json
 import random
-import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +15,7 @@ from graph.dataset.table import QuadTable, TermSnapshot, TermTable
 from graph.store import pages, state
 from graph.store.pages import write_partition
 from graph.store.state import KeptBuild
+from tests.memory import traced
 
 IRI = "https://example.org/" + "a-long-namespace/" * 4
 
@@ -50,12 +50,8 @@ def test_pages_are_cut_without_a_copy_of_the_rows(
     got: list[str] = []
     monkeypatch.setattr(pages, "_write_page", lambda folder, partition, terms, members, rows,
                         prefixes, number: got.append(digest(members, rows)))
-    tracemalloc.start()
-    try:
-        write_partition(tmp_path, table, "https://example.org/", keep_graphs=keep_graphs)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    _, _, peak = traced(lambda: write_partition(tmp_path, table, "https://example.org/",
+                                                keep_graphs=keep_graphs))
     assert got == expected
     assert len(expected) > 10
     assert peak < table.rows().nbytes, (peak, table.rows().nbytes)
@@ -75,12 +71,7 @@ def test_a_terms_chunk_is_written_a_run_of_terms_at_a_time(
     snapshot = TermSnapshot(b"P" * count, forms, lexicals, lexicals[::7])
     text = sum(map(len, forms)) + sum(map(len, lexicals))
     path = tmp_path / "terms-0.json"
-    tracemalloc.start()
-    try:
-        state._write_snapshot(path, snapshot)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    _, _, peak = traced(lambda: state._write_snapshot(path, snapshot))
     data = {"kinds": "P" * count, "lexicals": lexicals, "extras": lexicals[::7]}
     assert path.read_text(encoding="utf-8") == json.dumps(data, ensure_ascii=False)
     assert path.with_suffix(".nt").read_text(encoding="utf-8") == "\n".join(forms)
@@ -95,12 +86,7 @@ def test_the_state_keeps_the_rows_as_the_table_holds_them(tmp_path: Path) -> Non
     kept = KeptBuild("fingerprint", {}, {}, table, [], [])
     generation = tmp_path / "generation"
     generation.mkdir()
-    tracemalloc.start()
-    try:
-        kept.save(generation, None)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    _, _, peak = traced(lambda: kept.save(generation, None))
     again = KeptBuild.load(generation, "fingerprint")
     assert again is not None
     assert np.array_equal(again.table.rows(), table.rows())
