@@ -47,13 +47,14 @@ def statement_counts(table: QuadTable, base: str, *,
     """The table's distinct statements (quads with ``keep_graphs``, else triples) by part, the
     build graph being that of the data's ``base``; ``total`` is what a writer of that kind of
     format writes."""
-    graphs = table.column(GRAPH)
-    part = np.zeros(len(graphs), dtype=np.int64)  # 0 records, 1 the build graph, 2 the ontology
+    held = table.held_rows()  # read in place: no column copied before it is sorted
+    graphs = held[:, GRAPH]
+    part = np.zeros(len(graphs), dtype=np.int8)  # 0 records, 1 the build graph, 2 the ontology
     part[graphs == _term_id(table, Iris(base).build())] = 1
     part[graphs == _term_id(table, ONTOLOGY_IRI)] = 2
     unit: Literal["triples", "quads"] = "quads" if keep_graphs else "triples"
     record_graphs = len(np.unique(graphs[part == 0]))
-    subjects, predicates, objects = (table.column(p) for p in (SUBJECT, PREDICATE, OBJECT))
+    subjects, predicates, objects = (held[:, p] for p in (SUBJECT, PREDICATE, OBJECT))
     n = max(len(table.terms), 1)
     if keep_graphs:  # a graph belongs to one part: its distinct quads are the part's
         rows = sorted_unique_rows([graphs, subjects, predicates, objects], n)
@@ -62,7 +63,8 @@ def statement_counts(table: QuadTable, base: str, *,
         parts = by_graph[rows[0]]
     else:  # the part rides in the object column (3 o + part), so the rows sort as 3 columns,
         # and the first row of each triple is its first part
-        rows = sorted_unique_rows([subjects, predicates, objects * 3 + part], 3 * n)
+        rows = sorted_unique_rows([subjects, predicates, objects.astype(np.int64) * 3 + part],
+                                  3 * n)
         if not len(rows[0]):
             return StatementCounts(unit, 0, 0, 0, record_graphs)
         first = first_of_runs(rows[0]) | first_of_runs(rows[1]) | first_of_runs(rows[2] // 3)
@@ -114,10 +116,11 @@ def graph_stats(table: QuadTable, base: str) -> GraphStats:
     def term_id(iri: URIRef) -> int:
         return _term_id(table, iri)
 
-    data = table.column(GRAPH) != term_id(ONTOLOGY_IRI)
-    subjects, predicates, objects = (table.column(position)[data]
+    held = table.held_rows()
+    data = held[:, GRAPH] != term_id(ONTOLOGY_IRI)
+    subjects, predicates, objects = (held[:, position][data]  # 32-bit, as the table holds them
                                      for position in (SUBJECT, PREDICATE, OBJECT))
-    del data
+    del data, held
     n = len(terms)
 
     def pairs(predicate: URIRef) -> tuple[Ids, Ids]:

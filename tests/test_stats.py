@@ -1,11 +1,13 @@
 """``graph_stats`` and ``statement_counts``: distinct statements by part, and distinct nodes with
 the ontology's graph left out."""
 
+import numpy as np
 from rdflib import Literal, URIRef
 
-from graph.dataset.table import QuadTable
+from graph.dataset.table import QuadTable, TermTable
 from graph.namespace import BENCH, ONTOLOGY_IRI, RDF, RDFS
 from graph.stats import StatementCounts, graph_stats, statement_counts
+from tests.memory import traced
 
 EX = "https://example.org/"
 BUILD = URIRef(EX + "build")  # the build graph of base EX
@@ -59,3 +61,17 @@ def test_statements_by_part_add_up_to_what_a_writer_writes() -> None:
     quads_kept = statement_counts(table, EX, keep_graphs=True)
     assert (quads_kept.records, quads_kept.build, quads_kept.ontology) == (2, 1, 2)
     assert quads_kept.total == 5
+
+
+def test_the_counts_read_the_table_in_place() -> None:
+    """``graph_stats`` reads the table's own 32-bit ids: at its peak it holds under 60 bytes a
+    quad (copying each column as 64-bit ids first held 90 here; a build's peak at 100,000
+    records, 4.3 GB, was in this step), and counts as before."""
+    terms = TermTable()
+    ids = [terms.iri(URIRef(f"{EX}{i}")) for i in range(3_000)]
+    chosen = np.random.default_rng(0).choice(np.asarray(ids), size=(120_000, 4))
+    table = QuadTable.of_rows(terms, chosen)
+    stats, _, peak = traced(lambda: graph_stats(table, "https://example.org/"))
+    assert peak < 60 * len(table), peak / len(table)
+    distinct = len({tuple(row) for row in chosen[:, :3].tolist()})
+    assert stats.statements.records == distinct

@@ -11,7 +11,9 @@ numpy: a million Python tuples sorted by string keys would take seconds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +21,8 @@ import numpy.typing as npt
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
 
 Ranks = npt.NDArray[np.int64]
+Ids = npt.NDArray[np.integer[Any]]
+"""Term ids or ranks of any integer width."""
 _PACKED_LIMIT = 2**63
 """A statement's ranks are packed into one int64 sort key when n ** width stays below this."""
 
@@ -53,11 +57,12 @@ def canonical(table: QuadTable, *, keep_graphs: bool) -> Canonical:
     return Canonical(dict(zip(positions, sorted_ranks, strict=True)), words)
 
 
-def sorted_unique_rows(columns: list[Ranks], n: int) -> list[Ranks]:
-    """The rows (one value of each column) sorted, each once, as columns again. Every value
-    is below ``n`` (term ranks or term ids)."""
+def sorted_unique_rows(columns: Sequence[Ids], n: int) -> list[Ranks]:
+    """The rows (one value of each column) sorted, each once, as 64-bit columns again. Every
+    value is below ``n`` (term ranks or term ids); the columns may be of any integer type
+    (a table's own 32-bit ids, read in place: ``QuadTable.held_rows``)."""
     if not len(columns[0]):
-        return columns
+        return [np.zeros(0, dtype=np.int64) for _ in columns]
     if n ** len(columns) < _PACKED_LIMIT:
         key = np.sort(_packed(columns, n))
         key = key[first_of_runs(key)]
@@ -72,11 +77,11 @@ def sorted_unique_rows(columns: list[Ranks], n: int) -> list[Ranks]:
     order = np.lexsort(halves[::-1])  # lexsort's last key is the primary one
     high, low = halves[0][order], halves[1][order]
     keep = first_of_runs(high) | first_of_runs(low)
-    return [column[order][keep] for column in columns]
+    return [column[order][keep].astype(np.int64, copy=False) for column in columns]
 
 
-def _packed(columns: list[Ranks], n: int) -> Ranks:
-    key = columns[0]
+def _packed(columns: Sequence[Ids], n: int) -> Ranks:
+    key = columns[0].astype(np.int64, copy=False)  # 32-bit ids would overflow: never packed so
     for column in columns[1:]:
         key = key * n + column
     return key
