@@ -144,7 +144,7 @@ def build(
         index = index_records(report)
         asked: dict[str, tuple[Question, ...]] = {}
         table = map_records(report.records, Iris(settings.base), vocabulary or bundled_vocabulary(),
-                            index, asked, release=keep)
+                            index, asked)
     return BuildResult(report, table, asked)
 
 
@@ -159,12 +159,10 @@ def index_records(report: LoadReport) -> BenchmarkIndex:
 
 def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabulary,
                 index: BenchmarkIndex | None = None,
-                asked: dict[str, tuple[Question, ...]] | None = None, *,
-                release: bool = False) -> QuadTable:
+                asked: dict[str, tuple[Question, ...]] | None = None) -> QuadTable:
     """Every record's named graph, the build graph derived from them all, and the ontology;
     ``index`` is the records' (``index_benchmarks`` of them, without overrides, by default).
-    What each record's mapping asked the index goes into ``asked``, by record key; with
-    ``release``, each kept record's model is let go once mapped (``map_one``)."""
+    What each record's mapping asked the index goes into ``asked``, by record key."""
     if index is None:
         index = index_benchmarks(loaded.identity for loaded in records)
     ctx = MappingContext(iris, vocabulary, index)
@@ -172,7 +170,7 @@ def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabul
     catalogued: set[URIRef] = set()
     for loaded in records:
         catalogued.add(iris.benchmark(index.described_by(loaded.identity)))
-        questions = map_one(loaded, ctx, table, release=release)
+        questions = map_one(loaded, ctx, table)
         if asked is not None:
             asked[loaded.key] = questions
     add_build_graph(table, catalogued, iris)
@@ -180,19 +178,20 @@ def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabul
     return table
 
 
-def map_one(loaded: LoadedRecord, ctx: MappingContext, table: QuadTable, *,
-            release: bool = False) -> tuple[Question, ...]:
+def map_one(loaded: LoadedRecord, ctx: MappingContext, table: QuadTable
+            ) -> tuple[Question, ...]:
     """One record's named graph into ``table``; returns what its mapping asked the index.
-    With ``release``, a kept record's model is let go once mapped (``KeptRecord.pack``: its
-    pickle is made once, kept for the state) and read from the ``KeptRecord`` itself, not
-    through ``LoadedRecord.record``, which would keep it."""
+    A packed record (``KeptRecord.packed``: pickled at import by ``build(keep=True)``, or read
+    from a kept state) is read from its ``KeptRecord``, not through ``LoadedRecord.record``,
+    which would keep the model, and let go again once mapped."""
     made = loaded.made
-    record = made.record if release and isinstance(made, KeptRecord) else loaded.record
+    packed = made if isinstance(made, KeptRecord) and made.packed else None
+    record = loaded.record if packed is None else packed.record
     asking = AskedIndex.of(ctx.index)
     map_record(record, loaded.key, str(loaded.source.relative),
                MappingContext(ctx.iris, ctx.vocabulary, asking), table)
-    if release and isinstance(made, KeptRecord):
-        made.pack()
+    if packed is not None:
+        packed.pack()
     return tuple(asking.asked)
 
 

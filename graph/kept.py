@@ -55,20 +55,27 @@ class KeptRecord:
             self._record = pickle.loads(self._blob)
         return self._record
 
+    @property
+    def packed(self) -> bool:
+        """Whether the record's pickle is made (``pack``, or read from a kept state)."""
+        return self._blob is not None
+
     def pack(self) -> None:
         """Pickle the record into its blob now (once) and let go of the model: a full build
         holds every record from its import to ``KeptBuild.save`` (27 KB a record as a model,
         6 KB pickled), and ``record`` reads it back for mapping; the state's pickle then
         reuses the blob, so the records are pickled once either way."""
-        if self._blob is None:
-            self._blob = pickle.dumps(self._record, protocol=pickle.HIGHEST_PROTOCOL)
+        self._blob = self._pickled()
         self._record = None
 
+    def _pickled(self) -> bytes:
+        """The record's pickle: the one made before, or made now."""
+        if self._blob is not None:
+            return self._blob
+        return pickle.dumps(self._record, protocol=pickle.HIGHEST_PROTOCOL)
+
     def __reduce__(self) -> tuple[type["KeptRecord"], tuple[RecordIdentity, None, bytes]]:
-        blob = self._blob
-        if blob is None:
-            blob = pickle.dumps(self._record, protocol=pickle.HIGHEST_PROTOCOL)
-        return KeptRecord, (self.identity, None, blob)
+        return KeptRecord, (self.identity, None, self._pickled())
 
 
 @dataclass(frozen=True)
