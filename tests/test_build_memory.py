@@ -1,13 +1,15 @@
-"""The memory a full build holds: what it keeps of the records it loaded is their pickles,
-not their models, when its state is kept (``graph.build.build(keep=True)``)."""
+"""The memory a full build holds: what it keeps of the records it loaded is where their
+pickles are in a temporary file, not their models nor the pickles themselves, when its state
+is kept (``graph.build.build(keep=True)``)."""
 
 import pickle
 from pathlib import Path
 
 import pytest
 
+from graph import loader
 from graph.build import build
-from graph.kept import KeptRecord
+from graph.kept import KeptRecord, Spool
 from graph.settings import Settings
 from perf.generate_catalog import write_catalog
 from tests.memory import traced
@@ -38,6 +40,41 @@ def test_a_kept_build_holds_its_records_pickled_not_as_models(catalog: Path) -> 
     models = RECORDS * 15_000  # the models and texts let go: at least this much less
     assert packed < whole - models, (packed, whole)
     assert packed_peak < whole_peak - models, (packed_peak, whole_peak)
+
+
+class _HeldSpool:
+    """A spool that keeps each pickle in memory: where the pickles were before they went to
+    a file."""
+
+    def put(self, blob: bytes) -> bytes:
+        return blob
+
+
+def test_a_kept_build_holds_no_record_pickle_in_memory(catalog: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each record's pickle (6 KB in the lean profile) is spooled to a temporary file: the
+    build holds at least 80 % of the pickles' size less than it does with them in memory."""
+    result, spooled, _ = traced(lambda: build([catalog], Settings(), keep=True))
+    pickles = sum(len(pickle.dumps(loaded.record, protocol=pickle.HIGHEST_PROTOCOL))
+                  for loaded in result.report.records)
+    assert pickles > RECORDS * 3_000
+    monkeypatch.setattr(loader, "Spool", _HeldSpool)
+    _, held, _ = traced(lambda: build([catalog], Settings(), keep=True))
+    assert spooled < held - 0.8 * pickles, (spooled, held, pickles)
+
+
+def test_a_spooled_record_reads_back_and_pickles_as_one_held(catalog: Path) -> None:
+    """A record packed into a spool reads back as the record, and the state pickles it to
+    the bytes of one packed in memory; its pickle is in the spool's file, not the value."""
+    loaded = build([catalog], Settings()).report.records[0]
+    spool = Spool()
+    on_disk, in_memory = KeptRecord.of(loaded.record), KeptRecord.of(loaded.record)
+    on_disk.pack(spool)
+    in_memory.pack()
+    assert on_disk.packed and on_disk.record == loaded.record
+    assert (pickle.dumps(on_disk, protocol=pickle.HIGHEST_PROTOCOL)
+            == pickle.dumps(in_memory, protocol=pickle.HIGHEST_PROTOCOL))
+    assert len(pickle.dumps(on_disk.identity)) > 0
 
 
 def test_a_packed_record_pickles_as_the_record_did(catalog: Path) -> None:

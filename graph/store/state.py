@@ -7,7 +7,8 @@ again only the files whose bytes changed. For that each generation keeps, in ``s
   its stat stays the same (``graph.kept.RACY_NS``);
 - ``build.json``: the fingerprint of what decides the graph (this code and its data, the
   base IRI, the reading limits: a build whose fingerprint differs is a full one);
-- ``records-N.pickle`` (a chunk per build that imported files) and ``mapped.pickle``:
+- ``records-N.pickle`` (a chunk per build that imported files, pickled a run of files at a
+  time) and ``mapped.pickle``:
   what the importer made of each file (``graph.kept.ImportedFile``: its
   SHA-256, records and warnings), and for each record graph the file and part it was mapped
   from and what its mapping asked the benchmark index (``graph.build.Question``: a directory
@@ -50,7 +51,9 @@ BUILD_FILE = "build.json"
 ROWS_FILE = "rows.npy"
 MAPPED_FILE = "mapped.pickle"
 STATS_FILE = "stats.json"
-STATE_VERSION = 5
+STATE_VERSION = 6
+_FILES_AT_A_TIME = 1_000
+"""How many files' records a records chunk pickles at a time (``_pickle_runs``)."""
 _TERMS_AT_A_TIME = 10_000
 """How many terms a chunk's files are written at a time (``_write_snapshot``)."""
 _READING_SETTINGS = ("base", "max_file_bytes", "max_string_chars", "max_nesting_depth")
@@ -145,7 +148,7 @@ class KeptBuild:
             written = {relative: self.imported[relative] for relative in fresh}
         if written or not chunks:
             name = f"records-{len(chunks)}.pickle"
-            _pickle(folder / name, written)
+            _pickle_runs(folder / name, written)
             chunks.append((name, len(written)))
         self.record_chunks = chunks
 
@@ -166,7 +169,7 @@ class KeptBuild:
         imported: dict[PurePosixPath, ImportedFile] = {}
         record_chunks = [(name, count) for name, count in build["record_chunks"]]
         for name, _ in record_chunks:
-            imported.update(_unpickle(folder / name))
+            imported.update(_unpickle_runs(folder / name))
         stats = {PurePosixPath(relative): (FileStat(*kept[:5]), kept[5])
                  for relative, kept in json.loads((folder / STATS_FILE).read_text()).items()}
         return cls(fingerprint, imported, _unpickle(folder / MAPPED_FILE), table,
@@ -187,6 +190,28 @@ def _pickle(path: Path, kept: object) -> None:
 def _unpickle(path: Path) -> Any:
     with path.open("rb") as kept:
         return pickle.load(kept)  # written by this code: see the module
+
+
+def _pickle_runs(path: Path, imported: dict[PurePosixPath, ImportedFile]) -> None:
+    """A records chunk: ``imported`` as a pickle of a dictionary per run of files, one after
+    another, the pickler's memo cleared between runs. A memo holds every object pickled until
+    it is cleared, and a spooled record's pickle (``graph.kept.Spool``) is read back from disk
+    to be pickled: one pickle of the whole would hold them all (0.6 GB at 100,000 records)."""
+    items = list(imported.items())
+    with path.open("wb") as out:
+        pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+        for start in range(0, max(len(items), 1), _FILES_AT_A_TIME):
+            pickler.dump(dict(items[start:start + _FILES_AT_A_TIME]))
+            pickler.clear_memo()
+
+
+def _unpickle_runs(path: Path) -> dict[PurePosixPath, ImportedFile]:
+    """A records chunk read back (``_pickle_runs``)."""
+    imported: dict[PurePosixPath, ImportedFile] = {}
+    with path.open("rb") as kept:
+        while kept.peek(1):
+            imported.update(pickle.load(kept))  # written by this code: see the module
+    return imported
 
 
 def _write_snapshot(path: Path, snapshot: TermSnapshot) -> None:

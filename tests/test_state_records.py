@@ -1,0 +1,55 @@
+"""A records chunk of a store's state (``graph.store.state._pickle_runs``): written a run of
+files at a time, read back whole, and written without holding every spooled record's pickle
+at once."""
+
+from pathlib import Path, PurePosixPath
+
+import pytest
+
+from graph.build import build
+from graph.kept import ImportedFile
+from graph.settings import Settings
+from graph.store import state
+from perf.generate_catalog import write_catalog
+from tests.memory import traced
+
+RECORDS = 120
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> dict[PurePosixPath, ImportedFile]:
+    """What a kept build imported: each record's pickle in the build's spool."""
+    folder = tmp_path_factory.mktemp("catalog")
+    write_catalog(RECORDS, folder, defect_share=0)
+    return build([folder], Settings(), keep=True).report.imported
+
+
+@pytest.mark.parametrize("run", [1, 7, 1_000])
+def test_a_chunk_of_runs_reads_back_every_file(
+        imported: dict[PurePosixPath, ImportedFile], tmp_path: Path, run: int,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(state, "_FILES_AT_A_TIME", run)
+    state._pickle_runs(tmp_path / "records-0.pickle", imported)
+    again = state._unpickle_runs(tmp_path / "records-0.pickle")
+    assert list(again) == list(imported)
+    for relative, made in imported.items():
+        assert again[relative].digest == made.digest
+        assert [part.record.record for part in again[relative].parts] == [
+            part.record.record for part in made.parts]
+
+
+def test_an_empty_chunk_reads_back_empty(tmp_path: Path) -> None:
+    state._pickle_runs(tmp_path / "records-0.pickle", {})
+    assert state._unpickle_runs(tmp_path / "records-0.pickle") == {}
+
+
+def test_a_chunk_is_written_without_every_pickle_at_once(
+        imported: dict[PurePosixPath, ImportedFile], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The spooled pickles are read back to be written: a run at a time, the pickler's memo
+    cleared between runs, the chunk's writing holds a fraction of them (one pickle of the
+    whole held all of them: its memo keeps every object it wrote)."""
+    path = tmp_path / "records-0.pickle"
+    monkeypatch.setattr(state, "_FILES_AT_A_TIME", 10)
+    _, _, peak = traced(lambda: state._pickle_runs(path, imported))
+    assert peak < path.stat().st_size / 4, (peak, path.stat().st_size)
