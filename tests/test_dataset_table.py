@@ -144,6 +144,9 @@ def test_a_frozen_table_keeps_its_terms_and_finds_iris_but_looks_up_nothing() ->
     assert table.terms.find_iri(C) is None
     stated = table.terms.terms[table.column(OBJECT)[0]]
     assert isinstance(stated, Literal) and stated.language == "en-US"  # as stated
+    typed = table.terms.terms[table.column(OBJECT)[1]]
+    assert typed == quads[1][2] and typed.value == 7  # type: ignore[union-attr]
+    assert not table.terms.terms.made  # made from their forms again, and not kept
     for look_up in (lambda: table.terms.iri(A), lambda: table.terms.plain("b"),
                     lambda: table.terms.object(Literal("7", datatype=XSD.integer)),
                     lambda: table.terms.form(C)):

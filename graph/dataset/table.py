@@ -13,8 +13,8 @@ What a table holds is what a build of 100,000 records holds longest (3.3 million
 million quads): an rdflib term kept for every term cost as much as the forms themselves, the
 lookups (term to id) as much again, and 64-bit ids twice what they need. So the terms are
 made on demand (a literal with a datatype or a language tag, a small share, is kept once
-made), the lookups go once the table will not grow again (``TermTable.freeze``), and ids are
-32-bit (a table holds far fewer than 2**31 terms).
+made, until the freeze), the lookups go once the table will not grow again
+(``TermTable.freeze``), and ids are 32-bit (a table holds far fewer than 2**31 terms).
 
 Ids are handed out by N-Triples form: two rdflib terms that are the same RDF term
 (``"a"@en-US`` and ``"a"@en-us``, a plain literal and one typed ``xsd:string``) share one
@@ -157,6 +157,8 @@ class _Terms(Sequence[Object]):
         self._stored = stored
         self.made: dict[int, Object] = {}
         """The typed and tagged literals made so far, by id."""
+        self.keeps = True
+        """Whether a literal made is kept in ``made`` (until the table is frozen)."""
 
     def __len__(self) -> int:
         return len(self._stored.ntriples)
@@ -185,7 +187,8 @@ class _Terms(Sequence[Object]):
                                 normalize=False)
             else:
                 found = Literal(_lexical(form), lang=stored.tags[index])
-            self.made[index] = found
+            if self.keeps:
+                self.made[index] = found
         return found
 
 
@@ -283,12 +286,16 @@ class TermTable:
     def freeze(self) -> None:
         """Drop the lookups (term to id): the table will not grow again. They hold as much as
         the forms do (at 100,000 records, hundreds of megabytes a store build no longer
-        needs). Afterwards ``find_iri`` still answers (by a scan of the forms, each IRI once)
-        and the forms and terms are all there; looking a term up by its value (``iri``,
-        ``plain``, ``typed``, ``object``, ``form``) is a RuntimeError."""
+        needs), and so do the typed and tagged literals kept as made (0.1 GB there): they are
+        made from their forms when asked for, as a restored table's are, and no longer kept.
+        Afterwards ``find_iri`` still answers (by a scan of the forms, each IRI once) and the
+        forms and terms are all there; looking a term up by its value (``iri``, ``plain``,
+        ``typed``, ``object``, ``form``) is a RuntimeError."""
         if self._found is not None:
             return
         self._found, self._kept = {}, None
+        self.terms.made.clear()
+        self.terms.keeps = False
         self._iri_ids, self._plain_ids = _Ids(_frozen), _Ids(_frozen)
         self._typed, self._tagged = {}, {}
         self.iri, self.plain = _frozen, _frozen
