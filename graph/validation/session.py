@@ -97,29 +97,27 @@ class ValidationSession:
         self._results.clear()
         self._build.clear()
         self._streamed = not keep
-        self._across = AcrossRecords(self.shapes, self._files.get)
+        self._across = AcrossRecords(self.shapes, self._files.get, keep_sources=keep)
         triples = tuple((s, p, o) for s, p, o, _ in ontology) if ontology else _bundled_ontology()
         self._ontology = triples
         self._validator = self._validator_for(triples)
         self._ontology_results = self._validator.validate_graph(ONTOLOGY_IRI, triples)
         self._replace_build(build)
-        touched: set[Node] = set()
         for subject in self._build:
-            touched |= self._across.set_source((self.build_graph, subject),
-                                               _build_quads(self.build_graph, subject,
-                                                            self._build[subject]))
+            self._across.set_source((self.build_graph, subject),
+                                    _build_quads(self.build_graph, subject, self._build[subject]))
         batch: list[Unit] = []
         for graph, graph_quads in graphs:
             if keep:
                 self._graphs[graph] = graph_quads
             self._files[graph] = _source_file(graph_quads)
-            touched |= self._across.set_source((graph, None), graph_quads)
+            self._across.set_source((graph, None), graph_quads)
             batch.append(Unit(graph, graph_quads, self._files[graph]))
             if len(batch) == self.batch_size:
                 self._check_units(batch)
                 batch = []
         self._check_units(batch)
-        self._across.recheck(touched)
+        self._across.recheck(self._across.nodes())
         return self.report()
 
     def _update(self, quads: Iterable[Quad], removed: Iterable[URIRef]) -> ValidationReport:
