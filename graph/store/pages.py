@@ -220,8 +220,9 @@ def write_partition(folder: Path, table: QuadTable, base: str, *, keep_graphs: b
     return partition
 
 
-def update_partition(folder: Path, before: Path, old: Partition, terms: TermTable, rows: Ids,
-                     changed: Ids, base: str) -> tuple[Partition, int]:
+def update_partition(folder: Path, before: Path, old: Partition, terms: TermTable,
+                     rows: npt.NDArray[np.integer[Any]], changed: Ids, base: str
+                     ) -> tuple[Partition, int]:
     """The partition of a table (its ``terms`` and ``rows``) in ``folder``, from ``old``
     (the generation ``before``'s): the pages holding a group in ``changed`` (term ids, old
     or new) are written again, the others linked. Returns it and how many pages were
@@ -249,7 +250,7 @@ def update_partition(folder: Path, before: Path, old: Partition, terms: TermTabl
                                 np.empty(0, dtype=np.int64), np.fromiter(new_groups, np.int64))
         mark[candidates[present[candidates]]] = index
     chosen = mark[column] >= 0
-    page_rows = rows[chosen]
+    page_rows = rows[chosen].astype(np.int64)  # ``rows`` may be the table's own 32-bit ids
     by_page = mark[page_rows[:, position]]
     prefixes = prefixes_for(base)
     written = 0
