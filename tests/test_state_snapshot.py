@@ -1,6 +1,6 @@
 """A terms chunk of a store's state read back (``graph.store.state._read_snapshot``): its
-kinds and extras decoded where they stand in the JSON, its lexicals left unread, and the
-table restored from it the table the chunk was written from."""
+kinds and extras in the JSON, no lexical form kept, and the table restored from it the table
+the chunk was written from."""
 
 import json
 from pathlib import Path
@@ -55,16 +55,15 @@ def test_a_chunk_read_back_restores_its_table(tmp_path: Path) -> None:
     _same(TermTable.restored(snapshot), terms)
 
 
-def test_a_chunk_laid_out_otherwise_is_decoded_whole(tmp_path: Path) -> None:
+def test_a_chunk_keeps_no_lexical_form(tmp_path: Path) -> None:
+    """The JSON holds the kinds and extras alone: each lexical form is in its N-Triples form
+    (``TermTable.restored`` reads it from there), and they were most of the chunk."""
     terms, path = _written(tmp_path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    path.write_text(json.dumps({"extras": data["extras"], "lexicals": data["lexicals"],
-                                "kinds": data["kinds"]}), encoding="utf-8")
-    assert state._kinds_and_extras(path.read_text(encoding="utf-8")) is None
-    _same(TermTable.restored(state._read_snapshot(path)), terms)
-    path.write_text(json.dumps({**data, "more": 1}, ensure_ascii=False), encoding="utf-8")
-    assert state._kinds_and_extras(path.read_text(encoding="utf-8")) is None
-    _same(TermTable.restored(state._read_snapshot(path)), terms)
+    assert set(data) == {"kinds", "extras"}
+    assert data["kinds"] == terms.snapshot().kinds.decode("ascii")
+    text = path.read_text(encoding="utf-8")
+    assert "back\\\\slash" not in text and "line\\nbreak" not in text
 
 
 def test_a_stat_is_kept_field_for_field() -> None:

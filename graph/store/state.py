@@ -17,7 +17,7 @@ again only the files whose bytes changed. For that each generation keeps, in ``s
   as bytes and read only when the record is mapped again. The state is this code's own
   (its fingerprint), read only from a store folder a build of it wrote;
 - the build's ``QuadTable``: its terms (``terms-N.nt``, their N-Triples forms one a line, and
-  ``terms-N.json``, the literals' lexical forms, datatypes and tags: a chunk per build that
+  ``terms-N.json``, their kinds and the literals' datatypes and tags: a chunk per build that
   added terms, never changed, so the next generation hard-links them) and its quads
   (``rows.npy``, four term ids a quad). The forms are split, not parsed, and no rdflib term
   is made until asked for (``TermTable.restored``): restoring the table of 10,000 records
@@ -34,7 +34,7 @@ import pickle
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
 
@@ -50,7 +50,8 @@ BUILD_FILE = "build.json"
 ROWS_FILE = "rows.npy"
 MAPPED_FILE = "mapped.pickle"
 STATS_FILE = "stats.json"
-STATE_VERSION = 5
+STATE_VERSION = 6
+"""6: the terms chunks keep no lexical forms (``_write_snapshot``)."""
 _TERMS_AT_A_TIME = 10_000
 """How many terms a chunk's files are written at a time (``_write_snapshot``)."""
 _READING_SETTINGS = ("base", "max_file_bytes", "max_string_chars", "max_nesting_depth")
@@ -191,65 +192,27 @@ def _unpickle(path: Path) -> Any:
 
 def _write_snapshot(path: Path, snapshot: TermSnapshot) -> None:
     """A terms chunk: the N-Triples forms one a line (a form holds no line break: N-Triples
-    escapes it) in ``.nt``, the rest as JSON: split, not parsed, when read again. Both are
-    written a run of terms at a time, the bytes ``json.dumps`` and one join would make: each
-    made whole held as much again as the terms' text (hundreds of megabytes at 100,000
-    records). ``json.dump`` would stream it too, but by Python's slow encoder."""
-    with path.open("w", encoding="utf-8") as out:
-        out.write(f'{{"kinds": {json.dumps(snapshot.kinds.decode("ascii"))}, "lexicals": ')
-        _write_json_list(out, snapshot.lexicals)
-        out.write(', "extras": ')
-        _write_json_list(out, snapshot.extras)
-        out.write("}")
+    escapes it) in ``.nt``, split, not parsed, when read again; the kinds and extras (the
+    datatype IRIs and language tags) as JSON. The literals' lexical forms are not written:
+    ``TermTable.restored`` reads none (each is in its N-Triples form), and they were most of
+    the JSON (35 MB at 10,000 records, 0.3-0.8 s of a rebuild to read at load 3, and as
+    long again to write). The forms are written a run of terms at a time: joined whole they
+    held as much again as the terms' text (hundreds of megabytes at 100,000 records)."""
+    data = {"kinds": snapshot.kinds.decode("ascii"), "extras": snapshot.extras}
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     forms = snapshot.ntriples
     with path.with_suffix(".nt").open("w", encoding="utf-8") as out:
         for start in range(0, len(forms), _TERMS_AT_A_TIME):
             out.write(("\n" if start else "") + "\n".join(forms[start:start + _TERMS_AT_A_TIME]))
 
 
-def _write_json_list(out: TextIO, items: list[str]) -> None:
-    """``json.dumps(items, ensure_ascii=False)`` into ``out``, a run of items at a time."""
-    out.write("[")
-    for start in range(0, len(items), _TERMS_AT_A_TIME):
-        run = json.dumps(items[start:start + _TERMS_AT_A_TIME], ensure_ascii=False)
-        out.write((", " if start else "") + run[1:-1])
-    out.write("]")
-
-
 def _read_snapshot(path: Path) -> TermSnapshot:
-    """A terms chunk read back for ``TermTable.restored``, which reads no lexical form: the
-    JSON's kinds and extras are decoded where they stand, its lexicals (most of its bytes:
-    35 MB, 0.2-0.3 s of decoding at 10,000 records) left unread; the whole of it is decoded
-    only when it is not laid out as ``_write_snapshot`` lays it out."""
-    text = path.read_text(encoding="utf-8")
+    """A terms chunk read back for ``TermTable.restored``, which reads no lexical form (none
+    is kept: ``_write_snapshot``)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
     forms = path.with_suffix(".nt").read_text(encoding="utf-8")
-    found = _kinds_and_extras(text)
-    if found is None:
-        data = json.loads(text)
-        found = data["kinds"], data["extras"]
-    kinds, extras = found
-    return TermSnapshot(kinds.encode("ascii"), forms.split("\n") if forms else [], [], extras)
-
-
-_KINDS_KEY, _EXTRAS_KEY = '{"kinds": ', ', "extras": '
-_DECODER = json.JSONDecoder()
-
-
-def _kinds_and_extras(text: str) -> tuple[str, list[str]] | None:
-    """The ``kinds`` and ``extras`` of a chunk's JSON, which opens with the kinds and ends
-    with the extras (a list of datatype IRIs and language tags, neither of which can hold
-    the key's text); None for any other layout."""
-    start = text.rfind(_EXTRAS_KEY)
-    if not text.startswith(_KINDS_KEY) or start < 0:
-        return None
-    try:
-        kinds, _ = _DECODER.raw_decode(text, len(_KINDS_KEY))
-        extras, end = _DECODER.raw_decode(text, start + len(_EXTRAS_KEY))
-    except ValueError:
-        return None
-    if text[end:] != "}" or not isinstance(kinds, str) or not isinstance(extras, list):
-        return None
-    return kinds, extras
+    return TermSnapshot(data["kinds"].encode("ascii"), forms.split("\n") if forms else [], [],
+                        data["extras"])
 
 
 def fingerprint(settings: Settings) -> str:
