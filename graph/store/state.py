@@ -34,7 +34,7 @@ import pickle
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -199,12 +199,24 @@ def _write_snapshot(path: Path, snapshot: TermSnapshot) -> None:
     the JSON (35 MB at 10,000 records, 0.3-0.8 s of a rebuild to read at load 3, and as
     long again to write). The forms are written a run of terms at a time: joined whole they
     held as much again as the terms' text (hundreds of megabytes at 100,000 records)."""
-    data = {"kinds": snapshot.kinds.decode("ascii"), "extras": snapshot.extras}
-    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    with path.open("w", encoding="utf-8") as out:
+        out.write(f'{{"kinds": {json.dumps(snapshot.kinds.decode("ascii"))}, "extras": ')
+        _write_json_list(out, snapshot.extras)
+        out.write("}")
     forms = snapshot.ntriples
     with path.with_suffix(".nt").open("w", encoding="utf-8") as out:
         for start in range(0, len(forms), _TERMS_AT_A_TIME):
             out.write(("\n" if start else "") + "\n".join(forms[start:start + _TERMS_AT_A_TIME]))
+
+
+def _write_json_list(out: TextIO, items: list[str]) -> None:
+    """``json.dumps(items, ensure_ascii=False)`` into ``out``, a run of items at a time (the
+    extras are one a typed or tagged literal: made whole, they held as much again)."""
+    out.write("[")
+    for start in range(0, len(items), _TERMS_AT_A_TIME):
+        run = json.dumps(items[start:start + _TERMS_AT_A_TIME], ensure_ascii=False)
+        out.write((", " if start else "") + run[1:-1])
+    out.write("]")
 
 
 def _read_snapshot(path: Path) -> TermSnapshot:
