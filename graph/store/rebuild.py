@@ -31,12 +31,13 @@ the base IRI, the reading limits); ``--full`` builds everything again.
    hands out, so serving it writes nothing.
 
 Where the time goes, at 10,000 records on this project's shared 2-core machine (load about
-5, ``python -m perf.run incremental --rounds 3``, medians): 6.1 s for one record changed,
-against 6.9 s for main in the same hour and 69 s for the full build. By step: read 2.0 s
-(main 4.0: the kept terms now restored by their forms, the chunks' lexical forms left
-unread, one stat a file), the join 1.2 (now copying runs of the previous dumps: what is
-left is writing 800 MB of new dump files), the pages 1.1, the map 0.9, the switch 0.6,
-the index 0.5, the rest 0.2 a step.
+3, ``python -m perf.run incremental --rounds 3 --no-validation``, medians): 2.7 s for one
+record changed, against 3.8 s for main in the same hour and 51 s for the full build. By step
+(last round): read 1.0 s (the kept state 0.4: its terms' forms, the records' pickle; the
+loader's listing and rules over 10,000 files 0.5), map 0.45 (the restored terms' dictionary
+on the first lookup 0.14, the build graph derived from the whole table 0.13), pages 0.41,
+index 0.19, plan 0.16, switch 0.15, state 0.11, stats 0.06. No dump is joined any more (that
+wrote 800 MB per rebuild), and the collector is paused throughout.
 perf/README.md, "Incremental figures", says what remains to reach 2 s.
 """
 
