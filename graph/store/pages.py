@@ -12,8 +12,10 @@ Each of the two orders is a ``Partition``: its pages in order, each with its fir
 N-Triples form (the key a new group is placed by) and its groups (term ids of the build's kept
 table, ``graph.store.state``). A page is one file per format in ``pages/FORMAT/``, never
 changed once written. A rebuild writes again only the pages holding a group whose statements
-changed, and hard-links every other page file from the generation before; the dump itself
-(``dump.nq``...) is the pages joined (``graph.store.files.join_dumps``), at every build.
+changed, and hard-links every other page file from the generation before. A full build joins
+the pages into the dumps (``dump.nq``...: ``graph.store.files.join_dumps``); an incremental
+one does not, and its dumps are served as their pages read as one file
+(``graph.store.files.stored_dump``, ``graph.store.concat``).
 """
 
 from __future__ import annotations
