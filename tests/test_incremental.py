@@ -13,6 +13,7 @@ from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
+import numpy as np
 import pyoxigraph as ox
 import pytest
 
@@ -382,3 +383,40 @@ def test_a_rebuild_copies_the_files_it_may_not_link(
     generation = store / read_manifest(store).generation
     kept = [path for path in (generation / "pages").rglob("*") if path.is_file()]
     assert kept and all(path.stat().st_nlink == 1 for path in kept)
+
+
+@pytest.mark.parametrize("flip", ["uncatalogued", "catalogued", "none"])
+def test_the_build_graph_mended_is_the_one_derived_whole(settings: Settings, flip: str) -> None:
+    """A rebuild derives the build graph again only for the subjects of the statements removed
+    or mapped and the nodes whose ``bench:catalogued`` turns (``rebuild._mend_build_graph``):
+    here no statement changed, only which benchmarks are catalogued, and the mended build
+    graph is the one ``add_build_graph`` derives from the whole table."""
+    from graph.build import add_build_graph
+    from graph.dataset.table import GRAPH, QuadTable
+    from graph.mapping.iris import Iris
+    from graph.namespace import BENCH
+    from graph.store import rebuild
+
+    result = build([data_dir("catalog")], settings)
+    iris, terms = Iris(settings.base), result.table.terms
+    build_id = terms.iri(iris.build())
+    rows = result.table.rows()
+    in_build = rows[:, GRAPH] == build_id
+    flags = {terms.terms[s]: str(terms.terms[o]) == "true"
+             for s, p, o, _ in rows[in_build].tolist() if p == terms.iri(BENCH.catalogued)}
+    catalogued = {node for node, on in flags.items() if on}
+    if flip == "uncatalogued":
+        catalogued -= {min(catalogued)}
+    elif flip == "catalogued":
+        catalogued |= {min(node for node, on in flags.items() if not on)}
+    whole = QuadTable.of_rows(terms, rows[~in_build])
+    add_build_graph(whole, catalogued, iris)
+    mended, built, unbuilt = rebuild._mend_build_graph(
+        QuadTable.of_rows(terms, rows[~in_build]), rows[in_build],
+        np.empty((0, 4), dtype=np.int64), build_id, catalogued, iris)
+
+    def statements(table: QuadTable) -> set[tuple[int, ...]]:
+        return set(map(tuple, table.rows().tolist()))
+
+    assert statements(mended) == statements(whole)
+    assert (len(built) == len(unbuilt) == 0) == (flip == "none")

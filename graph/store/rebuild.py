@@ -51,7 +51,7 @@ from typing import TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
-from rdflib import Literal
+from rdflib import Literal, URIRef
 
 from graph.build import (
     BuildResult,
@@ -69,6 +69,7 @@ from graph.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping.context import MappingContext
 from graph.mapping.identity import BenchmarkIndex
 from graph.mapping.iris import Iris
+from graph.namespace import BENCH
 from graph.search import INDEX_FILE
 from graph.search.update import update_index
 from graph.settings import Settings
@@ -303,9 +304,43 @@ def _map(plan: _Plan, report: LoadReport, kept: KeptBuild, index: BenchmarkIndex
             asked[loaded.key] = map_one(loaded, ctx, table)
     catalogued = {iris.benchmark(index.described_by(loaded.identity))
                   for loaded in report.records}
-    add_build_graph(table, catalogued, iris)
-    added = table.held_rows()[kept_rows:].astype(np.int64)
-    return table, _changes(removed, added, build), asked
+    mapped = table.held_rows()[kept_rows:].astype(np.int64)
+    table, built, unbuilt = _mend_build_graph(table, removed, mapped, build, catalogued, iris)
+    return table, _changes(np.concatenate([removed[removed[:, GRAPH] != build], unbuilt]),
+                           np.concatenate([mapped, built]), build), asked
+
+
+def _mend_build_graph(table: QuadTable, removed: Ids, mapped: Ids, build: int,
+                      catalogued: set[URIRef], iris: Iris) -> tuple[QuadTable, Ids, Ids]:
+    """``table`` (the record graphs, no build graph) with the build graph of this build, and
+    the build graph's rows added and removed against the kept one (``removed`` holds its rows,
+    and those of the record graphs dropped; ``mapped``, the rows of the records mapped now).
+
+    A benchmark's build statements (``add_build_graph``) read only its own statements and
+    whether it is catalogued: only the nodes that are subjects of a statement removed or
+    mapped, or whose ``bench:catalogued`` turns, are derived again, by ``add_build_graph``
+    itself on a table of their statements alone; every other node keeps its rows. Deriving
+    it from the whole table read four columns of 1.3 M rows and stated 12,000 benchmarks' facts
+    again (0.13 s at 10,000 records, of 0.45 s for the map)."""
+    kept_build = removed[removed[:, GRAPH] == build]
+    flag = table.terms.find_iri(BENCH.catalogued)
+    turned = [subject for subject, predicate, value in kept_build[:, :3].tolist()
+              if predicate == flag
+              and (str(table.terms.terms[value]) == "true") != (
+                  table.terms.terms[subject] in catalogued)]
+    changed = np.union1d(np.union1d(removed[removed[:, GRAPH] != build][:, SUBJECT],
+                                    mapped[:, SUBJECT]),
+                         np.asarray(turned, dtype=np.int64))
+    held = table.held_rows()
+    about = QuadTable.of_rows(table.terms, cast(Ids, held[np.isin(held[:, SUBJECT], changed)]))
+    del held
+    derived_from = len(about)
+    add_build_graph(about, catalogued, iris)
+    built = about.held_rows()[derived_from:].astype(np.int64)
+    again = np.isin(kept_build[:, SUBJECT], changed)
+    whole = np.concatenate([table.held_rows(), kept_build[~again].astype(np.int32),
+                            built.astype(np.int32)])
+    return QuadTable.of_rows(table.terms, whole), built, kept_build[again]
 
 
 def _in(column: npt.NDArray[np.int32], few: npt.NDArray[np.int32]) -> npt.NDArray[np.bool_]:
