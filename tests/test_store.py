@@ -282,3 +282,22 @@ def test_memory_store_removes_its_folder(seed_build: BuildResult, settings: Sett
     assert folder.is_dir()
     store.close()
     assert not folder.exists()
+
+
+def test_manifest_records_written_by_hand_are_asdict() -> None:
+    """``Manifest.to_json`` writes each record graph's fields by hand (``asdict`` took 0.3 s
+    for 10,000): every field is there, and the manifest reads back as it was."""
+    import dataclasses
+
+    from graph.stats import GraphStats, StatementCounts
+    from graph.store.base import BuildFacts, RecordGraph
+
+    records = (RecordGraph("https://example.org/record/a", "a.json", "0" * 64),
+               RecordGraph("https://example.org/record/b", "b/b.txt", "f" * 64))
+    stats = GraphStats(StatementCounts("triples", 2, 1, 0, 2), {}, {}, {}, {})
+    manifest = disk.Manifest("generation-x", BuildFacts("https://example.org/", "2026-12-02",
+                                                        records, ("bad.json",)),
+                             stats, quads=3, triples=2)
+    data = manifest.to_json()
+    assert data["records"] == [dataclasses.asdict(record) for record in records]
+    assert disk.Manifest.from_json(data) == manifest

@@ -4,16 +4,19 @@ page that lists them.
 Each dump is the file the store wrote when it was built (``Store.dump``), byte for byte what
 ``benchgraph build -o FILE`` writes for the same records, streamed from disk as it is: the
 server's file wrapper (gunicorn sends it with ``sendfile``) and never the whole file in a
-worker's memory. The response says what it is (Content-Type from the one format table,
-Content-Length, ``Content-Disposition`` with a file name) and carries the build's generation as
-its ETag, so a client that has it already gets a 304; ranges are served too.
+worker's memory; a dump an incremental build kept as its pages is streamed as one file of
+them (``graph.store.concat``), with the same headers. The response says what it is
+(Content-Type from the one format table, Content-Length, ``Content-Disposition`` with a file
+name) and carries the build's generation as its ETag, so a client that has it already gets a
+304; ranges are served too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, abort, render_template, send_file, url_for
+from flask import Blueprint, Response, abort, render_template, request, send_file, url_for
+from werkzeug.exceptions import RequestedRangeNotSatisfiable
 
 from graph.export.formats import Format
 from graph.store.base import StoredFile
@@ -40,8 +43,21 @@ class DumpLink:
 def stream_file(kept: StoredFile, content_type: str, download_name: str) -> Response:
     """``kept`` streamed from disk, with its length, its version as a strong ETag, and a file
     name to save it under; a conditional or range request is answered as HTTP says."""
-    response = send_file(kept.path, download_name=download_name, as_attachment=True,
-                         etag=kept.version, conditional=True, last_modified=None, max_age=0)
+    if kept.pieces is None:
+        response = send_file(kept.path, download_name=download_name, as_attachment=True,
+                             etag=kept.version, conditional=True, last_modified=None,
+                             max_age=0)
+    else:  # a dump kept as its pages (graph.store.concat): one seekable file of its pieces
+        joined = kept.open()
+        response = send_file(joined, download_name=download_name, as_attachment=True,
+                             etag=kept.version, conditional=False, last_modified=None,
+                             max_age=0)
+        response.content_length = kept.size  # send_file knows no length of a file object
+        try:
+            response.make_conditional(request, accept_ranges=True, complete_length=kept.size)
+        except RequestedRangeNotSatisfiable:
+            joined.close()
+            raise
     response.headers["Content-Type"] = content_type  # as given: send_file would add a charset
     response.headers["Cache-Control"] = "no-cache"  # reusable, but ask first: a rebuild changes it
     return response
@@ -66,7 +82,7 @@ def dump(suffix: str) -> Response:
 def listing() -> str:
     store = get_store()
     links = [DumpLink(fmt, url_for("dumps.dump", suffix=suffix),
-                      store.dump(fmt).path.stat().st_size, fmt.keeps_graphs)
+                      store.dump(fmt).size, fmt.keeps_graphs)
              for suffix, fmt in _BY_SUFFIX.items()]
     counts = store.counts()
     return render_template("docs/dumps.html", links=links, counts=counts,

@@ -28,6 +28,7 @@ import shutil
 import sqlite3
 from contextlib import closing
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -77,7 +78,7 @@ class _Update:
                  changed: Ids) -> None:
         self.db, self.base = db, base
         self.terms = table.terms
-        self.rows = table.rows()
+        self.rows = table.held_rows()  # read in place: rows() copies 1.3 M rows as 64-bit ids
         mentioned = np.union1d(changed[:, SUBJECT], changed[:, OBJECT])
         pointing = self._subjects(mentioned)
         self.entity_nodes = np.union1d(mentioned, pointing)  # a tag's label: its holders
@@ -91,7 +92,8 @@ class _Update:
             self._objects(self.entity_nodes), self._objects(self.bench_nodes),
             self._subjects(self.bench_nodes, BENCH.describes)])
         rows = self.rows
-        self.facts = Facts(QuadTable.of_rows(self.terms, rows[np.isin(rows[:, SUBJECT], around)]))
+        about = cast(Ids, rows[np.isin(rows[:, SUBJECT], around)])  # of_rows stores 32-bit ids
+        self.facts = Facts(QuadTable.of_rows(self.terms, about))
 
     def _subjects(self, objects: Ids, predicate: URIRef | None = None) -> Ids:
         """The subjects of statements of ``objects`` (by ``predicate``, or any)."""

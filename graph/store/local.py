@@ -40,7 +40,8 @@ from graph.store.base import (
 from graph.store.describe import describe_node
 from graph.store.disk import StoreError
 from graph.store.executor import Failure, QueryRequest, StoreSource
-from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE, dump_name
+from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE, stored_dump
+from graph.store.pages import PagesError
 from graph.store.pool import QueryPool, QueryProcessError
 from graph.store.result import QueryResult
 from graph.validation.report import ValidationReport
@@ -73,6 +74,9 @@ class LocalStore:
     """True for a store this object made for itself (the ``memory`` kind)."""
     _pool: QueryPool | None = field(default=None, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    _dumps: dict[str, StoredFile] = field(default_factory=dict, init=False, repr=False)
+    """Each dump by format name, once asked for (a dump kept as its pages is read from its
+    index and the sizes of its files: ``graph.store.files.stored_dump``)."""
 
     @property
     def base(self) -> str:
@@ -156,10 +160,14 @@ class LocalStore:
         return self.stats
 
     def dump(self, fmt: Format) -> StoredFile:
-        found = self._kept(dump_name(fmt))
+        found = self._dumps.get(fmt.name)
         if found is None:
-            raise StoreError(f"the store in {self.folder} holds no {fmt.name} dump: build it "
-                             "again")
+            try:
+                found = stored_dump(self.loaded()[0], fmt)
+            except PagesError:
+                raise StoreError(f"the store in {self.folder} holds no {fmt.name} dump: build "
+                                 "it again") from None
+            self._dumps[fmt.name] = found  # a generation's files never change
         return found
 
     def validation(self) -> ValidationReport | None:

@@ -12,8 +12,10 @@ Each of the two orders is a ``Partition``: its pages in order, each with its fir
 N-Triples form (the key a new group is placed by) and its groups (term ids of the build's kept
 table, ``graph.store.state``). A page is one file per format in ``pages/FORMAT/``, never
 changed once written. A rebuild writes again only the pages holding a group whose statements
-changed, and hard-links every other page file from the generation before; the dump itself
-(``dump.nq``...) is the pages joined (``graph.store.files.join_dumps``), at every build.
+changed, and hard-links every other page file from the generation before. A full build joins
+the pages into the dumps (``dump.nq``...: ``graph.store.files.join_dumps``); an incremental
+one does not, and its dumps are served as their pages read as one file
+(``graph.store.files.stored_dump``, ``graph.store.concat``).
 """
 
 from __future__ import annotations
@@ -220,8 +222,9 @@ def write_partition(folder: Path, table: QuadTable, base: str, *, keep_graphs: b
     return partition
 
 
-def update_partition(folder: Path, before: Path, old: Partition, terms: TermTable, rows: Ids,
-                     changed: Ids, base: str) -> tuple[Partition, int]:
+def update_partition(folder: Path, before: Path, old: Partition, terms: TermTable,
+                     rows: npt.NDArray[np.integer[Any]], changed: Ids, base: str
+                     ) -> tuple[Partition, int]:
     """The partition of a table (its ``terms`` and ``rows``) in ``folder``, from ``old``
     (the generation ``before``'s): the pages holding a group in ``changed`` (term ids, old
     or new) are written again, the others linked. Returns it and how many pages were
@@ -249,7 +252,7 @@ def update_partition(folder: Path, before: Path, old: Partition, terms: TermTabl
                                 np.empty(0, dtype=np.int64), np.fromiter(new_groups, np.int64))
         mark[candidates[present[candidates]]] = index
     chosen = mark[column] >= 0
-    page_rows = rows[chosen]
+    page_rows = rows[chosen].astype(np.int64)  # ``rows`` may be the table's own 32-bit ids
     by_page = mark[page_rows[:, position]]
     prefixes = prefixes_for(base)
     written = 0

@@ -23,19 +23,21 @@ the base IRI, the reading limits); ``--full`` builds everything again.
 4. The next generation is written beside the current one (``graph.store.disk.update_store``):
    the Oxigraph store as a checkpoint of the current one with the changed graphs replaced and
    their merge mended; the dump pages holding a changed graph or subject written again, the
-   others linked, or copied where linking is refused (``graph.store.pages``), and joined into
-   the dumps; the search index, the previous one with the rows around the change written
+   others linked, or copied where linking is refused (``graph.store.pages``), and not joined:
+   a server streams each dump as its pages read as one file (``graph.store.concat``); the
+   search index, the previous one with the rows around the change written
    again where no number moves (``graph.search.update``), else whole; the state. Then the
    manifest switches to it, as after a full build: the generation holds every file a server
    hands out, so serving it writes nothing.
 
 Where the time goes, at 10,000 records on this project's shared 2-core machine (load about
-5, ``python -m perf.run incremental --rounds 3``, medians): 6.1 s for one record changed,
-against 6.9 s for main in the same hour and 69 s for the full build. By step: read 2.0 s
-(main 4.0: the kept terms now restored by their forms, the chunks' lexical forms left
-unread, one stat a file), the join 1.2 (now copying runs of the previous dumps: what is
-left is writing 800 MB of new dump files), the pages 1.1, the map 0.9, the switch 0.6,
-the index 0.5, the rest 0.2 a step.
+3, ``python -m perf.run incremental --rounds 3 --no-validation``, medians): 2.7 s for one
+record changed, against 3.8 s for main in the same hour and 51 s for the full build. By step
+(last round): read 1.0 s (the kept state 0.4: its terms' forms, the records' pickle; the
+loader's listing and rules over 10,000 files 0.5), map 0.45 (the restored terms' dictionary
+on the first lookup 0.14, the build graph derived from the whole table 0.13), pages 0.41,
+index 0.19, plan 0.16, switch 0.15, state 0.11, stats 0.06. No dump is joined any more (that
+wrote 800 MB per rebuild), and the collector is paused throughout.
 perf/README.md, "Incremental figures", says what remains to reach 2 s.
 """
 
@@ -43,12 +45,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import TypeVar, cast
 
 import numpy as np
-from rdflib import Literal
+import numpy.typing as npt
+from rdflib import Literal, URIRef
 
 from graph.build import (
     BuildResult,
@@ -66,18 +69,20 @@ from graph.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping.context import MappingContext
 from graph.mapping.identity import BenchmarkIndex
 from graph.mapping.iris import Iris
+from graph.namespace import BENCH
 from graph.search import INDEX_FILE
 from graph.search.update import update_index
 from graph.settings import Settings
 from graph.stats import graph_stats
 from graph.store.disk import GraphUpdate, Manifest, StoreError, read_manifest, update_store
-from graph.store.files import DUMP_FORMATS, join_dumps, write_validation
+from graph.store.files import write_validation
 from graph.store.kinds import build_facts
 from graph.store.pages import Partition, canonical_rows, update_partition
 from graph.store.state import KeptBuild, MappedRecord, fingerprint
 from graph.vocabulary import bundled_vocabulary
 
 Ids = np.ndarray
+_Kept = TypeVar("_Kept")
 
 
 @dataclass
@@ -122,8 +127,9 @@ def kept_build(result: BuildResult, settings: Settings) -> KeptBuild:
     """The state a full build keeps with its generation (``build_store(kept=...)``)."""
     mapped = {loaded.key: _mapped(loaded, result.asked[loaded.key])
               for loaded in result.report.records}
-    return KeptBuild(fingerprint(settings), dict(result.report.imported), mapped, result.table,
-                     [], [], stats=dict(result.report.stats))
+    report = result.report
+    return KeptBuild(fingerprint(settings), _by_text(report.imported), mapped, result.table,
+                     [], [], stats=_by_text(report.stats))
 
 
 def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
@@ -132,7 +138,18 @@ def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
     """Build the store in ``folder`` again from ``paths``, incrementally; None when the folder
     holds no store an incremental build can start from (then build it in full). With
     ``validate``, the new graph is validated, in full (as ``build_into`` does: the
-    validation session's state is not kept between builds), and its report kept."""
+    validation session's state is not kept between builds), and its report kept.
+
+    The cyclic collector is paused throughout (``gc_paused``): the kept state is millions of
+    objects, and with it running, the allocations of reading it and of the steps after set
+    off collections walking all of them: 0.2-0.4 s each in the state's unpickling, the
+    stats' dictionary and the manifest's records at 10,000 records (load 5, cProfile)."""
+    with gc_paused():
+        return _rebuild(folder, paths, settings, progress, validate)
+
+
+def _rebuild(folder: Path, paths: Sequence[Path], settings: Settings,
+             progress: Progress | None, validate: bool) -> Rebuilt | None:
     started = time.perf_counter()
     previous = _previous(folder, settings)
     if previous is None:
@@ -141,22 +158,21 @@ def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
     before = folder / manifest.generation
     figures = RebuildFigures()
     clock = _Clock(figures.seconds, started)
-    with gc_paused():
-        report = load_records(default_paths(paths), settings, progress, known=kept)
-        clock.lap("read")
-        index = index_records(report)
-        planned = _plan(report, kept, index)
-        clock.lap("plan")
-        table, change, asked = _map(planned, report, kept, index, settings)
-        clock.lap("map")
-        stats = graph_stats(table, settings.base)
-        clock.lap("stats")
-        validation = None
-        if validate:
-            from graph.validate import validate as run_validation
+    report = load_records(default_paths(paths), settings, progress, known=kept)
+    clock.lap("read")
+    index = index_records(report)
+    planned = _plan(report, kept, index)
+    clock.lap("plan")
+    table, change, asked = _map(planned, report, kept, index, settings)
+    clock.lap("map")
+    stats = graph_stats(table, settings.base)
+    clock.lap("stats")
+    validation = None
+    if validate:
+        from graph.validate import validate as run_validation
 
-            validation = run_validation(_with_values(table.quads()), settings)
-            clock.lap("validate")
+        validation = run_validation(_with_values(table.quads()), settings)
+        clock.lap("validate")
     figures.files = report.files_read
     figures.records = len(report.records)
     figures.records_read = sum(not loaded.remembered for loaded in report.records)
@@ -170,13 +186,13 @@ def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
     facts = build_facts(result, settings.base)
     update = GraphUpdate(tuple(table.terms.ntriples[g][1:-1] for g in change.graphs.tolist()),
                          _nquads(table, change.graphs))
-    state = KeptBuild(kept.fingerprint, dict(report.imported), mapped, table, kept.chunks,
-                      kept.chunk_ends, kept.record_chunks, dict(report.stats))
-    fresh = [relative for relative, made in report.imported.items()
+    state = KeptBuild(kept.fingerprint, _by_text(report.imported), mapped, table, kept.chunks,
+                      kept.chunk_ends, kept.record_chunks, _by_text(report.stats))
+    fresh = [relative for relative, made in state.imported.items()
              if kept.imported.get(relative) is not made]
 
     def write(loading: Path) -> tuple[int, int]:
-        rows = table.rows()
+        rows = table.held_rows()
         counts = {}
         for keep_graphs, changed in ((True, change.graphs), (False, change.subjects)):
             old = Partition.load(before, keep_graphs)
@@ -187,20 +203,15 @@ def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
             figures.pages_written[partition.name] = written
             figures.pages[partition.name] = len(partition.pages)
         clock.lap("pages")
-        # Joining the pages into the dumps is file reading and writing, which lets go of the
-        # interpreter: it runs beside the index, which is Python work (5.5 s of 8 s at 10,000
-        # records when one after the other, on a loaded machine).
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            joined = pool.submit(join_dumps, loading, DUMP_FORMATS, before)
-            figures.index_updated = update_index(loading / INDEX_FILE, before / INDEX_FILE,
-                                                 table, settings.base, change.statements)
-            clock.lap("index")
-            if validation is not None:
-                write_validation(loading, validation)
-            state.save(loading, before, fresh)
-            clock.lap("state")
-            joined.result()
-        clock.lap("join")
+        # No dump is joined: each is kept as its pages, which a server streams as one file
+        # (graph.store.concat; joining wrote 800 MB at 10,000 records whatever changed).
+        figures.index_updated = update_index(loading / INDEX_FILE, before / INDEX_FILE,
+                                             table, settings.base, change.statements)
+        clock.lap("index")
+        if validation is not None:
+            write_validation(loading, validation)
+        state.save(loading, before, fresh)
+        clock.lap("state")
         return counts[True], counts[False]
 
     switched = update_store(folder, manifest, update, facts, stats, write)
@@ -273,14 +284,18 @@ def _map(plan: _Plan, report: LoadReport, kept: KeptBuild, index: BenchmarkIndex
     iris = Iris(settings.base)
     old = kept.table
     terms = old.terms
-    old_rows = old.rows()
     dropped = [terms.find_iri(iris.record(key)) for key in kept.mapped
                if key not in plan.unchanged]
     build = terms.iri(iris.build())
     gone = np.asarray([graph for graph in dropped if graph is not None] + [build],
-                      dtype=np.int64)
-    keep = ~np.isin(old_rows[:, GRAPH], gone)
-    table = QuadTable.of_rows(terms, old_rows[keep])
+                      dtype=np.int32)
+    # The kept table's own 32-bit rows, read in place: ``rows()`` copied the 1.3 M rows of
+    # 10,000 records as 64-bit ids three times here (0.1-0.2 s each at load 3).
+    held = old.held_rows()
+    keep = ~_in(held[:, GRAPH], gone)
+    table = QuadTable.of_rows(terms, cast(Ids, held[keep]))  # of_rows stores 32-bit ids
+    removed = held[~keep].astype(np.int64)
+    del held  # the kept table's buffer is let go
     kept_rows = len(table)
     ctx = MappingContext(iris, bundled_vocabulary(), index)
     asked: dict[str, tuple[Question, ...]] = {}
@@ -289,9 +304,55 @@ def _map(plan: _Plan, report: LoadReport, kept: KeptBuild, index: BenchmarkIndex
             asked[loaded.key] = map_one(loaded, ctx, table)
     catalogued = {iris.benchmark(index.described_by(loaded.identity))
                   for loaded in report.records}
-    add_build_graph(table, catalogued, iris)
-    added = table.rows()[kept_rows:]
-    return table, _changes(old_rows[~keep], added, build), asked
+    mapped = table.held_rows()[kept_rows:].astype(np.int64)
+    table, built, unbuilt = _mend_build_graph(table, removed, mapped, build, catalogued, iris)
+    return table, _changes(np.concatenate([removed[removed[:, GRAPH] != build], unbuilt]),
+                           np.concatenate([mapped, built]), build), asked
+
+
+def _mend_build_graph(table: QuadTable, removed: Ids, mapped: Ids, build: int,
+                      catalogued: set[URIRef], iris: Iris) -> tuple[QuadTable, Ids, Ids]:
+    """``table`` (the record graphs, no build graph) with the build graph of this build, and
+    the build graph's rows added and removed against the kept one (``removed`` holds its rows,
+    and those of the record graphs dropped; ``mapped``, the rows of the records mapped now).
+
+    A benchmark's build statements (``add_build_graph``) read only its own statements and
+    whether it is catalogued: only the nodes that are subjects of a statement removed or
+    mapped, or whose ``bench:catalogued`` turns, are derived again, by ``add_build_graph``
+    itself on a table of their statements alone; every other node keeps its rows. Deriving
+    it from the whole table read four columns of 1.3 M rows and stated 12,000 benchmarks' facts
+    again (0.13 s at 10,000 records, of 0.45 s for the map)."""
+    kept_build = removed[removed[:, GRAPH] == build]
+    flag = table.terms.find_iri(BENCH.catalogued)
+    turned = [subject for subject, predicate, value in kept_build[:, :3].tolist()
+              if predicate == flag
+              and (str(table.terms.terms[value]) == "true") != (
+                  table.terms.terms[subject] in catalogued)]
+    changed = np.union1d(np.union1d(removed[removed[:, GRAPH] != build][:, SUBJECT],
+                                    mapped[:, SUBJECT]),
+                         np.asarray(turned, dtype=np.int64))
+    held = table.held_rows()
+    about = QuadTable.of_rows(table.terms, cast(Ids, held[np.isin(held[:, SUBJECT], changed)]))
+    del held
+    derived_from = len(about)
+    add_build_graph(about, catalogued, iris)
+    built = about.held_rows()[derived_from:].astype(np.int64)
+    again = np.isin(kept_build[:, SUBJECT], changed)
+    whole = np.concatenate([table.held_rows(), kept_build[~again].astype(np.int32),
+                            built.astype(np.int32)])
+    return QuadTable.of_rows(table.terms, whole), built, kept_build[again]
+
+
+def _in(column: npt.NDArray[np.int32], few: npt.NDArray[np.int32]) -> npt.NDArray[np.bool_]:
+    """Where ``column`` holds one of ``few`` ids: ``np.isin`` sorts the whole column first
+    (0.15-0.2 s for the 1.3 M rows of 10,000 records at load 3); a comparison per id is a
+    pass each over it, cheaper while they are few (one record changed: two ids)."""
+    if len(few) > 8:
+        return np.isin(column, few)
+    found = np.zeros(len(column), dtype=np.bool_)
+    for one in few.tolist():
+        found |= column == one
+    return found
 
 
 def _changes(removed: Ids, added: Ids, build: int) -> _Change:
@@ -328,10 +389,15 @@ def _with_values(quads: Iterable[Quad]) -> Iterator[Quad]:
 
 def _nquads(table: QuadTable, graphs: Ids) -> bytes:
     """The statements of ``graphs`` as N-Quads."""
-    rows = table.rows()
-    chosen = rows[np.isin(rows[:, GRAPH], graphs)]
+    held = table.held_rows()
+    chosen = held[_in(held[:, GRAPH], graphs.astype(np.int32))].astype(np.int64)
     assert NQUADS.rdf_writer is not None
     return b"".join(NQUADS.rdf_writer(canonical_rows(table.terms, chosen, keep_graphs=True), {}))
+
+
+def _by_text(by_path: dict[PurePosixPath, _Kept]) -> dict[str, _Kept]:
+    """A load's files by relative path as text, as the state keeps them."""
+    return {str(relative): value for relative, value in by_path.items()}
 
 
 def _source(loaded: LoadedRecord) -> tuple[str, str | None]:

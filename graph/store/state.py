@@ -18,7 +18,7 @@ again only the files whose bytes changed. For that each generation keeps, in ``s
   as bytes and read only when the record is mapped again. The state is this code's own
   (its fingerprint), read only from a store folder a build of it wrote;
 - the build's ``QuadTable``: its terms (``terms-N.nt``, their N-Triples forms one a line, and
-  ``terms-N.json``, the literals' lexical forms, datatypes and tags: a chunk per build that
+  ``terms-N.json``, their kinds and the literals' datatypes and tags: a chunk per build that
   added terms, never changed, so the next generation hard-links them) and its quads
   (``rows.npy``, four term ids a quad). The forms are split, not parsed, and no rdflib term
   is made until asked for (``TermTable.restored``): restoring the table of 10,000 records
@@ -51,7 +51,9 @@ BUILD_FILE = "build.json"
 ROWS_FILE = "rows.npy"
 MAPPED_FILE = "mapped.pickle"
 STATS_FILE = "stats.json"
-STATE_VERSION = 6
+STATE_VERSION = 8
+"""6: the terms chunks keep no lexical forms (``_write_snapshot``); 7: files by their
+relative path as text; 8: a records chunk pickled a run of files at a time."""
 _FILES_AT_A_TIME = 1_000
 """How many files' records a records chunk pickles at a time (``_pickle_runs``)."""
 _TERMS_AT_A_TIME = 10_000
@@ -74,8 +76,10 @@ class KeptBuild:
     """The state of one generation: its files' records, its record graphs and its table."""
 
     fingerprint: str
-    imported: dict[PurePosixPath, ImportedFile]
-    """By relative path."""
+    imported: dict[str, ImportedFile]
+    """By relative path, as text: the state's files hold no ``PurePosixPath`` (making 20,000
+    of them, from the records' pickle and the stats, took 0.2-0.3 s of a rebuild's read at
+    10,000 records, load 3); ``digest`` and ``imported_as`` take the load's paths."""
     mapped: dict[str, MappedRecord]
     """By record key."""
     table: QuadTable
@@ -86,22 +90,21 @@ class KeptBuild:
     record_chunks: list[tuple[str, int]] = field(default_factory=list)
     """The files of ``imported`` (name, how many files each holds), read in order, a later
     one's entry replacing an earlier one's."""
-    stats: dict[PurePosixPath, tuple[FileStat, str]] = field(default_factory=dict)
+    stats: dict[str, tuple[FileStat, str]] = field(default_factory=dict)
     """The files the next load may trust unread while their stat stays the same
-    (``LoadReport.stats``)."""
+    (``LoadReport.stats``), by relative path as text."""
 
     def digest(self, relative: PurePosixPath, stat: FileStat) -> str | None:
         """``graph.kept.Known``: the SHA-256 of a file whose stat is the one kept."""
-        found = self.stats.get(relative)
+        found = self.stats.get(str(relative))
         return found[1] if found is not None and found[0] == stat else None
 
     def imported_as(self, relative: PurePosixPath, digest: str) -> ImportedFile | None:
         """``graph.kept.Known``: what importing a file with these bytes made."""
-        found = self.imported.get(relative)
+        found = self.imported.get(str(relative))
         return found if found is not None and found.digest == digest else None
 
-    def save(self, generation: Path, before: Path | None,
-             fresh: Collection[PurePosixPath] = ()) -> None:
+    def save(self, generation: Path, before: Path | None, fresh: Collection[str] = ()) -> None:
         """Keep this state in ``generation``: the terms chunks of ``before`` (the generation
         it was read from) are linked, the terms added since written as a new chunk; so are
         the records chunks, and the files imported anew (``fresh``) written as a new one
@@ -126,7 +129,7 @@ class KeptBuild:
             ends.append(len(self.table.terms))
         np.save(folder / ROWS_FILE, self.table.held_rows())  # 32-bit, as the table holds them
         _pickle(folder / MAPPED_FILE, self.mapped)
-        stats = {str(relative): [*_fields(stat), digest]
+        stats = {relative: [*_fields(stat), digest]
                  for relative, (stat, digest) in self.stats.items()}
         (folder / STATS_FILE).write_text(json.dumps(stats), encoding="utf-8")
         build = {"version": STATE_VERSION, "fingerprint": self.fingerprint,
@@ -136,8 +139,7 @@ class KeptBuild:
                                          encoding="utf-8")
         self.chunks, self.chunk_ends = chunks, ends
 
-    def _save_records(self, folder: Path, before: Path | None,
-                      fresh: Collection[PurePosixPath]) -> None:
+    def _save_records(self, folder: Path, before: Path | None, fresh: Collection[str]) -> None:
         held = sum(count for _, count in self.record_chunks)
         if before is None or held + len(fresh) > 2 * len(self.imported):
             chunks, written = [], dict(self.imported)
@@ -166,11 +168,11 @@ class KeptBuild:
         snapshots = [_read_snapshot(folder / name) for name in build["chunks"]]
         terms = TermTable.restored(TermSnapshot.joined(snapshots))
         table = QuadTable.of_rows(terms, np.load(folder / ROWS_FILE))
-        imported: dict[PurePosixPath, ImportedFile] = {}
+        imported: dict[str, ImportedFile] = {}
         record_chunks = [(name, count) for name, count in build["record_chunks"]]
         for name, _ in record_chunks:
             imported.update(_unpickle_runs(folder / name))
-        stats = {PurePosixPath(relative): (FileStat(*kept[:5]), kept[5])
+        stats = {relative: (FileStat(*kept[:5]), kept[5])
                  for relative, kept in json.loads((folder / STATS_FILE).read_text()).items()}
         return cls(fingerprint, imported, _unpickle(folder / MAPPED_FILE), table,
                    build["chunks"], build["chunk_ends"], record_chunks, stats)
@@ -192,7 +194,7 @@ def _unpickle(path: Path) -> Any:
         return pickle.load(kept)  # written by this code: see the module
 
 
-def _pickle_runs(path: Path, imported: dict[PurePosixPath, ImportedFile]) -> None:
+def _pickle_runs(path: Path, imported: dict[str, ImportedFile]) -> None:
     """A records chunk: ``imported`` as a pickle of a dictionary per run of files, one after
     another, the pickler's memo cleared between runs. A memo holds every object pickled until
     it is cleared, and a spooled record's pickle (``graph.kept.Spool``) is read back from disk
@@ -205,9 +207,9 @@ def _pickle_runs(path: Path, imported: dict[PurePosixPath, ImportedFile]) -> Non
             pickler.clear_memo()
 
 
-def _unpickle_runs(path: Path) -> dict[PurePosixPath, ImportedFile]:
+def _unpickle_runs(path: Path) -> dict[str, ImportedFile]:
     """A records chunk read back (``_pickle_runs``)."""
-    imported: dict[PurePosixPath, ImportedFile] = {}
+    imported: dict[str, ImportedFile] = {}
     with path.open("rb") as kept:
         while kept.peek(1):
             imported.update(pickle.load(kept))  # written by this code: see the module
@@ -216,14 +218,14 @@ def _unpickle_runs(path: Path) -> dict[PurePosixPath, ImportedFile]:
 
 def _write_snapshot(path: Path, snapshot: TermSnapshot) -> None:
     """A terms chunk: the N-Triples forms one a line (a form holds no line break: N-Triples
-    escapes it) in ``.nt``, the rest as JSON: split, not parsed, when read again. Both are
-    written a run of terms at a time, the bytes ``json.dumps`` and one join would make: each
-    made whole held as much again as the terms' text (hundreds of megabytes at 100,000
-    records). ``json.dump`` would stream it too, but by Python's slow encoder."""
+    escapes it) in ``.nt``, split, not parsed, when read again; the kinds and extras (the
+    datatype IRIs and language tags) as JSON. The literals' lexical forms are not written:
+    ``TermTable.restored`` reads none (each is in its N-Triples form), and they were most of
+    the JSON (35 MB at 10,000 records, 0.3-0.8 s of a rebuild to read at load 3, and as
+    long again to write). The forms are written a run of terms at a time: joined whole they
+    held as much again as the terms' text (hundreds of megabytes at 100,000 records)."""
     with path.open("w", encoding="utf-8") as out:
-        out.write(f'{{"kinds": {json.dumps(snapshot.kinds.decode("ascii"))}, "lexicals": ')
-        _write_json_list(out, snapshot.lexicals)
-        out.write(', "extras": ')
+        out.write(f'{{"kinds": {json.dumps(snapshot.kinds.decode("ascii"))}, "extras": ')
         _write_json_list(out, snapshot.extras)
         out.write("}")
     forms = snapshot.ntriples
@@ -233,7 +235,8 @@ def _write_snapshot(path: Path, snapshot: TermSnapshot) -> None:
 
 
 def _write_json_list(out: TextIO, items: list[str]) -> None:
-    """``json.dumps(items, ensure_ascii=False)`` into ``out``, a run of items at a time."""
+    """``json.dumps(items, ensure_ascii=False)`` into ``out``, a run of items at a time (the
+    extras are one a typed or tagged literal: made whole, they held as much again)."""
     out.write("[")
     for start in range(0, len(items), _TERMS_AT_A_TIME):
         run = json.dumps(items[start:start + _TERMS_AT_A_TIME], ensure_ascii=False)
@@ -242,39 +245,12 @@ def _write_json_list(out: TextIO, items: list[str]) -> None:
 
 
 def _read_snapshot(path: Path) -> TermSnapshot:
-    """A terms chunk read back for ``TermTable.restored``, which reads no lexical form: the
-    JSON's kinds and extras are decoded where they stand, its lexicals (most of its bytes:
-    35 MB, 0.2-0.3 s of decoding at 10,000 records) left unread; the whole of it is decoded
-    only when it is not laid out as ``_write_snapshot`` lays it out."""
-    text = path.read_text(encoding="utf-8")
+    """A terms chunk read back for ``TermTable.restored``, which reads no lexical form (none
+    is kept: ``_write_snapshot``)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
     forms = path.with_suffix(".nt").read_text(encoding="utf-8")
-    found = _kinds_and_extras(text)
-    if found is None:
-        data = json.loads(text)
-        found = data["kinds"], data["extras"]
-    kinds, extras = found
-    return TermSnapshot(kinds.encode("ascii"), forms.split("\n") if forms else [], [], extras)
-
-
-_KINDS_KEY, _EXTRAS_KEY = '{"kinds": ', ', "extras": '
-_DECODER = json.JSONDecoder()
-
-
-def _kinds_and_extras(text: str) -> tuple[str, list[str]] | None:
-    """The ``kinds`` and ``extras`` of a chunk's JSON, which opens with the kinds and ends
-    with the extras (a list of datatype IRIs and language tags, neither of which can hold
-    the key's text); None for any other layout."""
-    start = text.rfind(_EXTRAS_KEY)
-    if not text.startswith(_KINDS_KEY) or start < 0:
-        return None
-    try:
-        kinds, _ = _DECODER.raw_decode(text, len(_KINDS_KEY))
-        extras, end = _DECODER.raw_decode(text, start + len(_EXTRAS_KEY))
-    except ValueError:
-        return None
-    if text[end:] != "}" or not isinstance(kinds, str) or not isinstance(extras, list):
-        return None
-    return kinds, extras
+    return TermSnapshot(data["kinds"].encode("ascii"), forms.split("\n") if forms else [], [],
+                        data["extras"])
 
 
 def fingerprint(settings: Settings) -> str:
