@@ -14,6 +14,7 @@ from graph.dataset.oxigraph import to_rdflib
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable, TermTable
 from graph.export import serialize
 from graph.export.formats import NQUADS, NTRIPLES
+from tests.memory import traced
 
 EX = "https://example.org/"
 A, B, C = URIRef(EX + "a"), URIRef(EX + "b"), URIRef(EX + "c")
@@ -187,3 +188,16 @@ def test_a_plain_literal_is_held_once_by_the_table() -> None:
         tracemalloc.stop()
     assert [terms.plain(text + ".") for text in texts] == list(range(len(texts)))
     assert held < 1.5 * text_bytes, (held, text_bytes)
+
+
+def test_a_snapshot_makes_no_copy_of_the_forms() -> None:
+    """What the state keeps of the terms is their forms and kinds: a snapshot takes the
+    forms as they are (it made every literal's lexical form anew: at 100,000 records, most
+    of a 0.4 GB step as the store's state was written)."""
+    terms = TermTable()
+    for i in range(20_000):
+        terms.plain(f"{i} " + "words of a summary " * 5)
+    text = sum(map(len, terms.ntriples))
+    snapshot, _, peak = traced(terms.snapshot)
+    assert snapshot.ntriples == terms.ntriples and snapshot.kinds == b"P" * 20_000
+    assert peak < text / 10, (peak, text)

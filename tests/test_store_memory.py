@@ -68,7 +68,7 @@ def test_a_terms_chunk_is_written_a_run_of_terms_at_a_time(
     count = 50_000
     lexicals = ["".join(rng.choices("abcdé\"\\\n", k=200)) for _ in range(count)]
     forms = [json.dumps(text, ensure_ascii=False) for text in lexicals]
-    snapshot = TermSnapshot(b"P" * count, forms, lexicals, lexicals[::7])
+    snapshot = TermSnapshot(b"P" * count, forms, lexicals[::7])
     text = sum(map(len, forms)) + sum(map(len, lexicals))
     path = tmp_path / "terms-0.json"
     _, _, peak = traced(lambda: state._write_snapshot(path, snapshot))

@@ -33,10 +33,8 @@ def _restored(terms: TermTable) -> TermTable:
 def _part(terms: TermTable, start: int, end: int) -> TermSnapshot:
     whole = terms.snapshot(start)
     count = end - start
-    literals = sum(kind != ord("I") for kind in whole.kinds[:count])
     extras = sum(kind in b"TL" for kind in whole.kinds[:count])
-    return TermSnapshot(whole.kinds[:count], whole.ntriples[:count],
-                        whole.lexicals[:literals], whole.extras[:extras])
+    return TermSnapshot(whole.kinds[:count], whole.ntriples[:count], whole.extras[:extras])
 
 
 def test_every_way_of_stating_a_kept_term_gives_its_id() -> None:

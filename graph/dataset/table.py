@@ -85,7 +85,7 @@ class _Restored:
     function of each kind's key). The dictionary is made on the first lookup, in one
     C-level call: at 10,000 records (345,000 terms) 0.26 s, against 0.5-0.7 s for filling
     the four lookups by key from the literals' lexical forms and datatypes, which also
-    meant parsing them (``TermSnapshot.lexicals``, 35 MB of JSON) first."""
+    meant parsing the lexical forms (35 MB of JSON, no longer kept) first."""
 
     __slots__ = ("_count", "_forms", "_ids")
 
@@ -201,11 +201,7 @@ class TermSnapshot:
     """One byte an id: ``I`` an IRI, ``P`` a plain literal, ``T`` a typed one, ``L`` one
     with a language tag."""
     ntriples: list[str]
-    """The N-Triples form of each id."""
-    lexicals: list[str]
-    """The lexical form of each literal, in id order (IRIs have none). Kept for readers of
-    a snapshot other than ``restored``, which reads none (a snapshot read back for it,
-    ``graph.store.state``, leaves this empty)."""
+    """The N-Triples form of each id (a literal's lexical form is in it)."""
     extras: list[str]
     """The datatype of each typed literal and the language tag (as stated) of each tagged
     one, in id order."""
@@ -213,13 +209,12 @@ class TermSnapshot:
     @classmethod
     def joined(cls, parts: Iterable[TermSnapshot]) -> TermSnapshot:
         """The snapshots of consecutive id ranges as one (``TermTable.snapshot(start)``)."""
-        kinds, ntriples, lexicals, extras = bytearray(), [], [], []
+        kinds, ntriples, extras = bytearray(), [], []
         for part in parts:
             kinds += part.kinds
             ntriples += part.ntriples
-            lexicals += part.lexicals
             extras += part.extras
-        return cls(bytes(kinds), ntriples, lexicals, extras)
+        return cls(bytes(kinds), ntriples, extras)
 
 
 
@@ -367,13 +362,11 @@ class TermTable:
         back from the snapshots of all of them (``TermSnapshot.joined``)."""
         stored = self._stored
         kinds = bytes(stored.kinds[start:])
-        forms = self.ntriples[start:]
-        lexicals = [_lexical(form) for form, kind in zip(forms, kinds, strict=True)
-                    if kind != _IRI]
-        extras = [_datatype(form) if kind == _TYPED else stored.tags[term_id]
-                  for term_id, (form, kind) in enumerate(zip(forms, kinds, strict=True), start)
-                  if kind in (_TYPED, _TAGGED)]
-        return TermSnapshot(kinds, forms, lexicals, extras)
+        forms = self.ntriples if start == 0 else self.ntriples[start:]  # the forms themselves
+        codes = np.frombuffer(kinds, dtype=np.uint8)
+        extras = [_datatype(forms[i]) if kinds[i] == _TYPED else stored.tags[start + i]
+                  for i in np.flatnonzero((codes == _TYPED) | (codes == _TAGGED)).tolist()]
+        return TermSnapshot(kinds, forms, extras)
 
     @classmethod
     def restored(cls, snapshot: TermSnapshot) -> TermTable:
@@ -383,7 +376,7 @@ class TermTable:
         made when its id is asked for (``terms[id]``). So an incremental build, which states
         a few records' terms and reads a few thousand others, never makes the few hundred
         thousand a table holds (at 10,000 records, making them all took 5-7 s of a
-        rebuild). ``snapshot.lexicals`` is not read."""
+        rebuild)."""
         table = cls()
         stored = table._stored
         forms = snapshot.ntriples

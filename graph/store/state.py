@@ -249,7 +249,7 @@ def _read_snapshot(path: Path) -> TermSnapshot:
     is kept: ``_write_snapshot``)."""
     data = json.loads(path.read_text(encoding="utf-8"))
     forms = path.with_suffix(".nt").read_text(encoding="utf-8")
-    return TermSnapshot(data["kinds"].encode("ascii"), forms.split("\n") if forms else [], [],
+    return TermSnapshot(data["kinds"].encode("ascii"), forms.split("\n") if forms else [],
                         data["extras"])
 
 
