@@ -33,9 +33,12 @@ class Facts:
     def __init__(self, table: QuadTable) -> None:
         self._table = table
         self._terms = table.terms
-        self._subjects = table.column(SUBJECT)
-        self._predicates = table.column(PREDICATE)
-        self._objects = table.column(OBJECT)
+        # The table's own 32-bit rows, read in place (it does not grow while it is indexed):
+        # three 64-bit columns copied were 0.3 GB at 100,000 records, held while the index
+        # was written, beside the store's loading.
+        held = table.held_rows()
+        self._subjects, self._predicates, self._objects = (
+            held[:, SUBJECT], held[:, PREDICATE], held[:, OBJECT])
         self._cache: dict[str, Values] = {}
         self._unions: dict[tuple[URIRef, ...], Values] = {}
 
