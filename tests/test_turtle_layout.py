@@ -134,6 +134,7 @@ def test_rapper_reads_any_output_as_the_same_statements(quads: list[Quad]) -> No
     rapper = shutil.which("rapper")
     assert rapper, "rapper (Debian package raptor2-utils) is needed by this test"
     assume(not any("\x00" in term for quad in quads for term in quad))
+    assume(not any(_raptor_refuses(term) for quad in quads for term in quad))
     for layout, plain, name in ((TURTLE, NTRIPLES, "turtle"), (TRIG, NQUADS, "trig")):
         run = subprocess.run(
             [rapper, "-q", "-i", name, "-o", plain.name, "-", "urn:x:base"],
@@ -143,6 +144,18 @@ def test_rapper_reads_any_output_as_the_same_statements(quads: list[Quad]) -> No
         expected = ox.parse(serialize(quads, plain).data, format=oxigraph_format(plain))
         read = ox.parse(run.stdout, format=oxigraph_format(plain))
         assert set(map(str, read)) == set(map(str, expected)), layout.name
+
+
+def _raptor_refuses(term: object) -> bool:
+    """Whether rapper refuses ``term`` whatever the document: it reads every ``rdf:_…`` IRI as
+    a container membership property and stops at one that is not ``rdf:_`` and a positive
+    number (``rdf:_``, ``rdf:_0``, ``rdf:_a``: "Illegal ordinal value"), where RDF makes
+    them IRIs like any other (found by this test in CI, 2026-12-02)."""
+    text = str(term)
+    if not (isinstance(term, URIRef) and text.startswith(f"{RDF}_")):
+        return False
+    number = text[len(f"{RDF}_"):]
+    return not (number.isascii() and number.isdigit() and int(number) > 0)
 
 
 # --- the seeds -------------------------------------------------------------------------------
