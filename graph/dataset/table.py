@@ -431,10 +431,11 @@ class QuadTable:
         a C-level call, as it is made for every quad of a build."""
 
     @classmethod
-    def of_rows(cls, terms: TermTable, rows: npt.NDArray[np.int64]) -> QuadTable:
-        """A table of ``terms`` holding ``rows`` (as ``rows()`` gives them): a kept table
-        restored, or part of one (``select``). Mapping more records into it adds to
-        ``terms``, which may be shared with another table."""
+    def of_rows(cls, terms: TermTable, rows: npt.NDArray[np.integer[Any]]) -> QuadTable:
+        """A table of ``terms`` holding ``rows`` (as ``rows()`` or ``held_rows()`` gives them,
+        ids of any integer width): a kept table restored, or part of one (``select``).
+        Mapping more records into it adds to ``terms``, which may be shared with another
+        table."""
         table = cls(terms)
         table._rows.frombytes(np.ascontiguousarray(rows, dtype=np.int32).tobytes())
         return table

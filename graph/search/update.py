@@ -28,7 +28,6 @@ import shutil
 import sqlite3
 from contextlib import closing
 from pathlib import Path
-from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -92,7 +91,7 @@ class _Update:
             self._objects(self.entity_nodes), self._objects(self.bench_nodes),
             self._subjects(self.bench_nodes, BENCH.describes)])
         rows = self.rows
-        about = cast(Ids, rows[np.isin(rows[:, SUBJECT], around)])  # of_rows stores 32-bit ids
+        about = rows[np.isin(rows[:, SUBJECT], around)]
         self.facts = Facts(QuadTable.of_rows(self.terms, about))
 
     def _subjects(self, objects: Ids, predicate: URIRef | None = None) -> Ids:

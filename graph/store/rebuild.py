@@ -47,7 +47,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TypeVar, cast
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -293,7 +293,7 @@ def _map(plan: _Plan, report: LoadReport, kept: KeptBuild, index: BenchmarkIndex
     # 10,000 records as 64-bit ids three times here (0.1-0.2 s each at load 3).
     held = old.held_rows()
     keep = ~_in(held[:, GRAPH], gone)
-    table = QuadTable.of_rows(terms, cast(Ids, held[keep]))  # of_rows stores 32-bit ids
+    table = QuadTable.of_rows(terms, held[keep])
     removed = held[~keep].astype(np.int64)
     del held  # the kept table's buffer is let go
     kept_rows = len(table)
@@ -332,7 +332,7 @@ def _mend_build_graph(table: QuadTable, removed: Ids, mapped: Ids, build: int,
                                     mapped[:, SUBJECT]),
                          np.asarray(turned, dtype=np.int64))
     held = table.held_rows()
-    about = QuadTable.of_rows(table.terms, cast(Ids, held[np.isin(held[:, SUBJECT], changed)]))
+    about = QuadTable.of_rows(table.terms, held[np.isin(held[:, SUBJECT], changed)])
     del held
     derived_from = len(about)
     add_build_graph(about, catalogued, iris)
