@@ -43,10 +43,10 @@ def test_pages_are_cut_without_a_copy_of_the_rows(
     table = many_rows(120_000, 3_000)
     table.terms.freeze()
     position = pages._group_position(keep_graphs)
-    groups, sorted_rows = pages._grouped(table.terms, table.rows(), position)
+    groups, sorted_rows, ends = pages._grouped(table.terms, table.rows(), position)
     expected = [digest(members, rows) for members, rows in pages._cut(groups, sorted_rows,
-                                                                        position)]
-    del groups, sorted_rows
+                                                                        ends)]
+    del groups, sorted_rows, ends
     got: list[str] = []
     monkeypatch.setattr(pages, "_write_page", lambda folder, partition, terms, members, rows,
                         prefixes, number: got.append(digest(members, rows)))

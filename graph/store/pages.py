@@ -213,10 +213,10 @@ def write_partition(folder: Path, table: QuadTable, base: str, *, keep_graphs: b
     partition = Partition(keep_graphs, [], {fmt.name: layout(fmt, base)
                                             for fmt in FAMILIES[keep_graphs]})
     _prepare(folder, partition)
-    groups, order = _group_order(table.terms, rows[:, position])
+    groups, order, ends = _group_order(table.terms, rows[:, position])
     order = order.astype(np.int32)  # half the index's 8 bytes a row, for the writing's while
     prefixes = prefixes_for(base)
-    for members, run in _runs_of(groups, _group_ends(table.terms, groups, rows[:, position])):
+    for members, run in _runs(groups, ends):
         page_rows = rows[order[run]].astype(np.int64)
         _write_page(folder, partition, table.terms, members, page_rows, prefixes, len(
             partition.pages))
@@ -262,13 +262,13 @@ def update_partition(folder: Path, before: Path, old: Partition, terms: TermTabl
             _link_page(folder, before, partition, page)
             continue
         mine = page_rows[by_page == index]
-        groups, sorted_rows = _grouped(terms, mine, position)
-        for members, cut_rows in _cut(groups, sorted_rows, position):
+        groups, sorted_rows, ends = _grouped(terms, mine, position)
+        for members, cut_rows in _cut(groups, sorted_rows, ends):
             _write_page(folder, partition, terms, members, cut_rows, prefixes, written)
             written += 1
     if not old.pages and placed:  # an empty build before: every group is new
-        groups, sorted_rows = _grouped(terms, page_rows, position)
-        for members, cut_rows in _cut(groups, sorted_rows, position):
+        groups, sorted_rows, ends = _grouped(terms, page_rows, position)
+        for members, cut_rows in _cut(groups, sorted_rows, ends):
             _write_page(folder, partition, terms, members, cut_rows, prefixes, written)
             written += 1
     return partition, written
@@ -278,52 +278,41 @@ def _group_position(keep_graphs: bool) -> int:
     return GRAPH if keep_graphs else SUBJECT
 
 
-def _grouped(terms: TermTable, rows: Ids, position: int) -> tuple[Ids, Ids]:
-    """The distinct groups of ``rows`` in canonical order, and the rows sorted by group."""
-    groups, order = _group_order(terms, rows[:, position])
-    return groups, rows[order]
+def _grouped(terms: TermTable, rows: Ids, position: int) -> tuple[Ids, Ids, Ids]:
+    """The distinct groups of ``rows`` in canonical order, the rows sorted by group, and
+    where each group's rows end among them."""
+    groups, order, ends = _group_order(terms, rows[:, position])
+    return groups, rows[order], ends
 
 
-def _group_order(terms: TermTable, column: npt.NDArray[np.integer[Any]]) -> tuple[Ids, Ids]:
-    """The distinct groups of ``column`` (the group of each row) in canonical order, and the
-    order of the rows by group (stable: the rows of a group keep their order)."""
+def _group_order(terms: TermTable, column: npt.NDArray[np.integer[Any]]
+                 ) -> tuple[Ids, Ids, Ids]:
+    """The distinct groups of ``column`` (the group of each row) in canonical order, the
+    order of the rows by group (stable: the rows of a group keep their order), and where
+    each group's rows end in that order: counted from each row's group rank, so the column
+    is never gathered in that order to find them (a 4-byte copy a row, 54 MB at 100,000
+    records)."""
     groups = np.unique(column)
     forms = terms.ntriples
     groups = np.asarray(sorted(groups.tolist(), key=forms.__getitem__), dtype=np.int64)
     rank = np.zeros(max(len(terms), 1), dtype=np.int32)
     rank[groups] = np.arange(len(groups), dtype=np.int32)
-    order: Ids = np.argsort(rank[column], kind="stable")
-    return groups, order
+    ranks = rank[column]
+    order: Ids = np.argsort(ranks, kind="stable")
+    ends: Ids = np.cumsum(np.bincount(ranks, minlength=len(groups)))
+    return groups, order, ends
 
 
-def _cut(groups: Ids, rows: Ids, position: int) -> Iterator[tuple[Ids, Ids]]:
-    """Runs of whole groups of about ``ROWS_PER_PAGE`` rows: (the groups, their rows)."""
-    for members, run in _runs(groups, rows[:, position]):
+def _cut(groups: Ids, rows: Ids, ends: Ids) -> Iterator[tuple[Ids, Ids]]:
+    """Runs of whole groups of about ``ROWS_PER_PAGE`` rows (``rows`` sorted by group, each
+    group's ending at ``ends``): (the groups, their rows)."""
+    for members, run in _runs(groups, ends):
         yield members, rows[run]
 
 
-def _runs(groups: Ids, column: npt.NDArray[np.integer[Any]]) -> Iterator[tuple[Ids, slice]]:
-    """Runs of whole groups of about ``ROWS_PER_PAGE`` rows, ``column`` being the group of
-    each row, sorted by group: (the groups, the slice of their rows)."""
-    if not len(groups):
-        return
-    starts = np.flatnonzero(np.r_[True, column[1:] != column[:-1]])
-    yield from _runs_of(groups, np.cumsum(np.diff(np.r_[starts, len(column)])))
-
-
-def _group_ends(terms: TermTable, groups: Ids, column: npt.NDArray[np.integer[Any]]) -> Ids:
-    """Where each group's rows end once the rows are sorted by group (``_group_order``),
-    counted from ``column`` (the group of each row, in the table's order) without sorting
-    it: a sorted copy of the column was 54 MB at 100,000 records."""
-    rank = np.zeros(max(len(terms), 1), dtype=np.int32)
-    rank[groups] = np.arange(len(groups), dtype=np.int32)
-    counts = np.bincount(rank[column], minlength=len(groups))
-    return np.cumsum(counts)
-
-
-def _runs_of(groups: Ids, ends: Ids) -> Iterator[tuple[Ids, slice]]:
+def _runs(groups: Ids, ends: Ids) -> Iterator[tuple[Ids, slice]]:
     """Runs of whole groups of about ``ROWS_PER_PAGE`` rows, ``ends`` being where each
-    group's rows end: (the groups, the slice of their rows)."""
+    group's rows end once sorted by group: (the groups, the slice of their rows)."""
     if not len(groups):
         return
     start_group, start_row = 0, 0
