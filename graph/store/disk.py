@@ -37,6 +37,7 @@ import pyoxigraph as ox
 from graph.dataset.table import QuadTable
 from graph.errors import BenchgraphError, ErrorKind
 from graph.export.formats import NQUADS, NTRIPLES
+from graph.heap import release_free_memory
 from graph.search import INDEX_FILE, write_index
 from graph.stats import GraphStats
 from graph.store.base import BuildFacts, RecordGraph
@@ -139,6 +140,7 @@ def build_store(
         else:
             loaded = write_pages(loading, table, facts.base)
             join_dumps(loading, LOADED_FORMATS)
+        release_free_memory()  # before the load's process starts, beside this one
         with _Writing("load", loading, *(loading / dump_name(fmt) for fmt in LOADED_FORMATS),
                       enabled=with_graph):
             if kept is None:
@@ -147,6 +149,7 @@ def build_store(
                 join_dumps(loading, OTHER_FORMATS)
                 kept.save(loading, None)
             write_index(loading / INDEX_FILE, table, facts.base)
+            release_free_memory()
             if validation is not None:
                 write_validation(loading, validation)
         os.rename(loading, folder / generation)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from graph.errors import BenchgraphError, ErrorKind
+from graph.heap import release_free_memory
 from graph.mapping.iris import Iris
 from graph.settings import Settings
 from graph.stats import graph_stats
@@ -117,15 +118,19 @@ def build_into(folder: Path, result: BuildResult, settings: Settings, *,
     first (their numpy columns, a column per position of every quad, are gone before
     validation starts), then validation (which keeps only its results), then the store.
     The build's term table is frozen first: it will not grow again, and its lookups (term to
-    id) are hundreds of megabytes at 100,000 records (``TermTable.freeze``)."""
+    id) are hundreds of megabytes at 100,000 records (``TermTable.freeze``). What each phase
+    let go of is handed back to the system before the next (``graph.heap``)."""
     result.table.terms.freeze()
+    release_free_memory()
     stats = graph_stats(result.table, settings.base)
     facts = build_facts(result, settings.base)
+    release_free_memory()
     report = None
     if validate:
         from graph.validate import validate as run_validation
 
         report = run_validation(result.table, settings)
+        release_free_memory()
     return build_store(folder, result.table, facts, stats, with_graph=with_graph,
                        validation=report, kept=kept)
 
