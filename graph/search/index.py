@@ -23,6 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from urllib.request import pathname2url
 
@@ -39,6 +40,8 @@ INDEX_FILE = "search.sqlite"
 FORMAT = "1"
 MARK_START, MARK_END = "\x02", "\x03"
 """What FTS5 puts around a word it found in a snippet; never in the indexed text."""
+ENTITIES_AT_A_TIME = 10_000
+"""How many entities' rows ``insert_entities`` holds and inserts at a time."""
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 _SCHEMA = """
@@ -121,21 +124,30 @@ def entity_rows(number: int, entity: Entity
     return row, names, text
 
 
-def insert_entities(db: sqlite3.Connection, numbered: Iterable[tuple[int, Entity]]) -> int:
-    """Insert these entities' rows; returns how many names they have."""
-    rows: list[EntityRow] = []
-    names: list[tuple[str, int]] = []
-    texts: list[TextRow] = []
-    for number, entity in numbered:
-        row, own_names, text = entity_rows(number, entity)
-        rows.append(row)
-        names += own_names
-        texts.append(text)
-    db.executemany("INSERT INTO entity VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-    db.executemany("INSERT INTO name VALUES (?, ?)", names)
-    db.executemany("INSERT INTO text (rowid, names, aliases, tags, summary) "
-                   "VALUES (?, ?, ?, ?, ?)", texts)
-    return len(names)
+def insert_entities(db: sqlite3.Connection, numbered: Iterable[tuple[int, Entity]]
+                    ) -> tuple[int, int]:
+    """Insert these entities' rows, ``ENTITIES_AT_A_TIME`` entities at a time; returns how
+    many entities there were and how many names they have. Only a run's rows and entities
+    are held at once, not every entity's (a tenth of the index's peak at 30,000 records,
+    beside the build's table and the store's loading)."""
+    count = names_count = 0
+    entries = iter(numbered)
+    while run := list(islice(entries, ENTITIES_AT_A_TIME)):
+        rows: list[EntityRow] = []
+        names: list[tuple[str, int]] = []
+        texts: list[TextRow] = []
+        for number, entity in run:
+            row, own_names, text = entity_rows(number, entity)
+            rows.append(row)
+            names += own_names
+            texts.append(text)
+        db.executemany("INSERT INTO entity VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO name VALUES (?, ?)", names)
+        db.executemany("INSERT INTO text (rowid, names, aliases, tags, summary) "
+                       "VALUES (?, ?, ?, ?, ?)", texts)
+        count += len(run)
+        names_count += len(names)
+    return count, names_count
 
 
 def vocabulary(db: sqlite3.Connection) -> set[str]:
@@ -151,36 +163,41 @@ def neighbour_rows(words: Iterable[str]) -> Iterator[tuple[str, str]]:
 
 
 def _write_search(db: sqlite3.Connection, facts: Facts) -> tuple[int, int, int]:
-    numbered = list(enumerate(entities(facts), start=1))
-    names = insert_entities(db, numbered)
+    count, names = insert_entities(db, enumerate(entities(facts), start=1))
     words = vocabulary(db)
     db.executemany("INSERT OR IGNORE INTO neighbour VALUES (?, ?)", neighbour_rows(words))
-    return len(numbered), names, len(words)
+    return count, names, len(words)
 
 
 def _write_browse(db: sqlite3.Connection, facts: Facts, base: str) -> tuple[int, int]:
-    benches, members = [], []
+    """``bench``, ``membership`` (a run of ``ENTITIES_AT_A_TIME`` benchmarks at a time, as
+    ``insert_entities``) and ``facet_value``; returns how many benchmarks and values."""
     value_ids: dict[tuple[str, str], int] = {}
     values: list[tuple[int, str, str, str, str, str]] = []
     holders: defaultdict[int, list[int]] = defaultdict(list)
-    for number, row in enumerate(benchmark_rows(facts, base), start=1):
-        benches.append(bench_row(number, row))
-        for value in row.values:
-            value_id = value_ids.get((value.facet, value.key))
-            if value_id is None:
-                value_id = value_ids[value.facet, value.key] = len(values) + 1
-                values.append((value_id, value.facet, value.key, value.term, value.label,
-                               fold(value.label)))
-            holders[value_id].append(number)
-            members.append((number, value_id))
-    db.executemany("INSERT INTO bench VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", benches)
+    count = 0
+    numbered = enumerate(benchmark_rows(facts, base), start=1)
+    while run := list(islice(numbered, ENTITIES_AT_A_TIME)):
+        benches, members = [], []
+        for number, row in run:
+            benches.append(bench_row(number, row))
+            for value in row.values:
+                value_id = value_ids.get((value.facet, value.key))
+                if value_id is None:
+                    value_id = value_ids[value.facet, value.key] = len(values) + 1
+                    values.append((value_id, value.facet, value.key, value.term, value.label,
+                                   fold(value.label)))
+                holders[value_id].append(number)
+                members.append((number, value_id))
+        db.executemany("INSERT INTO bench VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", benches)
+        db.executemany("INSERT OR IGNORE INTO membership VALUES (?, ?)", members)
+        count += len(run)
     db.executemany("INSERT INTO facet_value VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                    ((*value, len(holders[value[0]]), bits.pack(holders[value[0]]))
                     for value in values))
-    db.executemany("INSERT OR IGNORE INTO membership VALUES (?, ?)", members)
     write_orders(db)
-    db.execute("INSERT INTO meta VALUES ('benchmarks', ?)", (str(len(benches)),))
-    return len(benches), len(values)
+    db.execute("INSERT INTO meta VALUES ('benchmarks', ?)", (str(count),))
+    return count, len(values)
 
 
 BenchRow = tuple[int, str, str, str, str, str, str, str | None, str, str, int, int]

@@ -1,0 +1,117 @@
+"""What writing the search index holds: each predicate's statements as three arrays
+(``graph.search.extract.Grouped``), the entities' rows a run at a time
+(``graph.search.index.insert_entities``); and the heap handed back between a build's phases
+(``graph.heap``)."""
+
+import random
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from rdflib import Literal, URIRef
+from rdflib.namespace import RDFS
+
+from graph.dataset.table import QuadTable
+from graph.heap import release_free_memory
+from graph.search import index
+from graph.search.entities import Entity
+from graph.search.extract import Facts, Grouped
+from tests.memory import traced
+
+IRI = "https://example.org/node/"
+GRAPH = URIRef("https://example.org/graph")
+
+
+def reference(pairs: list[tuple[int, int]], order: list[str]) -> dict[int, list[int]]:
+    """What each subject has, distinct, in the order of ``order``: the dictionary of lists
+    the index kept before."""
+    found: dict[int, set[int]] = {}
+    for subject, obj in pairs:
+        found.setdefault(subject, set()).add(obj)
+    return {subject: sorted(objects, key=order.__getitem__) for subject, objects in found.items()}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_grouped_answers_as_a_dictionary_of_lists_did(seed: int) -> None:
+    """Random statements, repeats among them: every subject's objects, distinct and in the
+    order of their forms (not of their ids), by lookup and by ``items``; a subject without
+    any is missing."""
+    rng = random.Random(seed)
+    order = [f'"{rng.random()}"' for _ in range(300)]
+    pairs = [(rng.randrange(200), rng.randrange(300)) for _ in range(rng.randrange(0, 2000))]
+    expected = reference(pairs, order)
+    subjects = np.asarray([s for s, _ in pairs], dtype=np.int32)
+    objects = np.asarray([o for _, o in pairs], dtype=np.int32)
+    grouped = Grouped(subjects, objects, order.__getitem__)
+    assert dict(grouped.items()) == expected
+    assert list(grouped.items()) == sorted(expected.items())
+    assert {subject: grouped[subject] for subject in grouped} == expected
+    assert len(grouped) == len(expected)
+    missing = next(subject for subject in range(201) if subject not in expected)
+    assert grouped.get(missing, ()) == ()
+    assert missing not in grouped
+
+
+def test_the_index_holds_a_predicate_in_a_few_bytes_a_subject() -> None:
+    """50,000 subjects with a label each: the index's facts hold them in under 40 bytes a
+    subject (a dictionary of lists held over 150), and read them back."""
+    count = 50_000
+    table = QuadTable.of([(URIRef(f"{IRI}{i}"), RDFS.label, Literal(f"label {i}"), GRAPH)
+                          for i in range(count)])
+    table.terms.freeze()
+    facts = Facts(table)
+    labels, held, _ = traced(lambda: facts.values(RDFS.label))
+    assert len(labels) == count
+    node = facts.id_of(URIRef(f"{IRI}123"))
+    assert node is not None
+    assert facts.texts(labels[node]) == ["label 123"]
+    assert held < 40 * count, (held, count)
+
+
+def many_entities(count: int) -> Iterator[tuple[int, Entity]]:
+    for number in range(1, count + 1):
+        yield number, Entity(iri=f"{IRI}{number}", kind="person", rank=3,
+                             label=f"Person {number}", names=(f"Person {number}",),
+                             aliases=(f"P{number}",), tags=(), summary="x" * 200)
+
+
+def test_entities_are_inserted_a_run_at_a_time(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """30,000 entities, 1,000 at a time: inserting them allocates under a tenth of what
+    their rows held together, and every row is there."""
+    monkeypatch.setattr(index, "ENTITIES_AT_A_TIME", 1000)
+    count = 30_000
+    db = sqlite3.connect(tmp_path / "index.sqlite")
+    db.executescript(index._SCHEMA)
+    together = sum(len(repr(index.entity_rows(n, e))) + 200 for n, e in many_entities(count))
+    (entities, names), _, peak = traced(lambda: index.insert_entities(db,
+                                                                      many_entities(count)))
+    assert (entities, names) == (count, 2 * count)
+    assert db.execute("SELECT count(*) FROM entity").fetchone() == (count,)
+    assert db.execute("SELECT label FROM entity WHERE id = 30000").fetchone() == (
+        "Person 30000",)
+    assert peak < together / 10, (peak, together)
+
+
+def rss_mb() -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        line = next(line for line in status if line.startswith("VmRSS:"))
+    return int(line.split()[1]) // 1024
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_free_heap_pages_are_handed_back() -> None:
+    """160 MB of 600-byte strings (beyond Python's small-object allocator, so in the C heap),
+    one in fifty kept so that the heap's top stays in use: freed, the rest stays in the
+    process until ``release_free_memory``, which gives back over 100 MB."""
+    if not release_free_memory():
+        pytest.skip("this C library cannot hand free pages back (not glibc)")
+    strings = [bytes(600) for _ in range(270_000)]
+    kept = strings[::50]
+    del strings
+    before = rss_mb()
+    assert release_free_memory()
+    assert before - rss_mb() > 100, (before, rss_mb())
+    assert len(kept) == 5400
