@@ -22,7 +22,7 @@ def _table() -> TermTable:
     terms.iri(URIRef("https://example.org/a"))
     for text in TRICKY:
         terms.plain(text)
-        terms.typed(text, DATATYPE, None)
+        terms.typed(text, DATATYPE)
         terms.object(Literal(text, lang="en-GB"))
     return terms
 
@@ -44,7 +44,7 @@ def _same(restored: TermTable, terms: TermTable) -> None:
             assert restored.terms[i].language == term.language  # type: ignore[union-attr]
     for text in TRICKY:
         assert restored.object(Literal(text, datatype=DATATYPE)) == terms.typed(
-            text, DATATYPE, None)
+            text, DATATYPE)
         assert restored.object(Literal(text, lang="en-gb")) == terms.object(
             Literal(text, lang="en-GB"))
 

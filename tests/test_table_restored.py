@@ -16,7 +16,7 @@ def _kept() -> tuple[TermTable, dict[str, int]]:
     ids = {
         "iri": terms.iri(A),
         "plain": terms.plain('say "hi"\n'),
-        "typed": terms.typed("2", XSD.integer, 2),
+        "typed": terms.typed("2", XSD.integer),
         "tagged": terms.object(Literal("colour", lang="en-GB")),
         "iri text": terms.plain(str(A)),
     }
@@ -45,7 +45,7 @@ def test_every_way_of_stating_a_kept_term_gives_its_id() -> None:
     assert restored.find_iri(A) == ids["iri"]
     assert restored.plain('say "hi"\n') == ids["plain"]
     assert restored.object(Literal('say "hi"\n', datatype=XSD.string)) == ids["plain"]
-    assert restored.typed("2", XSD.integer, 2) == ids["typed"]
+    assert restored.typed("2", XSD.integer) == ids["typed"]
     assert restored.object(Literal("2", datatype=XSD.integer)) == ids["typed"]
     assert restored.object(Literal("colour", lang="en-gb")) == ids["tagged"]
     assert restored.plain(str(A)) == ids["iri text"]
@@ -66,7 +66,7 @@ def test_only_a_new_term_gets_a_new_id_and_it_is_kept_once() -> None:
     terms, _ = _kept()
     restored = _restored(terms)
     count = len(restored)
-    new = [restored.iri(B), restored.plain("new"), restored.typed("3", XSD.integer, 3),
+    new = [restored.iri(B), restored.plain("new"), restored.typed("3", XSD.integer),
            restored.object(Literal("colour", lang="fr"))]
     assert new == list(range(count, count + 4))
     assert restored.iri(B) == new[0] and restored.plain("new") == new[1]

@@ -43,7 +43,6 @@ from graph.dataset.oxigraph import literal, named_node
 from graph.dataset.quads import Object, Quad
 from graph.dataset.terms import iri as known_iri
 from graph.dataset.terms import plain
-from graph.dataset.terms import typed as typed_literal
 
 SUBJECT, PREDICATE, OBJECT, GRAPH = range(4)
 """The positions of a quad, as ``QuadTable.column`` takes them."""
@@ -111,6 +110,20 @@ class _Suffixes(dict[tuple[str, str | None], str]):
         datatype, language = key
         empty = literal("", None if datatype == _NONE else datatype, language)
         found = self[key] = str(empty)[2:]  # pyoxigraph's own form after '""': '@en-us', '^^<…>'
+        return found
+
+
+class _DatatypeSuffixes(dict[URIRef, str]):
+    """What follows a typed literal's quoted lexical form in N-Triples, per datatype: ""
+    for ``xsd:string``, whose literals are the plain ones."""
+
+    def __init__(self, suffixes: _Suffixes) -> None:
+        super().__init__()
+        self._suffixes = suffixes
+
+    def __missing__(self, datatype: URIRef) -> str:
+        text = str(datatype)
+        found = self[datatype] = "" if text == _XSD_STRING else self._suffixes[text, None]
         return found
 
 
@@ -241,10 +254,10 @@ class TermTable:
     """Distinct RDF terms, each with an integer id (0, 1, 2, …), its N-Triples form and an
     rdflib term (made when asked for).
 
-    Each kind of term is looked up by its own key, which is the term's identity: an IRI by
-    its text, a plain literal by its N-Triples form, a typed literal by (lexical form, datatype), a
-    language-tagged one by (lexical form, lower-case tag). A literal typed ``xsd:string`` is
-    the plain literal. So one RDF term gets one id however it is stated."""
+    An IRI is looked up by its rdflib term, a literal by its N-Triples form, which is its
+    identity: its lexical form, and its datatype or its lower-case language tag. A literal
+    typed ``xsd:string`` has the plain literal's form. So one RDF term gets one id however it
+    is stated."""
 
     def __init__(self) -> None:
         stored = self._stored = _Stored()
@@ -253,10 +266,7 @@ class TermTable:
         self.terms: _Terms = _Terms(stored)
         """The rdflib term of each id (the first one stated), made when asked for."""
         self._suffixes = _Suffixes()
-        self._typed: dict[tuple[str, URIRef], int] = {}
-        self._tagged: dict[tuple[str, str], int] = {}
-        self._kept: _Restored | None = None
-        """The terms a restored table started with (``restored``)."""
+        self._datatypes = _DatatypeSuffixes(self._suffixes)
         self._found: dict[str, int | None] | None = None
         """Once frozen: the IRIs ``find_iri`` was asked for."""
         # The two lookups made for nearly every quad stated: C-level calls when the term is
@@ -264,14 +274,16 @@ class TermTable:
         self._iri_ids = _Ids(partial(_new_iri, stored), _iri_form)
         self.iri: Callable[[URIRef], int] = self._iri_ids.__getitem__
         """The id of an IRI; TypeError for anything else (a blank node, a literal)."""
-        # Plain literals by their form, which is the key and the stored form at once: by their
-        # text, each was held twice until the freeze (the text and its form: 0.4 GB of a
-        # build's peak at 100,000 records), for one C-level quoting a lookup.
-        plain_ids = self._plain_ids = _Ids(partial(_new_plain, stored), _itself)
+        # Literals by their form, which is the key and the stored form at once. By their
+        # text, each plain one was held twice until the freeze (the text and its form: 0.4 GB
+        # of a build's peak at 100,000 records); a typed or tagged one by (text, datatype or
+        # tag), with the literal made of them kept: 0.2 GB of the mapping's peak there, held
+        # by the build to its end (``perf/README.md``, "The fourth pass").
+        literal_ids = self._literal_ids = _Ids(partial(_new_plain, stored), _itself)
 
         def plain(text: str) -> int:
             """The id of the plain string literal ``text``."""
-            return plain_ids[quoted(text)]
+            return literal_ids[quoted(text)]
 
         self.plain: Callable[[str], int] = plain
 
@@ -281,18 +293,16 @@ class TermTable:
     def freeze(self) -> None:
         """Drop the lookups (term to id): the table will not grow again. They hold as much as
         the forms do (at 100,000 records, hundreds of megabytes a store build no longer
-        needs), and so do the typed and tagged literals kept as made (0.1 GB there): they are
-        made from their forms when asked for, as a restored table's are, and no longer kept.
+        needs); and the typed and tagged literals ``terms`` made are no longer kept.
         Afterwards ``find_iri`` still answers (by a scan of the forms, each IRI once) and the
         forms and terms are all there; looking a term up by its value (``iri``, ``plain``,
         ``typed``, ``object``, ``form``) is a RuntimeError."""
         if self._found is not None:
             return
-        self._found, self._kept = {}, None
+        self._found = {}
         self.terms.made.clear()
         self.terms.keeps = False
-        self._iri_ids, self._plain_ids = _Ids(_frozen), _Ids(_frozen)
-        self._typed, self._tagged = {}, {}
+        self._iri_ids, self._literal_ids = _Ids(_frozen), _Ids(_frozen)
         self.iri, self.plain = _frozen, _frozen
 
     def find_iri(self, iri: URIRef) -> int | None:
@@ -308,24 +318,11 @@ class TermTable:
         found = self._iri_ids.get(iri)
         return self._iri_ids.find(iri) if found is None else found
 
-    def typed(self, lexical: str, datatype: URIRef, value: Any) -> int:
-        """The id of a typed literal, from its lexical form and its Python value (as
-        ``graph.dataset.terms.typed`` takes them: the term is made of them at once, with no
-        parsing, and kept as ``terms`` gives it)."""
-        key = (lexical, datatype)
-        found = self._typed.get(key)
-        if found is None:
-            if self._found is not None:
-                return _frozen()
-            if str(datatype) == _XSD_STRING:  # the plain literal (URIRef.__eq__ is not str)
-                return self.plain(str(lexical))
-            text = quoted(lexical) + self._suffixes[str(datatype), None]
-            found = self._kept_form(text)
-            if found is None:
-                found = self._stored.add(text, _TYPED)
-                self.terms.made[found] = typed_literal(lexical, datatype, value)
-            self._typed[key] = found
-        return found
+    def typed(self, lexical: str, datatype: URIRef) -> int:
+        """The id of a typed literal, from its lexical form (``xsd:string``: the plain
+        literal's)."""
+        suffix = self._datatypes[datatype]
+        return self._literal(quoted(lexical) + suffix, _TYPED if suffix else _PLAIN)
 
     def object(self, term: Object) -> int:
         """The id of an object: an IRI or a literal; TypeError for anything else."""
@@ -334,23 +331,28 @@ class TermTable:
         lexical = str(term)
         language = term.language
         if language:
-            key = (lexical, language.lower())
-            found = self._tagged.get(key)
-            if found is None:
-                if self._found is not None:
-                    return _frozen()
-                text = quoted(lexical) + self._suffixes[_NONE, language]
-                found = self._kept_form(text)
-                if found is None:
-                    found = self._stored.add(text, _TAGGED)
-                    self._stored.tags[found] = language
-                    self.terms.made[found] = term
-                self._tagged[key] = found
-            return found
+            return self._literal(quoted(lexical) + self._suffixes[_NONE, language], _TAGGED,
+                                 language)
         datatype = term.datatype
         if datatype is None:
             return self.plain(lexical)
-        return self.typed(lexical, datatype, term.value)
+        return self.typed(lexical, datatype)
+
+    def _literal(self, form: str, kind: int, language: str | None = None) -> int:
+        """The id of the literal of N-Triples form ``form`` (``language``: its tag as
+        stated, kept for ``terms``)."""
+        ids = self._literal_ids
+        found = ids.get(form)
+        if found is None:
+            if self._found is not None:
+                return _frozen()
+            found = ids.find(form)
+            if found is None:
+                found = self._stored.add(form, kind)
+                if language is not None:
+                    self._stored.tags[found] = language
+            ids[form] = found
+        return found
 
     def form(self, term: Object) -> str:
         """The N-Triples form of an IRI or a literal (interned like any other): the one way an
@@ -391,12 +393,8 @@ class TermTable:
                            in zip(extra_ids, snapshot.extras, strict=True)
                            if kinds[term_id] == _TAGGED)
         kept = _Restored(stored.ntriples, len(forms))
-        table._iri_ids.kept = table._plain_ids.kept = table._kept = kept
+        table._iri_ids.kept = table._literal_ids.kept = kept
         return table
-
-    def _kept_form(self, form: str) -> int | None:
-        """The id of a term a restored table started with, by its form."""
-        return None if self._kept is None else self._kept.get(form)
 
     def order(self) -> list[int]:
         """Every id, sorted by the N-Triples form of its term."""

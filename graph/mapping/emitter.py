@@ -8,7 +8,6 @@ and adds no triple. The typed ones state a value kept as written (a ``Verbatim``
 from collections.abc import Iterable
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
 
 from rdflib import Literal, URIRef
 
@@ -75,11 +74,10 @@ class Statements:
         for value in values:
             self.add_text(subject, predicate, value)
 
-    def _add_typed(
-        self, subject: URIRef, predicate: URIRef, lexical: str, datatype: URIRef, value: Any
-    ) -> None:
+    def _add_typed(self, subject: URIRef, predicate: URIRef, lexical: str, datatype: URIRef
+                   ) -> None:
         iri = self._iri
-        obj = self._typed(lexical, datatype, value)
+        obj = self._typed(lexical, datatype)
         self._add((iri(subject), iri(predicate), obj, self._graph))
 
     def _add_verbatim(self, subject: URIRef, predicate: URIRef, kept: Verbatim) -> None:
@@ -93,19 +91,18 @@ class Statements:
             if isinstance(url, Verbatim):
                 self._add_verbatim(subject, predicate, url)
             else:
-                self._add_typed(subject, predicate, url, _ANY_URI, url)
+                self._add_typed(subject, predicate, url, _ANY_URI)
 
     def add_decimal(self, subject: URIRef, predicate: URIRef, value: Decimal | None) -> None:
         if value is not None:
-            lexical = _decimal_lexical(value)
-            self._add_typed(subject, predicate, lexical, _DECIMAL, Decimal(lexical))
+            self._add_typed(subject, predicate, _decimal_lexical(value), _DECIMAL)
 
     def add_integer(
         self, subject: URIRef, predicate: URIRef, value: int | None, datatype: URIRef = _INTEGER
     ) -> None:
         """An integer, as ``xsd:integer`` unless ``datatype`` names a narrower type."""
         if value is not None:
-            self._add_typed(subject, predicate, str(value), datatype, value)
+            self._add_typed(subject, predicate, str(value), datatype)
 
     def add_boolean(self, subject: URIRef, predicate: URIRef, value: bool | None) -> None:
         if value is not None:
@@ -115,7 +112,7 @@ class Statements:
         self, subject: URIRef, predicate: URIRef, value: date | Verbatim | None
     ) -> None:
         if isinstance(value, date):
-            self._add_typed(subject, predicate, value.isoformat(), _DATE, value)
+            self._add_typed(subject, predicate, value.isoformat(), _DATE)
         elif value is not None:
             self._add_verbatim(subject, predicate, value)
 
@@ -123,7 +120,7 @@ class Statements:
         self, subject: URIRef, predicate: URIRef, value: datetime | Verbatim | None
     ) -> None:
         if isinstance(value, datetime):
-            self._add_typed(subject, predicate, value.isoformat(), _DATE_TIME, value)
+            self._add_typed(subject, predicate, value.isoformat(), _DATE_TIME)
         elif value is not None:
             self._add_verbatim(subject, predicate, value)
 
@@ -137,15 +134,15 @@ class Statements:
         elif len(value) == 10:
             self.add_date(subject, predicate, date.fromisoformat(value))
         else:
-            self._add_typed(subject, predicate, value, _STRING_TYPES[len(value)], None)
+            self._add_typed(subject, predicate, value, _STRING_TYPES[len(value)])
 
     def add_year(self, subject: URIRef, predicate: URIRef, year: int | None) -> None:
         if year is not None:
-            self._add_typed(subject, predicate, f"{year:04d}", XSD.gYear, None)
+            self._add_typed(subject, predicate, f"{year:04d}", XSD.gYear)
 
     def add_json(self, subject: URIRef, predicate: URIRef, text: str) -> None:
         """A JSON text as an ``rdf:JSON`` literal."""
-        self._add_typed(subject, predicate, text, RDF.JSON, None)
+        self._add_typed(subject, predicate, text, RDF.JSON)
 
 
 def _decimal_lexical(value: Decimal) -> str:
