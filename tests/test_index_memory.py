@@ -44,7 +44,7 @@ def test_grouped_answers_as_a_dictionary_of_lists_did(seed: int) -> None:
     expected = reference(pairs, order)
     subjects = np.asarray([s for s, _ in pairs], dtype=np.int32)
     objects = np.asarray([o for _, o in pairs], dtype=np.int32)
-    grouped = Grouped(subjects, objects, order.__getitem__)
+    grouped = Grouped(subjects, objects, len(order), order.__getitem__)
     assert dict(grouped.items()) == expected
     assert list(grouped.items()) == sorted(expected.items())
     assert {subject: grouped[subject] for subject in grouped} == expected

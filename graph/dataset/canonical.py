@@ -87,9 +87,9 @@ def _packed(columns: Sequence[Ids], n: int) -> Ranks:
     return key
 
 
-def first_of_runs(values: Ranks) -> npt.NDArray[np.bool_]:
-    """True where a value differs from the one before it (and for the first)."""
+def first_of_runs(values: Ids) -> npt.NDArray[np.bool_]:
+    """True where a value differs from the one before it (and for the first, if any)."""
     keep = np.empty(len(values), dtype=np.bool_)
-    keep[0] = True
+    keep[:1] = True
     np.not_equal(values[1:], values[:-1], out=keep[1:])
     return keep

@@ -164,7 +164,7 @@ class DataGraphs:
     def __init__(self, table: QuadTable) -> None:
         self._statements = canonical(table, keep_graphs=True)
         graphs = self._statements.columns[GRAPH]
-        starts = np.flatnonzero(first_of_runs(graphs)) if len(graphs) else np.array([], int)
+        starts = np.flatnonzero(first_of_runs(graphs))
         self._bounds: list[int] = [*starts.tolist(), len(graphs)]
         words = self._statements.words
         self.iris = [words[graphs[start]].decode()[1:-1] for start in self._bounds[:-1]]

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 from rdflib import URIRef
 
+from graph.dataset.canonical import first_of_runs
 from graph.dataset.quads import Quad
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
 
@@ -35,16 +36,13 @@ class TableGraphs:
         self._terms = table.terms.terms
         self._held = held = table.held_rows()
         graphs = held[:, GRAPH]
-        starts = np.flatnonzero(graphs[1:] != graphs[:-1]) + 1 if len(graphs) else \
-            np.zeros(0, dtype=np.int64)
-        if len(graphs):
-            starts = np.r_[0, starts]
+        starts = np.flatnonzero(first_of_runs(graphs))
         names = graphs[starts]
         self._rows: _Ids | None = None
         if len(np.unique(names)) < len(names):  # a graph in two runs or more: index its rows
             order = np.argsort(graphs, kind="stable")  # each graph's rows, in the order stated
             ordered = graphs[order]
-            starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+            starts = np.flatnonzero(first_of_runs(ordered))
             ends = np.r_[starts[1:], len(order)]
             names = ordered[starts]
             self._rows = order.astype(np.int32)
