@@ -238,8 +238,11 @@ def _new_iri(stored: _Stored, iri: URIRef) -> int:
     return stored.add(str(named_node(str(iri))), _IRI)
 
 
-def _new_plain(stored: _Stored, form: str) -> int:
-    return stored.add(form, _PLAIN)
+def _new_literal(stored: _Stored, form: str) -> int:
+    """A literal's kind is in its form: what follows its last quote (nothing, ``^^<…>`` or
+    ``@tag``)."""
+    after = form[form.rindex('"') + 1:]
+    return stored.add(form, _PLAIN if not after else _TYPED if after[0] == "^" else _TAGGED)
 
 
 def _itself(form: str) -> str:
@@ -279,7 +282,7 @@ class TermTable:
         # of a build's peak at 100,000 records); a typed or tagged one by (text, datatype or
         # tag), with the literal made of them kept: 0.2 GB of the mapping's peak there, held
         # by the build to its end (``perf/README.md``, "The fourth pass").
-        literal_ids = self._literal_ids = _Ids(partial(_new_plain, stored), _itself)
+        literal_ids = self._literal_ids = _Ids(partial(_new_literal, stored), _itself)
 
         def plain(text: str) -> int:
             """The id of the plain string literal ``text``."""
@@ -321,8 +324,7 @@ class TermTable:
     def typed(self, lexical: str, datatype: URIRef) -> int:
         """The id of a typed literal, from its lexical form (``xsd:string``: the plain
         literal's)."""
-        suffix = self._datatypes[datatype]
-        return self._literal(quoted(lexical) + suffix, _TYPED if suffix else _PLAIN)
+        return self._literal_ids[quoted(lexical) + self._datatypes[datatype]]
 
     def object(self, term: Object) -> int:
         """The id of an object: an IRI or a literal; TypeError for anything else."""
@@ -331,28 +333,13 @@ class TermTable:
         lexical = str(term)
         language = term.language
         if language:
-            return self._literal(quoted(lexical) + self._suffixes[_NONE, language], _TAGGED,
-                                 language)
+            found = self._literal_ids[quoted(lexical) + self._suffixes[_NONE, language]]
+            self._stored.tags.setdefault(found, language)  # as first stated, for ``terms``
+            return found
         datatype = term.datatype
         if datatype is None:
             return self.plain(lexical)
         return self.typed(lexical, datatype)
-
-    def _literal(self, form: str, kind: int, language: str | None = None) -> int:
-        """The id of the literal of N-Triples form ``form`` (``language``: its tag as
-        stated, kept for ``terms``)."""
-        ids = self._literal_ids
-        found = ids.get(form)
-        if found is None:
-            if self._found is not None:
-                return _frozen()
-            found = ids.find(form)
-            if found is None:
-                found = self._stored.add(form, kind)
-                if language is not None:
-                    self._stored.tags[found] = language
-            ids[form] = found
-        return found
 
     def form(self, term: Object) -> str:
         """The N-Triples form of an IRI or a literal (interned like any other): the one way an
