@@ -134,8 +134,8 @@ def load_records(
     file that ``known`` remembers by its bytes is not imported again. With ``pack`` (a build
     that keeps its state), each record is pickled into a temporary file as it is imported
     and its model let go (``KeptRecord.pack``, ``graph.kept.Spool``), and each file's text
-    too: what the rest of the load reads is the
-    records' identities, and 100,000 records' models do not fit the build's memory.
+    too: what the rest of the load reads is the records' identities, and 100,000 records'
+    models do not fit the build's memory.
 
     Raises ``InputPathError`` (from ``graph.importers.reading``) for a PATH that does not
     exist; everything wrong with a file is reported in the ``LoadReport`` instead.

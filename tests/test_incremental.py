@@ -411,9 +411,9 @@ def test_the_build_graph_mended_is_the_one_derived_whole(settings: Settings, fli
         catalogued |= {min(node for node, on in flags.items() if not on)}
     whole = QuadTable.of_rows(terms, rows[~in_build])
     add_build_graph(whole, catalogued, iris)
+    none = np.empty((0, 4), dtype=np.int64)
     mended, built, unbuilt = rebuild._mend_build_graph(
-        QuadTable.of_rows(terms, rows[~in_build]), rows[in_build],
-        np.empty((0, 4), dtype=np.int64), build_id, catalogued, iris)
+        QuadTable.of_rows(terms, rows[~in_build]), rows[in_build], none, none, catalogued, iris)
 
     def statements(table: QuadTable) -> set[tuple[int, ...]]:
         return set(map(tuple, table.rows().tolist()))

@@ -25,6 +25,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
+from typing import TypeVar
 from urllib.request import pathname2url
 
 from graph.dataset.table import QuadTable
@@ -42,6 +43,7 @@ MARK_START, MARK_END = "\x02", "\x03"
 """What FTS5 puts around a word it found in a snippet; never in the indexed text."""
 ENTITIES_AT_A_TIME = 10_000
 """How many entities' rows ``insert_entities`` holds and inserts at a time."""
+_T = TypeVar("_T")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 _SCHEMA = """
@@ -131,8 +133,7 @@ def insert_entities(db: sqlite3.Connection, numbered: Iterable[tuple[int, Entity
     are held at once, not every entity's (a tenth of the index's peak at 30,000 records,
     beside the build's table and the store's loading)."""
     count = names_count = 0
-    entries = iter(numbered)
-    while run := list(islice(entries, ENTITIES_AT_A_TIME)):
+    for run in _runs(numbered):
         rows: list[EntityRow] = []
         names: list[tuple[str, int]] = []
         texts: list[TextRow] = []
@@ -176,8 +177,7 @@ def _write_browse(db: sqlite3.Connection, facts: Facts, base: str) -> tuple[int,
     values: list[tuple[int, str, str, str, str, str]] = []
     holders: defaultdict[int, list[int]] = defaultdict(list)
     count = 0
-    numbered = enumerate(benchmark_rows(facts, base), start=1)
-    while run := list(islice(numbered, ENTITIES_AT_A_TIME)):
+    for run in _runs(enumerate(benchmark_rows(facts, base), start=1)):
         benches, members = [], []
         for number, row in run:
             benches.append(bench_row(number, row))
@@ -198,6 +198,13 @@ def _write_browse(db: sqlite3.Connection, facts: Facts, base: str) -> tuple[int,
     write_orders(db)
     db.execute("INSERT INTO meta VALUES ('benchmarks', ?)", (str(count),))
     return count, len(values)
+
+
+def _runs(items: Iterable[_T]) -> Iterator[list[_T]]:
+    """``items`` ``ENTITIES_AT_A_TIME`` at a time."""
+    rest = iter(items)
+    while run := list(islice(rest, ENTITIES_AT_A_TIME)):
+        yield run
 
 
 BenchRow = tuple[int, str, str, str, str, str, str, str | None, str, str, int, int]
