@@ -1,7 +1,6 @@
 """What writing the search index holds: each predicate's statements as three arrays
 (``graph.search.extract.Grouped``), the entities' rows a run at a time
-(``graph.search.index.insert_entities``); and the heap handed back between a build's phases
-(``graph.heap``)."""
+(``graph.search.index.insert_entities``)."""
 
 import random
 import sqlite3
@@ -14,7 +13,6 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import RDFS
 
 from graph.dataset.table import QuadTable
-from graph.heap import release_free_memory
 from graph.search import index
 from graph.search.entities import Entity
 from graph.search.extract import Facts, Grouped
@@ -93,25 +91,3 @@ def test_entities_are_inserted_a_run_at_a_time(tmp_path: Path,
     assert db.execute("SELECT label FROM entity WHERE id = 30000").fetchone() == (
         "Person 30000",)
     assert peak < together / 10, (peak, together)
-
-
-def rss_mb() -> int:
-    with open("/proc/self/status", encoding="ascii") as status:
-        line = next(line for line in status if line.startswith("VmRSS:"))
-    return int(line.split()[1]) // 1024
-
-
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
-def test_free_heap_pages_are_handed_back() -> None:
-    """160 MB of 600-byte strings (beyond Python's small-object allocator, so in the C heap),
-    one in fifty kept so that the heap's top stays in use: freed, the rest stays in the
-    process until ``release_free_memory``, which gives back over 100 MB."""
-    if not release_free_memory():
-        pytest.skip("this C library cannot hand free pages back (not glibc)")
-    strings = [bytes(600) for _ in range(270_000)]
-    kept = strings[::50]
-    del strings
-    before = rss_mb()
-    assert release_free_memory()
-    assert before - rss_mb() > 100, (before, rss_mb())
-    assert len(kept) == 5400
