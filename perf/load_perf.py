@@ -2,8 +2,9 @@
 
     python -m perf.run load [--records 10000] [--clients 16] [--seconds 30]
 
-A child process builds the synthetic catalog into a validated store folder (untimed; the
-pages section's build phase). Then two servers over that folder, one after the other:
+The synthetic catalog is built into a validated store folder (untimed;
+``perf.served_store``: once in a run, shared with the pages and startup sections). Then
+two servers over that folder, one after the other:
 
 - ours: ``benchgraph serve --store oxigraph:DIR``, as a user starts it (its default
   workers, threads and query processes, its time and row limits);
@@ -33,9 +34,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from perf.common import PerfError, SectionReport, run_phase, table
+from perf.common import PerfError, SectionReport, table
 from perf.common import progress as say
 from perf.query_perf import Asked, asked_queries, first_value, named_queries, parameters_of
+from perf.served_store import served_store
 from perf.serving import Client, Served, serving_benchgraph, serving_oxigraph
 
 NAME = "load"
@@ -77,9 +79,7 @@ class Tally:
 def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport:
     from graph.settings import Settings
 
-    store = workdir / "load-store"
-    say(f"load: building {catalog.name} into a validated store at {store}")
-    run_phase("build", [str(catalog), str(store)], workdir, module="perf.pages_perf")
+    store, _built, _reused = served_store(catalog, workdir)
     generation = _generation(store)
     mix = request_mix(generation, Settings().base)
     say(f"load: {len(mix)} kinds of request, {args.clients} clients, {args.seconds:g} s each")

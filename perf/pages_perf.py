@@ -2,9 +2,10 @@
 
     python -m perf.run pages [--records 10000] [--page-requests 200]
 
-A child process (``python -m perf.pages_perf build CATALOG STORE``) builds the synthetic
-catalog into a store folder, validated (as ``benchgraph serve`` validates its memory store;
-the benchmark pages show their findings), and reports what that took. Then the real server
+The synthetic catalog is built into a validated store folder (``perf.served_store``: as
+``benchgraph build --store`` builds it; the benchmark pages show the validation's findings;
+built once in a run, for this section, startup and load), and what that took is reported.
+Then the real server
 serves it, ``benchgraph serve --store oxigraph:STORE --port 0`` (gunicorn, its default
 workers and threads, query processes): the figures are what a client on this machine waits,
 from sending a request on a kept-alive connection to the last byte of the answer, one request
@@ -29,7 +30,6 @@ import argparse
 import json
 import re
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -39,13 +39,13 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from graph.settings import DEFAULT_BASE
-from perf.common import PerfError, Phase, SectionReport, run_phase, run_phase_command, table
+from perf.common import PerfError, SectionReport, table
 from perf.common import progress as say
+from perf.served_store import describe, served_store
 from perf.serving import Client, serving_benchgraph
 
 NAME = "pages"
 HELP = "page latency (p50, p99) of a real benchgraph serve over a store of the catalog"
-MODULE = "perf.pages_perf"
 P50_TARGET_MS = 30.0
 """For a benchmark page."""
 P99_TARGET_MS = 300.0
@@ -70,9 +70,7 @@ class PageKind:
 # -- the section (parent process) ------------------------------------------------------------
 
 def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport:
-    store = workdir / "store"
-    say(f"pages: building {catalog.name} into a validated store at {store}")
-    built = run_phase("build", [str(catalog), str(store)], workdir, module=MODULE)
+    store, built, reused = served_store(catalog, workdir)
     from web import create_app
 
     blueprints = set(create_app().blueprints)
@@ -102,15 +100,10 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
                 "requests": len(timings),
                 "bytes": size, "example": addresses[0], "met": met}
     headers = ["page", "p50 ms", "p99 ms", "max ms", "first ms", "KiB", "e.g.", "target"]
-    detail = built.detail
     lines = [table(headers, rows), "",
              f"targets: a benchmark page under {P50_TARGET_MS:g} ms at p50, every page under "
              f"{P99_TARGET_MS:g} ms at p99; one client, kept-alive connection, real server "
-             "(benchgraph serve --store oxigraph:DIR, gunicorn)",
-             f"store built from {detail['records']:,} records in {built.seconds:.1f} s "
-             f"(build {detail['build_seconds']:.1f} s, validation {detail['validate_seconds']:.1f}"
-             f" s, store with dumps {detail['store_seconds']:.1f} s; CPU "
-             f"{detail['cpu_seconds']:.1f} s), folder {detail['folder_mb']:,.0f} MB"]
+             "(benchgraph serve --store oxigraph:DIR, gunicorn)", describe(built, reused)]
     return SectionReport("pages", "\n".join(lines), figures)
 
 
@@ -222,43 +215,3 @@ KINDS: tuple[PageKind, ...] = (
     PageKind("one shape's results", "docs", _validation_shape),
     PageKind("dump.ttl (whole)", "dumps", lambda client: ["/dump.ttl"]),
 )
-
-
-# -- the build phase (child process) ---------------------------------------------------------
-
-def _build(argv: Sequence[str]) -> dict[str, Any]:
-    import resource
-
-    from graph.build import build
-    from graph.settings import Settings
-    from graph.stats import graph_stats
-    from graph.store.disk import build_store
-    from graph.store.kinds import build_facts
-    from graph.validate import validate
-
-    def cpu() -> float:
-        usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF,
-                                                     resource.RUSAGE_CHILDREN)]
-        return sum(u.ru_utime + u.ru_stime for u in usage)
-
-    catalog, folder = Path(argv[0]), Path(argv[1])
-    settings = Settings()
-    started = time.perf_counter()
-    result = build([catalog], settings)
-    built = time.perf_counter()
-    report = validate(result.table.quads(), settings)
-    validated = time.perf_counter()
-    build_store(folder, result.table, build_facts(result, settings.base),
-                graph_stats(result.table, settings.base), validation=report)
-    stored = time.perf_counter()
-    size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
-    return {"seconds": stored - started, "build_seconds": built - started,
-            "validate_seconds": validated - built, "store_seconds": stored - validated,
-            "cpu_seconds": cpu(), "records": len(result.report.records),
-            "results": len(report.results), "folder_mb": size / 2**20}
-
-
-PHASES: dict[str, Phase] = {"build": _build}
-
-if __name__ == "__main__":
-    sys.exit(run_phase_command(MODULE, PHASES, sys.argv[1:]))

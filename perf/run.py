@@ -12,7 +12,8 @@ validation or query figures is adding a module to ``SECTIONS``.
 With ``--sizes N,M,...`` the chosen sections run once per catalog size (``--records`` is then
 ignored); each section's own table is printed per size, then one table of every section's
 headline figures (``SectionReport.data["headline"]``) with a column per size, and ``--json``
-holds every size's figures.
+holds every size's figures. The JSON is written again after each section, so that a run
+stopped part way keeps what it measured.
 """
 
 import argparse
@@ -20,7 +21,7 @@ import json
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -97,8 +98,11 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def run_sections(args: argparse.Namespace) -> dict[str, Any]:
-    """Runs the chosen sections, prints their tables, and returns everything for ``--json``."""
+def run_sections(args: argparse.Namespace,
+                 measured: Callable[[dict[str, Any]], None] = lambda figures: None
+                 ) -> dict[str, Any]:
+    """Runs the chosen sections, prints their tables, and returns everything for ``--json``;
+    ``measured`` is given the figures so far after each section."""
     chosen = SECTIONS if args.section == "all" else [s for s in SECTIONS if s.NAME == args.section]
     progress(f"catalog: {args.records} records ({args.profile}), {args.directory_pages} "
              f"directory pages, seed {args.seed}, defects in {args.defect_share:g} of records")
@@ -119,6 +123,7 @@ def run_sections(args: argparse.Namespace) -> dict[str, Any]:
             report: SectionReport = section.run(args, catalog, workdir)
             print(f"\n== {report.title} ==\n{report.text}")
             figures["sections"][report.title] = report.data
+            measured(figures)
     finally:
         if args.keep:
             progress(f"outputs kept in {workdir}")
@@ -130,9 +135,18 @@ def run_sections(args: argparse.Namespace) -> dict[str, Any]:
 def run_sizes(args: argparse.Namespace) -> dict[str, Any]:
     """``run_sections`` once per size of ``--sizes``, then the headline table across them."""
     by_size: dict[int, dict[str, Any]] = {}
+
+    def document(runs: dict[int, dict[str, Any]]) -> dict[str, Any]:
+        return {"sizes": args.sizes, "runs": {str(size): figures
+                                              for size, figures in runs.items()}}
+
     for size in args.sizes:
         args.records = size
-        by_size[size] = run_sections(args)
+
+        def measured(figures: dict[str, Any], size: int = size) -> None:
+            save_json(args.json, document({**by_size, size: figures}))
+
+        by_size[size] = run_sections(args, measured)
     headlines: dict[tuple[str, str], dict[int, str]] = {}
     for size, figures in by_size.items():
         for title, data in figures["sections"].items():
@@ -143,8 +157,17 @@ def run_sizes(args: argparse.Namespace) -> dict[str, Any]:
                 for (title, name), values in headlines.items()]
         print("\n== headline figures by catalog size ==\n"
               + table(["figure", *(f"{size:,}" for size in args.sizes)], rows))
-    return {"sizes": args.sizes, "runs": {str(size): figures for size, figures in
-                                          by_size.items()}}
+    return document(by_size)
+
+
+def save_json(path: Path | None, figures: dict[str, Any]) -> None:
+    """``--json``: the figures written whole, replacing the last (a run of hours that is
+    stopped keeps every section it finished)."""
+    if path is None:
+        return
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+    partial.replace(path)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -156,15 +179,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("perf.run: --defect-share is a fraction from 0 to 1", file=sys.stderr)
         return 2
     try:
-        figures = run_sizes(args) if args.sizes else run_sections(args)
+        figures = (run_sizes(args) if args.sizes
+                   else run_sections(args, lambda figures: save_json(args.json, figures)))
     except PerfError as error:
         print(f"perf.run: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("perf.run: interrupted", file=sys.stderr)
         return 130
+    save_json(args.json, figures)
     if args.json:
-        args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
         progress(f"figures written to {args.json}")
     return 0
 

@@ -2,9 +2,10 @@
 
     python -m perf.run startup [--records 10000] [--rounds 3]
 
-A child process builds the synthetic catalog into a validated store folder (untimed; the
-pages section's build phase). Then, ``--rounds`` times each, whole processes timed from the
-outside (``perf.common.run_process``: wall time and peak RSS):
+The synthetic catalog is built into a validated store folder (untimed;
+``perf.served_store``: once in a run, shared with the pages and load sections). Then,
+``--rounds`` times each, whole processes timed from the outside (``perf.common.run_process``:
+wall time and peak RSS):
 
 - ``benchgraph query NAME --store oxigraph:DIR`` for every named query (its parameters
   picked from the catalog, as the query section picks them), the table printed; beside it
@@ -27,9 +28,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from perf.common import PerfError, SectionReport, run_phase, run_process, table
+from perf.common import PerfError, SectionReport, run_process, table
 from perf.common import progress as say
 from perf.query_perf import Asked, asked_queries, named_queries, parameters_of
+from perf.served_store import served_store
 from perf.serving import serving_benchgraph, serving_oxigraph
 
 NAME = "startup"
@@ -55,9 +57,7 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
     from graph.settings import Settings
     from graph.store.disk import read_manifest
 
-    store = workdir / "startup-store"
-    say(f"startup: building {catalog.name} into a validated store at {store}")
-    run_phase("build", [str(catalog), str(store)], workdir, module="perf.pages_perf")
+    store, _built, _reused = served_store(catalog, workdir)
     generation = store / read_manifest(store).generation
     base = Settings().base
     data = ox.Store.read_only(str(generation))

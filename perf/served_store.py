@@ -1,0 +1,85 @@
+"""The validated store folder that the serving sections (pages, startup, load) measure.
+
+    python -m perf.served_store build CATALOG STORE      # the phase, in a fresh process
+
+Built once per catalog in a run, in a child process, the way ``benchgraph build CATALOG
+--store oxigraph:DIR`` builds it: the records kept packed, the validation streamed graph by
+graph (``build_into(validate=True)``), the state kept. The three sections then share it. Each
+used to build its own with the whole catalog's rdflib quads made for validation: three
+builds where one does, and at 100,000 records each would have held about 8 GB (perf/README,
+"Scale figures").
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from perf.common import Phase, Run, run_phase, run_phase_command
+from perf.common import progress as say
+
+MODULE = "perf.served_store"
+
+
+def served_store(catalog: Path, workdir: Path) -> tuple[Path, Run, bool]:
+    """The store folder of ``catalog`` in this run's ``workdir``, built unless an earlier
+    section of the run built it; its build's figures; and whether it was reused."""
+    store = workdir / f"served-{catalog.name}"
+    kept = workdir / f"served-{catalog.name}.json"
+    if kept.exists():
+        say(f"store: reusing {store}, built earlier in this run")
+        return store, Run(**json.loads(kept.read_text(encoding="utf-8"))), True
+    say(f"store: building {catalog.name} into a validated store at {store}")
+    built = run_phase("build", [str(catalog), str(store)], workdir, module=MODULE)
+    kept.write_text(json.dumps({"seconds": built.seconds,
+                                "peak_rss_bytes": built.peak_rss_bytes,
+                                "detail": built.detail}), encoding="utf-8")
+    return store, built, False
+
+
+def describe(built: Run, reused: bool) -> str:
+    """One line on how the store was built, for a section's report."""
+    detail = built.detail
+    return (f"store built from {detail['records']:,} records in {built.seconds:.1f} s "
+            f"(load and map {detail['build_seconds']:.1f} s, validation, dumps and store "
+            f"{detail['store_seconds']:.1f} s; CPU {detail['cpu_seconds']:.1f} s; peak "
+            f"{built.peak_rss_bytes / 2**20:,.0f} MB), folder {detail['folder_mb']:,.0f} MB"
+            + (" (built earlier in this run)" if reused else ""))
+
+
+# -- the build phase (child process) ---------------------------------------------------------
+
+def _build(argv: Sequence[str]) -> dict[str, Any]:
+    import resource
+
+    from graph.build import build
+    from graph.settings import Settings
+    from graph.store.kinds import build_into
+    from graph.store.rebuild import kept_build
+
+    def cpu() -> float:
+        usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                     resource.RUSAGE_CHILDREN)]
+        return sum(u.ru_utime + u.ru_stime for u in usage)
+
+    catalog, folder = Path(argv[0]), Path(argv[1])
+    settings = Settings()
+    started = time.perf_counter()
+    result = build([catalog], settings, keep=True)
+    built = time.perf_counter()
+    build_into(folder, result, settings, validate=True, kept=kept_build(result, settings))
+    stored = time.perf_counter()
+    size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+    return {"seconds": stored - started, "build_seconds": built - started,
+            "store_seconds": stored - built, "cpu_seconds": cpu(),
+            "records": len(result.report.records), "folder_mb": size / 2**20}
+
+
+PHASES: dict[str, Phase] = {"build": _build}
+
+if __name__ == "__main__":
+    sys.exit(run_phase_command(MODULE, PHASES, sys.argv[1:]))
