@@ -25,7 +25,7 @@ from graph.dataset.quads import Quad
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
 from graph.gc_pause import gc_paused
 from graph.importers.base import Problem
-from graph.kept import KeptRecord
+from graph.kept import KeptRecord, Spool
 from graph.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
@@ -131,14 +131,14 @@ def build(
     progress: Progress | None = None,
     vocabulary: Vocabulary | None = None,
     *,
-    keep: bool = False,
+    keep: Spool | None = None,
 ) -> BuildResult:
     """Load the record files under ``paths`` (default: the bundled catalog) and map them.
 
     With ``keep`` (a build whose state a store keeps: ``graph.store.state``), the records are
-    pickled as they are imported and read back one at a time to be mapped, so the build
-    never holds every record's model at once (27 KB a record: 2.7 GB at 100,000 records);
-    the state's pickle reuses each record's (``graph.kept.KeptRecord.pack``)."""
+    pickled into that spool as they are imported and read back one at a time to be mapped,
+    so the build never holds every record's model at once (27 KB a record: 2.7 GB at
+    100,000 records); the state's pickle reuses each record's (``KeptRecord.pack``)."""
     with gc_paused():
         report = load_records(default_paths(paths), settings, progress, pack=keep)
         index = index_records(report)
@@ -181,7 +181,7 @@ def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabul
 def map_one(loaded: LoadedRecord, ctx: MappingContext, table: QuadTable
             ) -> tuple[Question, ...]:
     """One record's named graph into ``table``; returns what its mapping asked the index.
-    A packed record (``KeptRecord.packed``: pickled at import by ``build(keep=True)``, or read
+    A packed record (``KeptRecord.packed``: pickled at import by ``build(keep=...)``, or read
     from a kept state) is read from its ``KeptRecord``, not through ``LoadedRecord.record``,
     which would keep the model, and let go again once mapped."""
     made = loaded.made

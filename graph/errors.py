@@ -7,6 +7,7 @@ turns it into the kind's HTTP status. Any other exception is a bug, and shows as
 """
 
 from enum import Enum
+from typing import Any
 
 
 class ErrorKind(Enum):
@@ -42,6 +43,18 @@ class BenchgraphError(Exception):
         self.message = message
         if kind is not None:
             self.kind = kind
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its class, message and kind, whatever its class's own ``__init__``
+        takes: it crosses from the process that built to the one that reports
+        (``graph.build_apart``)."""
+        return _unpickled, (type(self), self.message, self.kind), self.__dict__
+
+
+def _unpickled(cls: type[BenchgraphError], message: str, kind: ErrorKind) -> BenchgraphError:
+    error = cls.__new__(cls)
+    BenchgraphError.__init__(error, message, kind)
+    return error
 
 
 __all__ = ["BenchgraphError", "ErrorKind"]

@@ -9,7 +9,7 @@ apart (``KeptRecord``): a state read back unpickles a record only when it is map
 (unpickling the 150,000 models of 10,000 records took 3-6 s, most of an incremental build's
 reading). ``graph.store.state`` writes and reads these values in a store's generation.
 
-A full build that keeps its state (``graph.build.build(keep=True)``) holds every record from
+A full build that keeps its state (``graph.build.build(keep=Spool())``) holds every record from
 its import to the state's save. Its pickles go to a ``Spool``, an unnamed temporary file,
 not into memory: 6 KB a record, 0.6 GB at 100,000 records, where issue 12's target is 2 GB
 for the whole build; each is read back once to be mapped and once to be saved.
@@ -41,21 +41,22 @@ class Spool:
     """An unnamed temporary file that pickles are written to and read back from by place: a
     ``KeptRecord`` packed into one holds 16 bytes of where, not its 6 KB. The file has no
     name from the start (``tempfile.TemporaryFile``), so nothing is left behind however the
-    process ends; it is closed when the last record that refers to it goes."""
+    process ends; it is closed when the last record that refers to it goes. A process forked
+    after it was made shares it (``graph.build_apart``): its end is the file's, not a count
+    this process keeps."""
 
-    __slots__ = ("_end", "_file")
+    __slots__ = ("_file",)
 
     def __init__(self) -> None:
         self._file = tempfile.TemporaryFile(prefix="benchgraph-records-", buffering=0)
-        self._end = 0
 
     def put(self, blob: bytes) -> "Spooled":
         """Appends ``blob``; returns where it is."""
-        start = self._end
-        written = os.pwrite(self._file.fileno(), blob, start)
+        descriptor = self._file.fileno()
+        start = os.fstat(descriptor).st_size
+        written = os.pwrite(descriptor, blob, start)
         if written != len(blob):  # a full disk or a signal: pwrite wrote less
             raise OSError(f"the records' spool took {written} of {len(blob)} bytes")
-        self._end += written
         return Spooled(self, start, written)
 
     def get(self, start: int, size: int) -> bytes:
@@ -130,6 +131,14 @@ class KeptRecord:
 
     def __reduce__(self) -> tuple[type["KeptRecord"], tuple[RecordIdentity, None, bytes]]:
         return KeptRecord, (self.identity, None, self._pickled())
+
+    def reduce_in_place(self) -> tuple[type["KeptRecord"],
+                                       tuple[RecordIdentity, None, bytes | Spooled]]:
+        """A reduction for a process that shares this record's spool (``graph.build_apart``):
+        a spooled pickle is given as where it is, not read back."""
+        blob = self._blob
+        return KeptRecord, (self.identity, None,
+                            blob if isinstance(blob, Spooled) else self._pickled())
 
 
 @dataclass(frozen=True)

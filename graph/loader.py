@@ -128,14 +128,14 @@ def record_key(relative: PurePosixPath, part: str | None = None) -> str:
 
 def load_records(
     paths: Sequence[Path], settings: Settings, progress: Progress | None = None,
-    known: Known | None = None, pack: bool = False,
+    known: Known | None = None, pack: Spool | None = None,
 ) -> LoadReport:
     """Load every record file under ``paths`` (files or folders, searched recursively); a
     file that ``known`` remembers by its bytes is not imported again. With ``pack`` (a build
-    that keeps its state), each record is pickled into a temporary file as it is imported
-    and its model let go (``KeptRecord.pack``, ``graph.kept.Spool``), and each file's text
-    too: what the rest of the load reads is the records' identities, and 100,000 records'
-    models do not fit the build's memory.
+    that keeps its state), each record is pickled into that spool, a temporary file, as it
+    is imported and its model let go (``KeptRecord.pack``, ``graph.kept.Spool``), and each
+    file's text too: what the rest of the load reads is the records' identities, and
+    100,000 records' models do not fit the build's memory.
 
     Raises ``InputPathError`` (from ``graph.importers.reading``) for a PATH that does not
     exist; everything wrong with a file is reported in the ``LoadReport`` instead.
@@ -145,17 +145,16 @@ def load_records(
     report = LoadReport(files=len(files))
     by_id: dict[tuple[str, str], LoadedRecord] = {}
     by_key: dict[str, LoadedRecord] = {}
-    spool = Spool() if pack else None
     for done, (path, relative, info) in enumerate(files, start=1):
         try:
             source, made, remembered, stat = _import(path, relative, info, settings, known)
         except RecordRejected as rejected:
             report.rejected.append(Problem(path, rejected.field, rejected.reason))
         else:
-            if spool is not None and not remembered:
+            if pack is not None and not remembered:
                 source = dataclasses.replace(source, text="")
                 for part in made.parts:
-                    part.record.pack(spool)
+                    part.record.pack(pack)
             report.imported[relative] = made
             report.text_digests[path] = made.text_digest
             if stat is not None and max(stat.mtime_ns, stat.ctime_ns) < started - RACY_NS:

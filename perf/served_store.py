@@ -3,8 +3,9 @@
     python -m perf.served_store build CATALOG STORE      # the phase, in a fresh process
 
 Built once per catalog in a run, in a child process, the way ``benchgraph build CATALOG
---store oxigraph:DIR`` builds it: the records kept packed, the validation streamed graph by
-graph (``build_into(validate=True)``), the state kept. The three sections then share it. Each
+--store oxigraph:DIR`` builds it: loaded and mapped apart (``graph.build_apart``), the
+validation streamed graph by graph (``build_into(validate=True)``), the state kept, the
+table let go of before the load. The three sections then share it. Each
 used to build its own with the whole catalog's rdflib quads made for validation: three
 builds where one does, and at 100,000 records each would have held about 8 GB (perf/README,
 "Scale figures").
@@ -56,7 +57,7 @@ def describe(built: Run, reused: bool) -> str:
 def _build(argv: Sequence[str]) -> dict[str, Any]:
     import resource
 
-    from graph.build import build
+    from graph.build_apart import build_apart
     from graph.settings import Settings
     from graph.store.kinds import build_into
     from graph.store.rebuild import kept_build
@@ -69,9 +70,10 @@ def _build(argv: Sequence[str]) -> dict[str, Any]:
     catalog, folder = Path(argv[0]), Path(argv[1])
     settings = Settings()
     started = time.perf_counter()
-    result = build([catalog], settings, keep=True)
+    result = build_apart([catalog], settings)
     built = time.perf_counter()
-    build_into(folder, result, settings, validate=True, kept=kept_build(result, settings))
+    build_into(folder, result, settings, validate=True, kept=kept_build(result, settings),
+               let_go=True)
     stored = time.perf_counter()
     size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
     return {"seconds": stored - started, "build_seconds": built - started,

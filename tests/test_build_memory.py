@@ -1,13 +1,12 @@
 """The memory a full build holds: what it keeps of the records it loaded is where their
 pickles are in a temporary file, not their models nor the pickles themselves, when its state
-is kept (``graph.build.build(keep=True)``)."""
+is kept (``graph.build.build(keep=Spool())``)."""
 
 import pickle
 from pathlib import Path
 
 import pytest
 
-from graph import loader
 from graph.build import build
 from graph.kept import KeptRecord, Spool
 from graph.settings import Settings
@@ -26,7 +25,8 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def held_by_build(catalog: Path, keep: bool) -> tuple[int, int]:
     """What the build allocated and still holds once it is made, and its peak (bytes)."""
-    result, held, peak = traced(lambda: build([catalog], Settings(), keep=keep))
+    result, held, peak = traced(lambda: build([catalog], Settings(),
+                                              keep=Spool() if keep else None))
     assert len(result.report.records) == RECORDS
     return held, peak
 
@@ -50,16 +50,15 @@ class _HeldSpool:
         return blob
 
 
-def test_a_kept_build_holds_no_record_pickle_in_memory(catalog: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_kept_build_holds_no_record_pickle_in_memory(catalog: Path) -> None:
     """Each record's pickle (6 KB in the lean profile) is spooled to a temporary file: the
     build holds at least 80 % of the pickles' size less than it does with them in memory."""
-    result, spooled, _ = traced(lambda: build([catalog], Settings(), keep=True))
+    result, spooled, _ = traced(lambda: build([catalog], Settings(), keep=Spool()))
     pickles = sum(len(pickle.dumps(loaded.record, protocol=pickle.HIGHEST_PROTOCOL))
                   for loaded in result.report.records)
     assert pickles > RECORDS * 3_000
-    monkeypatch.setattr(loader, "Spool", _HeldSpool)
-    _, held, _ = traced(lambda: build([catalog], Settings(), keep=True))
+    _, held, _ = traced(lambda: build([catalog], Settings(),
+                                      keep=_HeldSpool()))  # type: ignore[arg-type]
     assert spooled < held - 0.8 * pickles, (spooled, held, pickles)
 
 
@@ -80,7 +79,7 @@ def test_a_spooled_record_reads_back_and_pickles_as_one_held(catalog: Path) -> N
 def test_a_packed_record_pickles_as_the_record_did(catalog: Path) -> None:
     """The state's pickle of a packed record is the one made at import (not a second pass)
     and reads back as the same record."""
-    result = build([catalog], Settings(), keep=True)
+    result = build([catalog], Settings(), keep=Spool())
     made = result.report.records[0].made
     assert isinstance(made, KeptRecord)
     again = pickle.loads(pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))

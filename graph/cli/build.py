@@ -95,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
             write_file(args.output, result.table, fmt, base=settings.base)
     elif target is None:
         write_stream(sys.stdout.buffer, result.table, fmt, base=settings.base)
-    if manifest is not None and not fmt.keeps_graphs:  # counted for the store already
-        counts = manifest.counts.statements
+    if manifest is not None and (args.output is None or not fmt.keeps_graphs):
+        counts = manifest.counts.statements  # counted for the store already
     else:
         counts = statement_counts(result.table, settings.base, keep_graphs=fmt.keeps_graphs)
     report_load(args, result, counts)
@@ -114,8 +114,10 @@ def _into_store(args: argparse.Namespace, target: Path, settings: Settings
         validate=validate)
     if rebuilt is None:
         result = build_from(args, settings, keep=True)
+        # the graph is let go of before the load, unless -o still writes it
         return result, build_into(target, result, settings, validate=validate,
-                                  kept=kept_build(result, settings))
+                                  kept=kept_build(result, settings),
+                                  let_go=args.output is None)
     if args.report is not None:
         with output_to(args.report):
             write_report_json(args.report, rebuilt.result.report)

@@ -111,13 +111,16 @@ def build_from(
     """The graph of the PATHs given on the command line (``paths`` when the command picked
     them out of its words; default: the bundled catalog), with a progress bar on a terminal;
     writes ``--report`` when asked. A PATH that does not exist is an input error
-    (``InputPathError``); with ``keep``, the records are kept packed for the state a store
-    keeps (``graph.build.build``)."""
+    (``InputPathError``); with ``keep``, the build a store keeps, made in a process of its
+    own (``graph.build_apart``), its records packed for the state."""
     from graph.build import build
+    from graph.build_apart import build_apart
 
     given = [Path(word) for word in (args.paths if paths is None else paths)]
-    result = build(given, settings or settings_from(args), progress=progress_bar("reading"),
-                   keep=keep)
+    settings = settings or settings_from(args)
+    progress = progress_bar("reading")
+    result = (build_apart(given, settings, progress) if keep
+              else build(given, settings, progress=progress))
     if args.report is not None:
         with output_to(args.report):
             write_report_json(args.report, result.report)

@@ -308,6 +308,15 @@ class TermTable:
         self._iri_ids, self._literal_ids = _Ids(_frozen), _Ids(_frozen)
         self.iri, self.plain = _frozen, _frozen
 
+    def let_go(self) -> None:
+        """Empty the table in place (``QuadTable.let_go``), frozen: it holds no term."""
+        self.freeze()
+        stored = self._stored
+        stored.ntriples.clear()
+        stored.kinds.clear()
+        stored.tags.clear()
+        self._found = {}
+
     def find_iri(self, iri: URIRef) -> int | None:
         """The id of an IRI the table holds; None (and nothing added) for one it does not."""
         if self._found is not None:
@@ -424,7 +433,8 @@ class QuadTable:
         Mapping more records into it adds to ``terms``, which may be shared with another
         table."""
         table = cls(terms)
-        table._rows.frombytes(np.ascontiguousarray(rows, dtype=np.int32).tobytes())
+        ids = np.ascontiguousarray(rows, dtype=np.int32).reshape(-1)
+        table._rows.frombytes(ids.view(np.uint8).data)  # read in place: no copy of them all
         return table
 
     def rows(self) -> npt.NDArray[np.int64]:
@@ -438,6 +448,13 @@ class QuadTable:
         view = np.frombuffer(self._rows, dtype=np.int32).reshape(-1, 4)
         view.flags.writeable = False
         return view
+
+    def let_go(self) -> None:
+        """Empty the table in place, its terms with it: whoever holds it, its memory goes
+        back (a store build done with it before its load starts: ``build_store(let_go=True)``).
+        A view ``held_rows`` gave keeps the rows it saw."""
+        self._rows = array(_ID_TYPE)
+        self.terms.let_go()
 
     def select(self, keep: npt.NDArray[np.bool_]) -> QuadTable:
         """A table of the same terms holding the quads where ``keep`` is true."""

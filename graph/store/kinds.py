@@ -102,12 +102,13 @@ def build_facts(result: BuildResult, base: str) -> BuildFacts:
 
 def build_into(folder: Path, result: BuildResult, settings: Settings, *,
                validate: bool = False, with_graph: bool = True,
-               kept: KeptBuild | None = None) -> Manifest:
+               kept: KeptBuild | None = None, let_go: bool = False) -> Manifest:
     """Put a build into the store folder ``folder`` (``benchgraph build --store``); with
     ``validate``, check it against the shapes first and keep the report with it (the
     ``/validation`` page and the benchmark pages' findings read it); with ``kept`` (the
     build's state, ``graph.store.rebuild.kept_build``), keep what the next build needs to be
-    an incremental one.
+    an incremental one; with ``let_go``, empty ``result.table`` once it is written, before
+    the load (``build_store``): the caller has no more use for it.
 
     Validation is a choice, not a step of every build: at 10,000 records it costs more than
     the build itself (perf/README.md). It reads the table graph by graph, each batch's
@@ -132,7 +133,7 @@ def build_into(folder: Path, result: BuildResult, settings: Settings, *,
         report = run_validation(result.table, settings)
         release_free_memory()
     return build_store(folder, result.table, facts, stats, with_graph=with_graph,
-                       validation=report, kept=kept)
+                       validation=report, kept=kept, let_go=let_go)
 
 
 def open_store(

@@ -1,0 +1,180 @@
+"""A full build for a store, made in a process of its own (``benchgraph build --store``).
+
+Mapping holds a lookup of every term (term to id) until the table is frozen. Freed then,
+the lookups leave holes that Python's allocator cannot hand back to the system: an arena
+goes back only once all of it is free, and the terms' forms and the records' facts live
+beside them. At 30,000 records a build that held 562 MB once frozen held 440 MB with
+everything it made let go; at 100,000 records that space was carried through validation,
+the dumps and the search index, to the load (perf/README.md, "The fifth pass").
+
+So the records are loaded and mapped in a forked child, which sends what it built back to
+the parent as data and exits, its heap with it: the term table as its forms, kinds and
+extras (``TermSnapshot``, the forms a run at a time) and its rows (``numpy`` writes them as
+they are held); then the load report and what each mapping asked, pickled. The parent
+makes them afresh, packed, and goes on from there.
+
+The records' own pickles are not sent: the spool they are in (``graph.kept.Spool``) is made
+before the fork, so both processes hold the same unnamed file, and a ``KeptRecord`` is sent
+as where its pickle is. An error in the child is sent and raised in the parent; a child that
+dies (killed for memory, say) is a ``BenchgraphError`` that says so.
+
+At 100,000 records the parent holds 1.50 GB once it has the build, where the process that
+mapped it held 1.73 GB once frozen; the fork costs the time to send and read it back (about
+a minute there, on a busy machine), and the child's phase peaks at the mapping's own peak
+plus the parent's 78 MB of imports.
+"""
+
+import os
+import pickle
+import signal
+import sys
+import tempfile
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, Any, NoReturn
+
+import numpy as np
+
+from graph.build import BuildResult, build
+from graph.dataset.table import QuadTable, TermSnapshot, TermTable
+from graph.errors import BenchgraphError, ErrorKind
+from graph.gc_pause import gc_paused
+from graph.kept import KeptRecord, Spool
+from graph.loader import Progress
+from graph.settings import Settings
+
+_FORMS_AT_A_TIME = 100_000
+"""Forms a pickle of the table's terms holds: the pickler's memo keeps every object of a
+pickle until it is cleared (a whole table's forms: 3.3 million entries at 100,000 records)."""
+_SPOOL = "spool"
+"""The persistent id of the shared spool in the pickles sent."""
+
+
+def build_apart(paths: Sequence[Path], settings: Settings,
+                progress: Progress | None = None) -> BuildResult:
+    """``graph.build.build(paths, settings, progress, keep=...)`` made in a forked child;
+    the result's table frozen (``TermTable.freeze``), its records packed in a spool."""
+    spool = Spool()
+    with tempfile.TemporaryFile(prefix="benchgraph-build-") as channel:
+        pid = os.fork()
+        if pid == 0:  # the child; it never returns
+            _child(channel, spool, lambda: build(paths, settings, progress, keep=spool))
+        try:
+            _, status = os.waitpid(pid, 0)
+        except BaseException:  # Ctrl-C reaches both; the child is not left behind
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise
+        if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+            raise BenchgraphError(f"the build's process {_ended(status)}; nothing was stored",
+                                  ErrorKind.STORE)
+        channel.seek(0)
+        with gc_paused():  # millions of objects made, none of them garbage
+            return _receive(channel, spool)
+
+
+def _child(channel: IO[bytes], spool: Spool, work: Callable[[], BuildResult]) -> NoReturn:
+    code = 0
+    try:
+        try:
+            result = work()
+        except BaseException as error:  # raised again in the parent
+            _send_error(channel, error)
+        else:
+            _send(channel, result, spool)
+        channel.flush()
+    except BaseException as error:  # not even sent (a full disk): the parent says it failed
+        print(f"the build could not be sent back: {type(error).__name__}: {error}",
+              file=sys.stderr)
+        code = 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def _ended(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        return f"was killed by signal {number} ({signal.Signals(number).name})"
+    return f"exited with code {os.waitstatus_to_exitcode(status)}"
+
+
+class _Sender(pickle.Pickler):
+    """Pickles with the shared spool by reference, and a spooled record as where it is."""
+
+    def __init__(self, out: IO[bytes], spool: Spool) -> None:
+        super().__init__(out, protocol=pickle.HIGHEST_PROTOCOL)
+        self._spool = spool
+
+    def persistent_id(self, obj: Any) -> str | None:
+        return _SPOOL if obj is self._spool else None
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is KeptRecord:
+            return obj.reduce_in_place()
+        return NotImplemented
+
+
+class _Receiver(pickle.Unpickler):
+    """Reads what ``_Sender`` wrote, the spool by reference to this process's own."""
+
+    def __init__(self, source: IO[bytes], spool: Spool) -> None:
+        super().__init__(source)
+        self._spool = spool
+
+    def persistent_load(self, pid: Any) -> Spool:
+        if pid != _SPOOL:
+            raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
+        return self._spool
+
+
+def _send(out: IO[bytes], result: BuildResult, spool: Spool) -> None:
+    table = result.table
+    table.terms.freeze()
+    snapshot = table.terms.snapshot()
+    sender = _Sender(out, spool)
+    forms = snapshot.ntriples
+    sender.dump((None, snapshot.kinds, len(forms), len(snapshot.extras)))
+    for items in (forms, snapshot.extras):
+        for start in range(0, len(items), _FORMS_AT_A_TIME):
+            sender.dump(items[start:start + _FORMS_AT_A_TIME])
+            sender.clear_memo()
+    del snapshot, forms
+    out.flush()
+    np.save(out, table.held_rows(), allow_pickle=False)
+    sender.dump((result.report, result.asked))
+
+
+def _send_error(out: IO[bytes], error: BaseException) -> None:
+    if not isinstance(error, BenchgraphError | KeyboardInterrupt):
+        error.add_note("in the build's process:\n" + "".join(traceback.format_exception(error)))
+    try:
+        sent = pickle.dumps((error,), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # an exception that does not pickle: its text does
+        sent = pickle.dumps((RuntimeError(f"{type(error).__name__}: {error}"),))
+    out.write(sent)
+
+
+def _receive(source: IO[bytes], spool: Spool) -> BuildResult:
+    def load() -> Any:  # an unpickler a pickle: one keeps its memo from the last
+        return _Receiver(source, spool).load()
+
+    head = load()
+    if len(head) == 1:
+        raise head[0]
+    _, kinds, form_count, extra_count = head
+    forms: list[str] = []
+    extras: list[str] = []
+    for items, count in ((forms, form_count), (extras, extra_count)):
+        while len(items) < count:
+            items += load()
+    terms = TermTable.restored(TermSnapshot(kinds, forms, extras))
+    terms.freeze()
+    table = QuadTable.of_rows(terms, np.load(source, allow_pickle=False))
+    report, asked = load()
+    return BuildResult(report, table, asked)
+
+
+__all__ = ["build_apart"]
