@@ -44,8 +44,8 @@ from graph.kept import KeptRecord, Spool
 from graph.loader import Progress
 from graph.settings import Settings
 
-_FORMS_AT_A_TIME = 100_000
-"""Forms a pickle of the table's terms holds: the pickler's memo keeps every object of a
+_TERMS_AT_A_TIME = 100_000
+"""Forms (or extras) a pickle of the table's terms holds: the pickler's memo keeps every object of a
 pickle until it is cleared (a whole table's forms: 3.3 million entries at 100,000 records)."""
 _SPOOL = "spool"
 """The persistent id of the shared spool in the pickles sent."""
@@ -136,10 +136,10 @@ def _send(out: IO[bytes], result: BuildResult, spool: Spool) -> None:
     snapshot = table.terms.snapshot()
     sender = _Sender(out, spool)
     forms = snapshot.ntriples
-    sender.dump((None, snapshot.kinds, len(forms), len(snapshot.extras)))
+    sender.dump((snapshot.kinds, len(forms), len(snapshot.extras)))
     for items in (forms, snapshot.extras):
-        for start in range(0, len(items), _FORMS_AT_A_TIME):
-            sender.dump(items[start:start + _FORMS_AT_A_TIME])
+        for start in range(0, len(items), _TERMS_AT_A_TIME):
+            sender.dump(items[start:start + _TERMS_AT_A_TIME])
             sender.clear_memo()
     del snapshot, forms
     out.flush()
@@ -150,10 +150,10 @@ def _send(out: IO[bytes], result: BuildResult, spool: Spool) -> None:
 def _send_error(out: IO[bytes], error: BaseException) -> None:
     if not isinstance(error, BenchgraphError | KeyboardInterrupt):
         error.add_note("in the build's process:\n" + "".join(traceback.format_exception(error)))
-    try:
-        sent = pickle.dumps((error,), protocol=pickle.HIGHEST_PROTOCOL)
+    try:  # sent in place of the table's head (``_receive``)
+        sent = pickle.dumps(error, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # an exception that does not pickle: its text does
-        sent = pickle.dumps((RuntimeError(f"{type(error).__name__}: {error}"),))
+        sent = pickle.dumps(RuntimeError(f"{type(error).__name__}: {error}"))
     out.write(sent)
 
 
@@ -162,9 +162,9 @@ def _receive(source: IO[bytes], spool: Spool) -> BuildResult:
         return _Receiver(source, spool).load()
 
     head = load()
-    if len(head) == 1:
-        raise head[0]
-    _, kinds, form_count, extra_count = head
+    if isinstance(head, BaseException):  # the child's, sent by ``_send_error``
+        raise head
+    kinds, form_count, extra_count = head
     forms: list[str] = []
     extras: list[str] = []
     for items, count in ((forms, form_count), (extras, extra_count)):

@@ -34,7 +34,7 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_parent_gets_the_build_an_in_process_one_makes(
         catalog: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(apart, "_FORMS_AT_A_TIME", 1_000)  # the forms in several pickles
+    monkeypatch.setattr(apart, "_TERMS_AT_A_TIME", 1_000)  # the forms in several pickles
     monkeypatch.setattr(loader, "RACY_NS", 0)  # every file's stat kept, however new
     here = build([catalog], Settings(), keep=Spool())
     there = apart.build_apart([catalog], Settings())

@@ -132,7 +132,7 @@ def build_store(
     100,000 records a build that had let go of nothing held 2.0 GB beside its load's 0.2 GB
     (perf/README.md, "The fifth pass").
 
-    StoreError when ``folder`` exists and is neither empty nor a benchmark store (nothing
+    StoreError when ``folder`` exists and is neither empty nor a benchgraph store (nothing
     in it is touched)."""
     _check_folder(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -153,9 +153,8 @@ def build_store(
         if let_go:
             table.let_go()
         release_free_memory()  # before the load's process starts, beside this one
-        with _Writing("load", loading, *(loading / dump_name(fmt) for fmt in LOADED_FORMATS),
-                      enabled=with_graph):
-            pass  # nothing is left to write beside it
+        _Writing("load", loading, *(loading / dump_name(fmt) for fmt in LOADED_FORMATS),
+                 enabled=with_graph).wait()
         os.rename(loading, folder / generation)
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
@@ -258,6 +257,12 @@ class _Writing:
         assert self._child is not None and self._child.stdout is not None
         if self._child.stdout.readline() != READY:
             self._finish(check=True)
+
+    def wait(self) -> None:
+        """Wait for the process with nothing to do beside it, as leaving an empty block does
+        (``build_store``'s load comes last)."""
+        with self:
+            pass
 
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
         if self._child is None:

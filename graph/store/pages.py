@@ -294,24 +294,28 @@ def _group_order(terms: TermTable, column: npt.NDArray[np.integer[Any]]
     group rank, so the column is never gathered in that order to find them.
 
     The order is one in-place sort of a 64-bit key a row, its group's rank above its row
-    number, read back a run at a time: a stable ``argsort`` of the ranks held them, its
-    64-bit result, its merge buffer and the 32-bit copy at once, and at 100,000 records
-    (13 million rows) that moment was the peak of a whole store build (perf/README.md, "The
-    fifth pass")."""
+    number, made and read back a run at a time, the row numbers into the first half of the
+    keys' own buffer: a stable ``argsort`` of the ranks held them, its 64-bit result, its
+    merge buffer and a 32-bit copy at once, and at 100,000 records (13 million rows) that
+    moment was the peak of a whole store build (perf/README.md, "The fifth pass")."""
     groups = np.unique(column)
     forms = terms.ntriples
     groups = np.asarray(sorted(groups.tolist(), key=forms.__getitem__), dtype=np.int64)
     rank = np.zeros(max(len(terms), 1), dtype=np.int32)
     rank[groups] = np.arange(len(groups), dtype=np.int32)
-    keys = rank[column].astype(np.int64)
+    count = len(column)
+    keys = np.empty(count, dtype=np.int64)
+    for start in range(0, count, _RUN):
+        end = min(start + _RUN, count)
+        keys[start:end] = rank[column[start:end]]
     del rank
     ends: Ids = np.cumsum(np.bincount(keys, minlength=len(groups)))
     keys <<= 32
-    order = np.empty(len(keys), dtype=np.int32)
-    for start in range(0, len(keys), _RUN):
-        keys[start:start + _RUN] |= np.arange(start, min(start + _RUN, len(keys)))
+    for start in range(0, count, _RUN):
+        keys[start:start + _RUN] |= np.arange(start, min(start + _RUN, count))
     keys.sort()  # unique keys: any sort is the stable one
-    for start in range(0, len(keys), _RUN):
+    order = keys.view(np.int32)[:count]  # written over keys already read: run r's row
+    for start in range(0, count, _RUN):  # numbers land on bytes of keys before run r's end
         order[start:start + _RUN] = keys[start:start + _RUN] & 0xFFFF_FFFF
     return groups, order, ends
 
