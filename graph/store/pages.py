@@ -295,9 +295,12 @@ def _group_order(terms: TermTable, column: npt.NDArray[np.integer[Any]]
 
     The order is one in-place sort of a 64-bit key a row, its group's rank above its row
     number, made and read back a run at a time, the row numbers into the first half of the
-    keys' own buffer: a stable ``argsort`` of the ranks held them, its 64-bit result, its
-    merge buffer and a 32-bit copy at once, and at 100,000 records (13 million rows) that
-    moment was the peak of a whole store build (perf/README.md, "The fifth pass")."""
+    keys' own buffer, whose second half is then handed back (``ndarray.resize``, a
+    ``realloc`` that shrinks in place): a stable ``argsort`` of the ranks held them, its
+    64-bit result, its merge buffer and a 32-bit copy at once, and at 100,000 records (13
+    million rows) that moment was the peak of a whole store build; then, with the order held
+    as the whole 64-bit buffer while the pages were written, that was (perf/README.md, "The
+    fifth pass" and "The targets run")."""
     groups = np.unique(column)
     forms = terms.ntriples
     groups = np.asarray(sorted(groups.tolist(), key=forms.__getitem__), dtype=np.int64)
@@ -317,7 +320,9 @@ def _group_order(terms: TermTable, column: npt.NDArray[np.integer[Any]]
     order = keys.view(np.int32)[:count]  # written over keys already read: run r's row
     for start in range(0, count, _RUN):  # numbers land on bytes of keys before run r's end
         order[start:start + _RUN] = keys[start:start + _RUN] & 0xFFFF_FFFF
-    return groups, order, ends
+    del order
+    keys.resize((count + 1) // 2)  # the buffer cut to the order's half, in place
+    return groups, keys.view(np.int32)[:count], ends
 
 
 def _cut(groups: Ids, rows: Ids, ends: Ids) -> Iterator[tuple[Ids, Ids]]:
