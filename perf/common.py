@@ -5,6 +5,7 @@ Each phase runs in its own process (``python -m perf.phases NAME ...``), so its 
 memory is its own: the parent stays small and reads the child's peak from ``os.wait4``.
 """
 
+import argparse
 import hashlib
 import json
 import os
@@ -19,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 PERF_DIR = Path(__file__).resolve().parent
@@ -93,6 +95,10 @@ class SectionReport:
     title: str
     text: str
     data: dict[str, Any] = field(default_factory=dict)
+
+
+Step = tuple[ModuleType, argparse.Namespace]
+"""A section of the suite and the options it runs with (its catalog's size among them)."""
 
 
 def generator_fingerprint() -> str:

@@ -2,6 +2,7 @@
 
     python -m perf.run build [--records 10000] [--rounds 3] [--rdflib] [--json FILE]
     python -m perf.run all [--sizes 1000,10000,100000] ...
+    python -m perf.run targets [--records 100000] ...   # issue 12's targets (perf/targets.py)
 
 Each section measures benchgraph against a reference engine on the same synthetic catalog
 (generated once, then cached in the temp folder by size, seed and generator version), in
@@ -35,11 +36,13 @@ from perf import (
     query_perf,
     scale_perf,
     startup_perf,
+    targets,
     validate_perf,
 )
 from perf.common import (
     PerfError,
     SectionReport,
+    Step,
     cached_catalog,
     machine,
     progress,
@@ -89,12 +92,16 @@ def make_parser() -> argparse.ArgumentParser:
                                      description="benchgraph's performance suite.")
     commands = parser.add_subparsers(dest="section", metavar="SECTION", required=True)
     everything = commands.add_parser("all", help="every section, one after another")
-    _common_arguments(everything)
+    goals = commands.add_parser(targets.NAME, help=targets.HELP)
+    for combined in (everything, goals):
+        _common_arguments(combined)
+    goals.set_defaults(records=targets.DEFAULT_RECORDS)
     for section in SECTIONS:
         sub = commands.add_parser(section.NAME, help=section.HELP)
         _common_arguments(sub)
         section.add_arguments(sub)
         section.add_arguments(everything)
+        section.add_arguments(goals)
     return parser
 
 
@@ -104,11 +111,14 @@ def run_sections(args: argparse.Namespace,
     """Runs the chosen sections, prints their tables, and returns everything for ``--json``;
     ``measured`` is given the figures so far after each section."""
     chosen = SECTIONS if args.section == "all" else [s for s in SECTIONS if s.NAME == args.section]
-    progress(f"catalog: {args.records} records ({args.profile}), {args.directory_pages} "
-             f"directory pages, seed {args.seed}, defects in {args.defect_share:g} of records")
-    catalog, generated = cached_catalog(args.records, args.seed, args.directory_pages,
-                                        args.profile, args.defect_share)
-    progress(f"catalog: {catalog} ({'reused' if generated is None else f'{generated:.1f} s'})")
+    return run_steps(args, [(section, args) for section in chosen], measured)
+
+
+def run_steps(args: argparse.Namespace, steps: Sequence[Step],
+              measured: Callable[[dict[str, Any]], None] = lambda figures: None
+              ) -> dict[str, Any]:
+    """Runs each step's section on its catalog, in one work folder (so that a store one
+    section built can serve the next), prints their tables, and returns the figures."""
     about = machine()
     print(f"benchgraph performance, {about['date']}: {about['cpus']} CPUs, Python "
           f"{about['python']}, pyoxigraph {about['pyoxigraph']}, rdflib {about['rdflib']}")
@@ -117,10 +127,12 @@ def run_sections(args: argparse.Namespace,
     figures: dict[str, Any] = {"machine": about, "records": args.records,
                                "directory_pages": args.directory_pages, "seed": args.seed,
                                "profile": args.profile, "defect_share": args.defect_share,
-                               "rounds": args.rounds, "catalog": str(catalog), "sections": {}}
+                               "rounds": args.rounds, "sections": {}}
     try:
-        for section in chosen:
-            report: SectionReport = section.run(args, catalog, workdir)
+        for section, options in steps:
+            catalog = _catalog(options)
+            figures.setdefault("catalog", str(catalog))
+            report: SectionReport = section.run(options, catalog, workdir)
             print(f"\n== {report.title} ==\n{report.text}")
             figures["sections"][report.title] = report.data
             measured(figures)
@@ -130,6 +142,15 @@ def run_sections(args: argparse.Namespace,
         else:
             shutil.rmtree(workdir, ignore_errors=True)
     return figures
+
+
+def _catalog(args: argparse.Namespace) -> Path:
+    progress(f"catalog: {args.records} records ({args.profile}), {args.directory_pages} "
+             f"directory pages, seed {args.seed}, defects in {args.defect_share:g} of records")
+    catalog, generated = cached_catalog(args.records, args.seed, args.directory_pages,
+                                        args.profile, args.defect_share)
+    progress(f"catalog: {catalog} ({'reused' if generated is None else f'{generated:.1f} s'})")
+    return catalog
 
 
 def run_sizes(args: argparse.Namespace) -> dict[str, Any]:
@@ -160,6 +181,17 @@ def run_sizes(args: argparse.Namespace) -> dict[str, Any]:
     return document(by_size)
 
 
+def run_targets(args: argparse.Namespace) -> dict[str, Any]:
+    """``targets``: the sections that carry issue 12's targets, each at its size
+    (``perf.targets``), then one table of the targets met and missed."""
+    figures = run_steps(args, targets.steps(args),
+                        lambda figures: save_json(args.json, figures))
+    text, rows = targets.summary(figures["sections"])
+    print(f"\n== issue 12's targets, in this run ==\n{text}")
+    figures["targets"] = rows
+    return figures
+
+
 def save_json(path: Path | None, figures: dict[str, Any]) -> None:
     """``--json``: the figures written whole, replacing the last (a run of hours that is
     stopped keeps every section it finished)."""
@@ -175,12 +207,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.records < 1 or args.rounds < 1 or args.directory_pages < 0:
         print("perf.run: --records and --rounds must be at least 1", file=sys.stderr)
         return 2
+    if args.section == targets.NAME and args.sizes:
+        print("perf.run: targets runs at --records N and --small (default N/10), not --sizes",
+              file=sys.stderr)
+        return 2
     if not 0 <= args.defect_share <= 1:
         print("perf.run: --defect-share is a fraction from 0 to 1", file=sys.stderr)
         return 2
     try:
-        figures = (run_sizes(args) if args.sizes
-                   else run_sections(args, lambda figures: save_json(args.json, figures)))
+        if args.section == targets.NAME:
+            figures = run_targets(args)
+        elif args.sizes:
+            figures = run_sizes(args)
+        else:
+            figures = run_sections(args, lambda figures: save_json(args.json, figures))
     except PerfError as error:
         print(f"perf.run: {error}", file=sys.stderr)
         return 1

@@ -29,27 +29,43 @@ MODULE = "perf.served_store"
 def served_store(catalog: Path, workdir: Path) -> tuple[Path, Run, bool]:
     """The store folder of ``catalog`` in this run's ``workdir``, built unless an earlier
     section of the run built it; its build's figures; and whether it was reused."""
-    store = workdir / f"served-{catalog.name}"
-    kept = workdir / f"served-{catalog.name}.json"
+    kept = _kept(catalog, workdir)
     if kept.exists():
+        figures = json.loads(kept.read_text(encoding="utf-8"))
+        store = Path(figures.pop("folder"))
         say(f"store: reusing {store}, built earlier in this run")
-        return store, Run(**json.loads(kept.read_text(encoding="utf-8"))), True
+        return store, Run(**figures), True
+    store = workdir / f"served-{catalog.name}"
     say(f"store: building {catalog.name} into a validated store at {store}")
     built = run_phase("build", [str(catalog), str(store)], workdir, module=MODULE)
-    kept.write_text(json.dumps({"seconds": built.seconds,
-                                "peak_rss_bytes": built.peak_rss_bytes,
-                                "detail": built.detail}), encoding="utf-8")
+    adopt(catalog, workdir, store, built)
     return store, built, False
+
+
+def adopt(catalog: Path, workdir: Path, store: Path, built: Run) -> None:
+    """Makes ``store``, a validated store folder of ``catalog`` built in this run (by
+    ``benchgraph build --store`` in the scale section, say), the one later sections serve,
+    unless one already is: a build of 100,000 records takes many minutes."""
+    kept = _kept(catalog, workdir)
+    if not kept.exists():
+        kept.write_text(json.dumps({"folder": str(store), "seconds": built.seconds,
+                                    "peak_rss_bytes": built.peak_rss_bytes,
+                                    "detail": built.detail}), encoding="utf-8")
+
+
+def _kept(catalog: Path, workdir: Path) -> Path:
+    return workdir / f"served-{catalog.name}.json"
 
 
 def describe(built: Run, reused: bool) -> str:
     """One line on how the store was built, for a section's report."""
     detail = built.detail
+    steps = (f"load and map {detail['build_seconds']:.1f} s, validation, dumps and store "
+             f"{detail['store_seconds']:.1f} s; CPU {detail['cpu_seconds']:.1f} s; peak"
+             if "build_seconds" in detail else f"{detail['how']}; peak")
     return (f"store built from {detail['records']:,} records in {built.seconds:.1f} s "
-            f"(load and map {detail['build_seconds']:.1f} s, validation, dumps and store "
-            f"{detail['store_seconds']:.1f} s; CPU {detail['cpu_seconds']:.1f} s; peak "
-            f"{built.peak_rss_bytes / 2**20:,.0f} MB), folder {detail['folder_mb']:,.0f} MB"
-            + (" (built earlier in this run)" if reused else ""))
+            f"({steps} {built.peak_rss_bytes / 2**20:,.0f} MB), folder "
+            f"{detail['folder_mb']:,.0f} MB" + (" (built earlier in this run)" if reused else ""))
 
 
 # -- the build phase (child process) ---------------------------------------------------------
@@ -75,10 +91,14 @@ def _build(argv: Sequence[str]) -> dict[str, Any]:
     build_into(folder, result, settings, validate=True, kept=kept_build(result, settings),
                let_go=True)
     stored = time.perf_counter()
-    size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
     return {"seconds": stored - started, "build_seconds": built - started,
             "store_seconds": stored - built, "cpu_seconds": cpu(),
-            "records": len(result.report.records), "folder_mb": size / 2**20}
+            "records": len(result.report.records), "folder_mb": folder_mb(folder)}
+
+
+def folder_mb(folder: Path) -> float:
+    """What the files under ``folder`` take, in MB."""
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file()) / 2**20
 
 
 PHASES: dict[str, Phase] = {"build": _build}

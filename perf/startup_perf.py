@@ -63,7 +63,8 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
     data = ox.Store.read_only(str(generation))
     asked = asked_queries(named_queries(""), parameters_of(data), base)
     del data
-    figures: dict[str, Any] = {"queries": {}, "serve": {}}
+    figures: dict[str, Any] = {"records": args.records + args.directory_pages, "queries": {},
+                               "serve": {}}
     rows = []
     for query in asked:
         ours, floor = _query_process(query, store, generation, base, workdir, args.rounds)

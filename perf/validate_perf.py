@@ -4,7 +4,8 @@ changed, against plain pyshacl on the same data.
     python -m perf.run validate [--records 10000] [--rounds 3] [--plain] [--updates 20]
 
 Measured in rounds, each phase in a fresh process (``python -m perf.validate_perf PHASE``);
-the catalog is built untimed first in every phase:
+the catalog is built untimed first in every phase, as ``benchgraph build --store`` builds it
+(mapped in a forked child, ``graph.build_apart``):
 
 - ours, full: ``graph.validate.validate(table)`` on N/10 records and on N records, as
   ``benchgraph build --store`` and ``benchgraph validate`` run it (the build's table read
@@ -61,6 +62,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="records changed one at a time after a full validation (default 20)")
     parser.add_argument("--plain", action="store_true",
                         help="also time plain pyshacl over the smaller catalog's union graph")
+    parser.add_argument("--full-only", action="store_true",
+                        help="only the full validations of N/10 and N records (issue 12's "
+                             "targets), not the session kept for updates (about 8 GB at "
+                             "100,000 records)")
 
 
 # -- the section (parent process) ------------------------------------------------------------
@@ -74,11 +79,14 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
     phases: list[tuple[str, str, str, list[str]]] = [
         ("full-small", f"ours: validate {sizes['small']:,} records", "full", [str(small_catalog)]),
         ("full-large", f"ours: validate {large:,} records", "full", [str(catalog)]),
-        ("kept-large", f"ours: validate {large:,} records, kept for updates", "kept",
-         [str(catalog)]),
-        ("update", f"ours: one record changed, of {large:,}", "update",
-         [str(catalog), str(args.updates)]),
     ]
+    if not args.full_only:
+        phases += [
+            ("kept-large", f"ours: validate {large:,} records, kept for updates", "kept",
+             [str(catalog)]),
+            ("update", f"ours: one record changed, of {large:,}", "update",
+             [str(catalog), str(args.updates)]),
+        ]
     if args.plain:
         phases.append(("plain-small", f"plain pyshacl, {sizes['small']:,} records (union)",
                        "plain", [str(small_catalog)]))
@@ -102,19 +110,12 @@ def _report(measured: dict[str, Measurement], sizes: dict[str, int]) -> SectionR
                      "" if before is None else f"{m.peak_mb - before:,.0f}"])
     lines = [table(["phase (median of rounds)", "wall s", "cpu s", "ms/record", "peak MB",
                     "MB before", "MB added"], rows), ""]
-    full_small, full_large, update = (measured[n] for n in ("full-small", "full-large", "update"))
+    full_small, full_large = measured["full-small"], measured["full-large"]
     ratio = full_large.seconds / full_small.seconds
     cpu_ratio = _ratio(full_large.cpu_seconds, full_small.cpu_seconds)
     scale = sizes["large"] / sizes["small"]
     lines.append(f"growth {sizes['small']:,} -> {sizes['large']:,} records (x{scale:g}): "
                  f"time x{ratio:.2f} wall, x{cpu_ratio:.2f} cpu (x{scale:g} is linear)")
-    median_ms = update.detail_median("median_ms") or 0.0
-    max_ms = update.detail_median("max_ms") or 0.0
-    cpu_median_ms = update.detail_median("median_cpu_ms") or 0.0
-    cpu_max_ms = update.detail_median("max_cpu_ms") or 0.0
-    lines.append(f"one changed record: median {median_ms:.1f} ms wall ({cpu_median_ms:.1f} cpu), "
-                 f"max {max_ms:.1f} ms wall ({cpu_max_ms:.1f} cpu) per update (medians over "
-                 f"rounds; {int(update.detail_median('updates') or 0)} updates a round)")
     last = full_large.runs[-1].detail
     lines.append(f"{sizes['large']:,} records: {last.get('records'):,} loaded "
                  f"({last.get('rejected')} files rejected), {last.get('quads'):,} quads, "
@@ -128,21 +129,31 @@ def _report(measured: dict[str, Measurement], sizes: dict[str, int]) -> SectionR
          f"{full_large.seconds:.1f} s <= {TARGET_FULL_SECONDS:g} s"),
         ("memory", full_large.peak_mb <= peak_target,
          f"peak {full_large.peak_mb:,.0f} MB (build included) <= {peak_target:,.0f} MB"),
-        ("update", max_ms <= TARGET_UPDATE_MS, f"max {max_ms:.1f} ms <= {TARGET_UPDATE_MS:g} ms"),
     ]
+    data: dict[str, Any] = {"sizes": sizes, "growth_wall": round(ratio, 3),
+                            "growth_cpu": round(cpu_ratio, 3)}
+    if "update" in measured:
+        update = measured["update"]
+        median_ms = update.detail_median("median_ms") or 0.0
+        max_ms = update.detail_median("max_ms") or 0.0
+        cpu_median_ms = update.detail_median("median_cpu_ms") or 0.0
+        cpu_max_ms = update.detail_median("max_cpu_ms") or 0.0
+        lines.append(f"one changed record: median {median_ms:.1f} ms wall ({cpu_median_ms:.1f} "
+                     f"cpu), max {max_ms:.1f} ms wall ({cpu_max_ms:.1f} cpu) per update (medians "
+                     f"over rounds; {int(update.detail_median('updates') or 0)} updates a round)")
+        verdicts.append(("update", max_ms <= TARGET_UPDATE_MS,
+                         f"max {max_ms:.1f} ms <= {TARGET_UPDATE_MS:g} ms"))
+        data.update(update_median_ms=round(median_ms, 2), update_max_ms=round(max_ms, 2),
+                    update_median_cpu_ms=round(cpu_median_ms, 2),
+                    update_max_cpu_ms=round(cpu_max_ms, 2))
     lines.append("targets: " + "; ".join(f"{name} {text}: {'met' if ok else 'MISSED'}"
                                          for name, ok, text in verdicts))
     if "plain-small" in measured:
         plain = measured["plain-small"]
         lines.append(f"plain pyshacl / ours on {sizes['small']:,} records: "
                      f"x{plain.seconds / full_small.seconds:.1f} wall")
-    data: dict[str, Any] = {
-        "sizes": sizes, "growth_wall": round(ratio, 3), "growth_cpu": round(cpu_ratio, 3),
-        "update_median_ms": round(median_ms, 2), "update_max_ms": round(max_ms, 2),
-        "update_median_cpu_ms": round(cpu_median_ms, 2), "update_max_cpu_ms": round(cpu_max_ms, 2),
-        "targets": {name: ok for name, ok, _ in verdicts},
-        "phases": [m.as_json() for m in measured.values()],
-    }
+    data.update(targets={name: ok for name, ok, _ in verdicts},
+                phases=[m.as_json() for m in measured.values()])
     return SectionReport("validate", "\n".join(lines), data)
 
 
@@ -160,12 +171,15 @@ def _clock(work: Callable[[], Any]) -> tuple[dict[str, float], Any]:
 
 
 def _built(folder: str) -> tuple[Any, dict[str, Any]]:
-    from graph.build import build
+    """DIR built as ``benchgraph build --store`` builds it: loaded and mapped in a forked child
+    (``graph.build_apart``), so that what this process holds before validating (``rss_before_mb``)
+    is what the command's process holds; the child's peak is in the phase's, from ``wait4``."""
+    from graph.build_apart import build_apart
     from graph.settings import Settings
     from graph.validate import bundled_shapes
 
     bundled_shapes()  # parsing the shapes is start-up, not validation
-    result = build([Path(folder)], Settings())  # a catalog with defects has files rejected
+    result = build_apart([Path(folder)], Settings())  # a catalog with defects has files rejected
     return result, {"quads": len(result.table), "records": len(result.report.records),
                     "rejected": len(result.report.rejected), "rss_before_mb": _peak_mb()}
 
