@@ -95,6 +95,13 @@ def test_dataset_picks_record_graphs(store: Store) -> None:
     assert unknown.boolean is False
 
 
+def test_a_record_graph_is_found_by_its_name(store: Store) -> None:
+    records = store.record_graphs()
+    assert records and all(store.record_graph(record.graph) == record for record in records)
+    assert store.record_graph(f"{BASE}record/no-such-record") is None
+    assert store.record_graph(f"{BASE}build") is None
+
+
 def test_construct_gives_triples(store: Store) -> None:
     result = store.query("CONSTRUCT WHERE { bench:MedHELM a ?class }")
     assert result.is_graph and result.count == 1

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import BinaryIO, Literal, Protocol
 
@@ -137,6 +138,16 @@ class BuildFacts:
     rejected: tuple[str, ...] = field(default=())
     """Files the build could not read, as ``path: field: reason`` lines."""
 
+    def record(self, graph: str) -> RecordGraph | None:
+        """The record graph named ``graph`` (None: no record's). A benchmark page asks for the
+        few its statements come from; making a dictionary of every record for each, as it
+        did, took 28 ms of a 77 ms page at 100,000 records (cProfile, 2026-12-03)."""
+        return self._by_graph.get(graph)
+
+    @cached_property
+    def _by_graph(self) -> dict[str, RecordGraph]:
+        return {record.graph: record for record in self.records}
+
 
 class Store(Protocol):
     """A built graph that queries can run on (read-only)."""
@@ -165,6 +176,10 @@ class Store(Protocol):
 
     def record_graphs(self) -> Sequence[RecordGraph]:
         """The record graphs, in the order of their files."""
+        ...
+
+    def record_graph(self, graph: str) -> RecordGraph | None:
+        """The record graph named ``graph``; None when no record's is (``BuildFacts.record``)."""
         ...
 
     def counts(self) -> GraphStats:

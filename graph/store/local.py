@@ -156,6 +156,9 @@ class LocalStore:
     def record_graphs(self) -> Sequence[RecordGraph]:
         return self.facts.records
 
+    def record_graph(self, graph: str) -> RecordGraph | None:
+        return self.facts.record(graph)
+
     def counts(self) -> GraphStats:
         return self.stats
 

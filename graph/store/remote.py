@@ -140,6 +140,9 @@ class RemoteStore:
     def record_graphs(self) -> Sequence[RecordGraph]:
         return self.manifest.facts.records
 
+    def record_graph(self, graph: str) -> RecordGraph | None:
+        return self.manifest.facts.record(graph)
+
     def counts(self) -> GraphStats:
         return self.manifest.counts
 

@@ -111,8 +111,7 @@ def render_benchmark(page: NodePage) -> str:
     """The HTML page of the benchmark ``page`` is about."""
     store = page.store
     hood = gather(store, page.description)
-    files = {record.graph: record.source_file for record in store.record_graphs()}
-    view = View(hood, store.base, files)
+    view = View(hood, store.base, store.record_graph)
     built = _build(view, stored_validation(store))
     return render_template("benchmark/page.html", page=built, alternates=page.alternates)
 

@@ -10,13 +10,13 @@ years, two summaries) show both, each with its numbers, marked as a disagreement
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import pyoxigraph as ox
 
 from graph.namespace import ONTOLOGY_IRI, XSD
-from graph.store.base import Statement, Term
+from graph.store.base import RecordGraph, Statement, Term
 from web.benchmark.data import Neighbourhood, Node, bench, dcterms, prov, rdf, rdfs, schema, skos
 from web.entities.page import graph_cell
 from web.links import iri_href
@@ -102,14 +102,18 @@ STANDARD_LABELS = {
 class View:
     """The page's terms, values and footnotes, over one ``Neighbourhood``."""
 
-    def __init__(self, hood: Neighbourhood, base: str, files: dict[str, str]) -> None:
+    def __init__(self, hood: Neighbourhood, base: str,
+                 record_graph: Callable[[str], RecordGraph | None]) -> None:
         self.hood = hood
         self.base = base
-        self.saids = self._footnotes(files)
+        self.saids = self._footnotes(record_graph)
 
-    def _footnotes(self, files: dict[str, str]) -> dict[str, Said]:
+    def _footnotes(self, record_graph: Callable[[str], RecordGraph | None]
+                   ) -> dict[str, Said]:
         graphs = {statement.graph.value for statement in self.hood.statements()}
         graphs.update(self.hood.records)
+        files = {graph: found.source_file for graph in graphs
+                 if (found := record_graph(graph)) is not None}
         build, ontology = f"{self.base}build", str(ONTOLOGY_IRI)
         order = sorted(graphs, key=lambda g: (g == ontology, g == build,
                                               g not in self.hood.describing, files.get(g, g)))

@@ -33,7 +33,7 @@ from graph.store.base import Description, Store
 from web.benchmark import page as benchmark_page
 from web.entities.kinds import lists_for, page_arg, run_list, section_iris
 from web.entities.page import Alternate, NodePage, cell_maker, render_node, types_of
-from web.entities.records import contents_iris, freshness, graph_contents, record_file
+from web.entities.records import contents_iris, freshness, graph_contents
 from web.entities.view import (
     DESCRIBE_CAP,
     PROPERTY_PAGE,
@@ -160,7 +160,7 @@ def _html(store: Store, description: Description, alternates: tuple[Alternate, .
     if is_graph:
         contents = graph_contents(page.store, page.node, page.description,
                                   page_arg(request.args, "contents_page"))
-        record = record_file(page.store, page.iri)
+        record = page.store.record_graph(page.iri)
         build = page.iri == str(Iris(page.base).build())
         return render_node("entities/record.html", page, contents_iris(contents),
                            title=f"Record {record.source_file}" if record else

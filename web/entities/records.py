@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pyoxigraph as ox
 
 from graph.namespace import BENCH, PROV
-from graph.store.base import Description, RecordGraph, Statement, Store, Term, term_order
+from graph.store.base import Description, Statement, Store, Term, term_order
 from web.entities.view import Group, group_statements
 
 GRAPH_PAGE = 400
@@ -80,11 +80,6 @@ def freshness(description: Description) -> list[Group]:
     return sorted(groups, key=lambda group: FRESHNESS.index(group.predicate.value))
 
 
-def record_file(store: Store, graph: str) -> RecordGraph | None:
-    """The file a record graph was built from, as the store's build facts have it."""
-    return next((record for record in store.record_graphs() if record.graph == graph), None)
-
-
 def contents_iris(contents: GraphContents) -> list[str]:
     """Every IRI a page of contents shows: what it asks labels for."""
     iris = []
@@ -98,4 +93,4 @@ def contents_iris(contents: GraphContents) -> list[str]:
 
 
 __all__ = ["GRAPH_PAGE", "GraphContents", "SubjectBlock", "contents_iris", "freshness",
-           "graph_contents", "record_file"]
+           "graph_contents"]
