@@ -127,16 +127,16 @@ class _Client(Client):
         size, first = 0, 0.0
         for index in range(WARM_UP):
             started = time.perf_counter()
-            status, body = self.get(addresses[index % len(addresses)])
+            status, read = self.get_size(addresses[index % len(addresses)])
             if status != 200:
                 raise PerfError(f"{addresses[index % len(addresses)]} answered {status}")
             if not size:
-                size, first = len(body), (time.perf_counter() - started) * 1000
+                size, first = read, (time.perf_counter() - started) * 1000
         timings = []
         for index in range(count):
             address = addresses[index % len(addresses)]
             started = time.perf_counter()
-            status, _ = self.get(address)
+            status, _ = self.get_size(address)
             timings.append((time.perf_counter() - started) * 1000)
             if status != 200:
                 raise PerfError(f"{address} answered {status}")
