@@ -70,8 +70,14 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
             [sys.executable, "-m", "graph.cli", "build", str(catalog), "--store",
              f"oxigraph:{store}"],
             workdir / "scale-build.log", accept=(0, 2))  # 2: some files rejected, the rest built
-        _adopt(catalog, workdir, store, built)
-    generation = _generation(store)
+    from graph.store.disk import read_manifest
+
+    manifest = read_manifest(store)  # 100,000 records' facts: read once
+    generation = store / manifest.generation
+    if args.scale_store is None:
+        adopt(catalog, workdir, store, Run(built["seconds"], int(built["peak_rss_mb"] * 2**20), {
+            "records": len(manifest.facts.records), "folder_mb": folder_mb(store),
+            "how": "benchgraph build --store in the scale section, its whole tree"}))
     from graph.settings import Settings
     from perf.load_perf import request_mix
 
@@ -90,21 +96,6 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
         [sys.executable, "-m", MODULE, "floor-load", str(generation / "dump.nq"),
          str(generation / "dump.nt"), str(workdir / "scale-floor")], workdir / "scale-floor.log")
     return _report(rows, args.records + args.directory_pages)
-
-
-def _adopt(catalog: Path, workdir: Path, store: Path, built: dict[str, Any]) -> None:
-    """The store just built serves the later sections of the run (``perf.run targets``)."""
-    from graph.store.disk import read_manifest
-
-    adopt(catalog, workdir, store, Run(built["seconds"], int(built["peak_rss_mb"] * 2**20), {
-        "records": len(read_manifest(store).facts.records), "folder_mb": folder_mb(store),
-        "how": "benchgraph build --store in the scale section, its whole tree"}))
-
-
-def _generation(store: Path) -> Path:
-    from graph.store.disk import read_manifest
-
-    return store / read_manifest(store).generation
 
 
 def _sampled(command: Sequence[str], log: Path, accept: Sequence[int] = (0,)) -> dict[str, Any]:
