@@ -39,6 +39,7 @@ import numpy.typing as npt
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 
+from graph.dataset.form_index import FormIndex
 from graph.dataset.oxigraph import literal, named_node
 from graph.dataset.quads import Object, Quad
 from graph.dataset.terms import iri as known_iri
@@ -81,22 +82,19 @@ class _Ids(dict[_Key, int]):
 
 class _Restored:
     """The terms a restored table started with, looked up by N-Triples form (which is one
-    function of each kind's key). The dictionary is made on the first lookup, in one
-    C-level call: at 10,000 records (345,000 terms) 0.26 s, against 0.5-0.7 s for filling
-    the four lookups by key from the literals' lexical forms and datatypes, which also
-    meant parsing the lexical forms (35 MB of JSON, no longer kept) first."""
+    function of each kind's key) in a ``FormIndex``: the one its store kept, or, for a table
+    restored without one, one made on the first lookup."""
 
-    __slots__ = ("_count", "_forms", "_ids")
+    __slots__ = ("_count", "_forms", "_index")
 
-    def __init__(self, forms: list[str], count: int) -> None:
-        self._forms, self._count = forms, count
-        self._ids: dict[str, int] | None = None
+    def __init__(self, forms: list[str], count: int, index: FormIndex | None) -> None:
+        self._forms, self._count, self._index = forms, count, index
 
     def get(self, form: str) -> int | None:
-        ids = self._ids
-        if ids is None:  # zip stops at the count: terms added since are looked up by key
-            ids = self._ids = dict(zip(self._forms, range(self._count), strict=False))
-        return ids.get(form)
+        index = self._index
+        if index is None:  # the restored terms only: those added since are looked up by key
+            index = self._index = FormIndex.of(self._forms[:self._count])
+        return index.find(form, self._forms)
 
 
 def _iri_form(iri: object) -> str | None:
@@ -369,14 +367,14 @@ class TermTable:
         return TermSnapshot(kinds, forms, extras)
 
     @classmethod
-    def restored(cls, snapshot: TermSnapshot) -> TermTable:
+    def restored(cls, snapshot: TermSnapshot, index: FormIndex | None = None) -> TermTable:
         """The table ``snapshot`` was taken of: the same ids, forms and lookups. Nothing is
         made of it up front but the forms and the tags: a term is looked up by its form,
         once a lookup misses the terms added since (``_Restored``), and an rdflib term is
         made when its id is asked for (``terms[id]``). So an incremental build, which states
         a few records' terms and reads a few thousand others, never makes the few hundred
         thousand a table holds (at 10,000 records, making them all took 5-7 s of a
-        rebuild)."""
+        rebuild). ``index`` is the snapshot's ``FormIndex``, where the store kept one."""
         table = cls()
         stored = table._stored
         forms = snapshot.ntriples
@@ -388,7 +386,7 @@ class TermTable:
         stored.tags.update((term_id, extra) for term_id, extra
                            in zip(extra_ids, snapshot.extras, strict=True)
                            if kinds[term_id] == _TAGGED)
-        kept = _Restored(stored.ntriples, len(forms))
+        kept = _Restored(stored.ntriples, len(forms), index)
         table._iri_ids.kept = table._literal_ids.kept = kept
         return table
 

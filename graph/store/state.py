@@ -40,6 +40,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from graph.build import Question
+from graph.dataset.form_index import FormIndex
 from graph.dataset.table import QuadTable, TermSnapshot, TermTable
 from graph.kept import FileStat, ImportedFile
 from graph.resources import data_dir
@@ -51,9 +52,10 @@ BUILD_FILE = "build.json"
 ROWS_FILE = "rows.npy"
 MAPPED_FILE = "mapped.pickle"
 STATS_FILE = "stats.json"
-STATE_VERSION = 8
+STATE_VERSION = 9
 """6: the terms chunks keep no lexical forms (``_write_snapshot``); 7: files by their
-relative path as text; 8: a records chunk pickled a run of files at a time."""
+relative path as text; 8: a records chunk pickled a run of files at a time; 9: each terms
+chunk has its ``FormIndex``."""
 _FILES_AT_A_TIME = 1_000
 """How many files' records a records chunk pickles at a time (``_pickle_runs``)."""
 _TERMS_AT_A_TIME = 10_000
@@ -117,14 +119,14 @@ class KeptBuild:
         for name, end in zip(self.chunks, self.chunk_ends, strict=True):
             if before is None:
                 break
-            for linked in (name, Path(name).with_suffix(".nt").name):
+            for linked in _chunk_files(name):
                 link_or_copy(before / STATE / linked, folder / linked)
             chunks.append(name)
             ends.append(end)
         start = ends[-1] if ends else 0
         if len(self.table.terms) > start or not chunks:
             name = f"terms-{len(chunks)}.json"
-            _write_snapshot(folder / name, self.table.terms.snapshot(start))
+            _write_snapshot(folder / name, self.table.terms.snapshot(start), start)
             chunks.append(name)
             ends.append(len(self.table.terms))
         np.save(folder / ROWS_FILE, self.table.held_rows())  # 32-bit, as the table holds them
@@ -166,7 +168,9 @@ class KeptBuild:
         if build.get("version") != STATE_VERSION or build.get("fingerprint") != fingerprint:
             return None
         snapshots = [_read_snapshot(folder / name) for name in build["chunks"]]
-        terms = TermTable.restored(TermSnapshot.joined(snapshots))
+        index = FormIndex.joined(FormIndex.load(_index_file(folder / name))
+                                 for name in build["chunks"])
+        terms = TermTable.restored(TermSnapshot.joined(snapshots), index)
         table = QuadTable.of_rows(terms, np.load(folder / ROWS_FILE))
         imported: dict[str, ImportedFile] = {}
         record_chunks = [(name, count) for name, count in build["record_chunks"]]
@@ -216,10 +220,22 @@ def _unpickle_runs(path: Path) -> dict[str, ImportedFile]:
     return imported
 
 
-def _write_snapshot(path: Path, snapshot: TermSnapshot) -> None:
-    """A terms chunk: the N-Triples forms one a line (a form holds no line break: N-Triples
-    escapes it) in ``.nt``, split, not parsed, when read again; the kinds and extras (the
-    datatype IRIs and language tags) as JSON. The literals' lexical forms are not written:
+def _chunk_files(name: str) -> tuple[str, str, str]:
+    """The files of the terms chunk ``name`` (its JSON file): the JSON, the forms, the
+    index."""
+    path = Path(name)
+    return name, path.with_suffix(".nt").name, _index_file(path).name
+
+
+def _index_file(chunk: Path) -> Path:
+    return chunk.with_suffix(".index.npy")
+
+
+def _write_snapshot(path: Path, snapshot: TermSnapshot, start: int) -> None:
+    """A terms chunk (its first id ``start``): the N-Triples forms one a line (a form holds
+    no line break: N-Triples escapes it) in ``.nt``, split, not parsed, when read again, and
+    their ``FormIndex`` in ``.index.npy``; the kinds and extras (the datatype IRIs and
+    language tags) as JSON. The literals' lexical forms are not written:
     ``TermTable.restored`` reads none (each is in its N-Triples form), and they were most of
     the JSON (35 MB at 10,000 records, 0.3-0.8 s of a rebuild to read at load 3, and as
     long again to write). The forms are written a run of terms at a time: joined whole they
@@ -230,8 +246,9 @@ def _write_snapshot(path: Path, snapshot: TermSnapshot) -> None:
         out.write("}")
     forms = snapshot.ntriples
     with path.with_suffix(".nt").open("w", encoding="utf-8") as out:
-        for start in range(0, len(forms), _TERMS_AT_A_TIME):
-            out.write(("\n" if start else "") + "\n".join(forms[start:start + _TERMS_AT_A_TIME]))
+        for at in range(0, len(forms), _TERMS_AT_A_TIME):
+            out.write(("\n" if at else "") + "\n".join(forms[at:at + _TERMS_AT_A_TIME]))
+    FormIndex.of(forms, start).save(_index_file(path))
 
 
 def _write_json_list(out: TextIO, items: list[str]) -> None:
