@@ -144,8 +144,9 @@ def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
     The cyclic collector is paused throughout (``gc_paused``): the kept state is millions of
     objects, and with it running, the allocations of reading it and of the steps after set
     off collections walking all of them: 0.2-0.4 s each in the state's unpickling, the
-    stats' dictionary and the manifest's records at 10,000 records (load 5, cProfile)."""
-    with gc_paused():
+    stats' dictionary and the manifest's records at 10,000 records (load 5, cProfile). What
+    it hands back (the report: every file's kept state) is then old (``survivors_old``)."""
+    with gc_paused(survivors_old=True):
         return _rebuild(folder, paths, settings, progress, validate)
 
 
