@@ -51,28 +51,30 @@ def list_record_files(paths: Sequence[Path]
     """``find_record_files``, each file with the stat that told it apart from the others
     (None for a file that cannot be looked at): the loader's stat of it, taken before the
     file is read, so that a load stats each file once (10,000 stats of 10,000 records
-    cost 0.1 s)."""
-    found: list[tuple[Path, PurePosixPath]] = []
+    cost 0.1 s). The folders are listed, sorted and looked at as text, and a path made of
+    each file once: two ``pathlib`` joins a file and a sort by ``parts`` took 0.15-0.25 s
+    of a rebuild at 10,000 records, more than the stats."""
+    found: list[tuple[tuple[str, ...], str]] = []
     for given in paths:
         if given.is_dir():
             found.extend(_files_below(given))
         elif given.exists() or given.is_symlink():
-            found.append((given, PurePosixPath(given.name)))
+            found.append(((given.name,), str(given)))
         else:
             raise InputPathError(given, "no such file or folder")
-    found.sort(key=lambda item: (item[1].parts, str(item[0])))
+    found.sort()
     unique: list[tuple[Path, PurePosixPath, os.stat_result | None]] = []
     seen: set[object] = set()
-    for path, relative in found:
+    for parts, path in found:
         info = _stat(path)
-        identity = path.absolute() if info is None else (info.st_dev, info.st_ino)
+        identity = os.path.abspath(path) if info is None else (info.st_dev, info.st_ino)
         if identity not in seen:
             seen.add(identity)
-            unique.append((path, relative, info))
+            unique.append((Path(path), PurePosixPath(*parts), info))
     return unique
 
 
-def _stat(path: Path) -> os.stat_result | None:
+def _stat(path: str) -> os.stat_result | None:
     """What makes two paths the same file: its device and inode (one ``stat``, where
     resolving the path would look at every folder on the way); None for a file that cannot
     be looked at (its path then tells it apart, and ``read_source`` says why)."""
@@ -82,19 +84,19 @@ def _stat(path: Path) -> os.stat_result | None:
         return None
 
 
-def _files_below(folder: Path) -> list[tuple[Path, PurePosixPath]]:
+def _files_below(folder: Path) -> list[tuple[tuple[str, ...], str]]:
+    """The record files below ``folder``: (the parts of its path below the folder, its path)."""
     def fail(error: OSError) -> None:
         where = Path(error.filename) if error.filename else folder
         raise InputPathError(where, f"cannot read the folder: {error.strerror}")
 
-    files: list[tuple[Path, PurePosixPath]] = []
+    files: list[tuple[tuple[str, ...], str]] = []
     for top, dirs, names in os.walk(folder, onerror=fail):
         dirs[:] = [name for name in dirs if not name.startswith(".")]
-        here = Path(top)
-        below = PurePosixPath(*here.relative_to(folder).parts)
+        below = Path(top).relative_to(folder).parts
         for name in names:
             if not name.startswith(".") and not _describes_folder(name):
-                files.append((here / name, below / name))
+                files.append(((*below, name), os.path.join(top, name)))
     return files
 
 
