@@ -17,9 +17,10 @@ again only the files whose bytes changed. For that each generation keeps, in ``s
   what the index reads of it (``graph.kept.KeptRecord``); a record's own pickle is kept
   as bytes and read only when the record is mapped again. The state is this code's own
   (its fingerprint), read only from a store folder a build of it wrote;
-- the build's ``QuadTable``: its terms (``terms-N.nt``, their N-Triples forms one a line, and
-  ``terms-N.json``, their kinds and the literals' datatypes and tags: a chunk per build that
-  added terms, never changed, so the next generation hard-links them) and its quads
+- the build's ``QuadTable``: its terms (``terms-N.nt``, their N-Triples forms one a line,
+  ``terms-N.json``, their kinds and the literals' datatypes and tags, and
+  ``terms-N.index.npy``, their ``FormIndex``: a chunk per build that added terms, never
+  changed, so the next generation hard-links them) and its quads
   (``rows.npy``, four term ids a quad). The forms are split, not parsed, and no rdflib term
   is made until asked for (``TermTable.restored``): restoring the table of 10,000 records
   took 6 s as one JSON document of every term made into rdflib terms, 1.4 s so (load 10).
