@@ -71,7 +71,7 @@ def test_a_terms_chunk_is_written_a_run_of_terms_at_a_time(
     snapshot = TermSnapshot(b"P" * count, forms, lexicals[::7])
     text = sum(map(len, forms)) + sum(map(len, lexicals))
     path = tmp_path / "terms-0.json"
-    _, _, peak = traced(lambda: state._write_snapshot(path, snapshot))
+    _, _, peak = traced(lambda: state._write_snapshot(path, snapshot, 0))
     data = {"kinds": "P" * count, "extras": lexicals[::7]}  # no lexical form kept
     assert path.read_text(encoding="utf-8") == json.dumps(data, ensure_ascii=False)
     assert path.with_suffix(".nt").read_text(encoding="utf-8") == "\n".join(forms)

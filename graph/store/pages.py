@@ -49,8 +49,8 @@ FAMILIES: dict[bool, tuple[Format, ...]] = {True: (NQUADS, TRIG, JSONLD),
 _PARTITION_NAMES = {True: "graphs", False: "subjects"}
 _RUN = 1 << 20
 """Rows ``_group_order`` counts at a time: its temporary arrays, 8 MB."""
-_SORT_RUN = 1 << 18
-"""Rows ``_group_order`` places at a time: its temporary arrays, about 10 MB."""
+_SORT_RUN = 1 << 16
+"""Rows ``_group_order`` places at a time: its temporary arrays, about 3 MB."""
 Ids = npt.NDArray[np.int64]
 _Body = TypeVar("_Body")
 
