@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from rdflib import Literal, URIRef
 
+from graph.dataset.form_index import FormIndex
 from graph.dataset.table import TermTable
 from graph.kept import FileStat
 from graph.settings import Settings
@@ -30,7 +31,7 @@ def _table() -> TermTable:
 def _written(tmp_path: Path) -> tuple[TermTable, Path]:
     terms = _table()
     path = tmp_path / "terms-0.json"
-    state._write_snapshot(path, terms.snapshot())
+    state._write_snapshot(path, terms.snapshot(), 0)
     return terms, path
 
 
@@ -49,11 +50,14 @@ def _same(restored: TermTable, terms: TermTable) -> None:
             Literal(text, lang="en-GB"))
 
 
-def test_a_chunk_read_back_restores_its_table(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kept_index", [True, False])
+def test_a_chunk_read_back_restores_its_table(tmp_path: Path, kept_index: bool) -> None:
+    """Its terms are found again by the index written beside it, or by one made anew."""
     terms, path = _written(tmp_path)
     snapshot = state._read_snapshot(path)
     assert snapshot.extras == terms.snapshot().extras
-    _same(TermTable.restored(snapshot), terms)
+    index = FormIndex.load(state._index_file(path)) if kept_index else None
+    _same(TermTable.restored(snapshot, index), terms)
 
 
 def test_a_chunk_keeps_no_lexical_form(tmp_path: Path) -> None:
