@@ -27,6 +27,7 @@ graph never holds one.
 from __future__ import annotations
 
 import json
+import sys
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -357,12 +358,16 @@ class TermTable:
         """The table's terms from id ``start`` on as data: ``restored`` gives the same table
         back from the snapshots of all of them (``TermSnapshot.joined``). From id 0 its
         ``ntriples`` is the table's own list, not a copy (26 MB of references at 100,000
-        records): write the snapshot out before the table grows again."""
+        records): write the snapshot out before the table grows again. The datatypes are
+        interned: a string each typed literal held 6.4 MB at 10,000 records (65,000 of
+        them, 10 datatypes), 0.6 MB so, and ten times that at 100,000, while the store
+        build writes its state."""
         stored = self._stored
         kinds = bytes(stored.kinds[start:])
         forms = self.ntriples if start == 0 else self.ntriples[start:]  # the forms themselves
         codes = np.frombuffer(kinds, dtype=np.uint8)
-        extras = [_datatype(forms[i]) if kinds[i] == _TYPED else stored.tags[start + i]
+        extras = [sys.intern(_datatype(forms[i])) if kinds[i] == _TYPED
+                  else stored.tags[start + i]
                   for i in np.flatnonzero((codes == _TYPED) | (codes == _TAGGED)).tolist()]
         return TermSnapshot(kinds, forms, extras)
 
