@@ -57,7 +57,10 @@ def write_jsonld(statements: Canonical, prefixes: dict[str, str]) -> Iterator[by
         document = _jsonld(run)
         if not (document.startswith(b"[") and document.endswith(b"]")):
             raise AssertionError("pyoxigraph's JSON-LD of a dataset is not one array")
-        yield (b"," if number else b"[") + document[1:-1]
+        yield b"," if number else b"["
+        inside = document[1:-1]
+        del document  # one graph may be a large run: held twice at most, not three times
+        yield inside
     yield b"]"
 
 
