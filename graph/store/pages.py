@@ -335,7 +335,7 @@ def _group_order(terms: TermTable, column: npt.NDArray[np.integer[Any]]
     order itself. A sort of one 64-bit key a row (its group's rank above its row number)
     held twice the order's size, and a stable ``argsort`` of the ranks four times; at
     100,000 records (13.4 million rows) that moment was the peak of a whole store build
-    (perf/README.md, "The fifth pass" and "The targets run"): this holds 83 MB where the
+    (perf/README.md, "The fifth pass" and "The targets run"): this peaks at 88 MB where the
     keys held 147 MB at that size."""
     groups = _canonical_groups(terms, column)
     rank = np.zeros(max(len(terms), 1), dtype=np.int32)
