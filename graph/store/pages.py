@@ -49,8 +49,6 @@ FAMILIES: dict[bool, tuple[Format, ...]] = {True: (NQUADS, TRIG, JSONLD),
 _PARTITION_NAMES = {True: "graphs", False: "subjects"}
 _RUN = 1 << 20
 """Rows ``_group_order`` counts at a time: its temporary arrays, 8 MB."""
-_RUN_BYTES = 1 << 20
-"""Bytes of a page's document joined at a time as it is written (``Layout.write_body``)."""
 _SORT_RUN = 1 << 16
 """Rows ``_group_order`` places at a time: its temporary arrays, about 3 MB."""
 Ids = npt.NDArray[np.int64]
@@ -74,28 +72,30 @@ class Layout:
     empty: bytes
 
     def write_body(self, out: BinaryIO, document: Iterable[bytes]) -> None:
-        """Write to ``out`` the body of a page: the document the writer makes of it alone
-        (in pieces), less the head and the tail. Written a run of pieces at a time
-        (``_RUN_BYTES``): joined whole, then cut, a document was held three times over, and
-        the build graph's page (one group, 135,000 statements at 100,000 records) was the
-        peak of a store build."""
+        """Write to ``out`` the body of a page: the document the writer makes of it alone, in
+        the writer's pieces (runs of ``assemble.CHUNK`` statements), less the head and the
+        tail, each piece written as it comes. Joined whole, then cut, a document was held
+        three times over, and the build graph's page (one group, 135,000 statements at
+        100,000 records) was the peak of a store build."""
         head, tail = self.head, self.tail
-        pending = b""  # not written yet: the head until it is checked, then the last bytes
-        checked = False
-        for run in _joined_runs(document):
-            pending += run
-            if not checked:
-                if len(pending) < len(head):
-                    continue
-                if not pending.startswith(head):
-                    break
-                pending, checked = pending[len(head):], True
-            cut = len(pending) - len(tail)
-            if cut > 0:
-                out.write(memoryview(pending)[:cut])
-                pending = pending[cut:]
-        if not (checked and pending == tail):
+        pieces = iter(document)
+        start = b""
+        for piece in pieces:  # as many as hold the head
+            start += piece
+            if len(start) >= len(head):
+                break
+        if not start.startswith(head):
             raise AssertionError("a page's document does not have its format's layout")
+        held = start[len(head):]  # written once a piece follows that could hold the tail
+        for piece in pieces:
+            if len(piece) >= len(tail):
+                out.write(held)
+                held = piece
+            else:
+                held += piece
+        if not held.endswith(tail):
+            raise AssertionError("a page's document does not have its format's layout")
+        out.write(memoryview(held)[:len(held) - len(tail)])
 
     def joined(self, bodies: Iterable[_Body]) -> Iterator[bytes | _Body]:
         """The document, in pieces: the layout's bytes, and each body as given (its bytes,
@@ -119,7 +119,7 @@ class Layout:
 def layout(fmt: Format, base: str) -> Layout:
     """The layout of ``fmt``'s documents, as its writer makes them with the data's ``base``."""
     prefixes = prefixes_for(base)
-    empty = _write(fmt, _EMPTY, prefixes)
+    empty = b"".join(_pieces(fmt, _EMPTY, prefixes))
     header = "".join(f"@prefix {name}: <{iri}> .\n" for name, iri in prefixes.items()).encode()
     if fmt is TURTLE:  # the header, a blank line, subjects apart by blank lines
         return Layout(header + b"\n", b"\n", b"", empty)
@@ -133,24 +133,10 @@ def layout(fmt: Format, base: str) -> Layout:
 _EMPTY = Canonical({SUBJECT: np.empty(0, dtype=np.int64)}, [])
 
 
-def _joined_runs(pieces: Iterable[bytes]) -> Iterator[bytes]:
-    """``pieces`` joined a run of about ``_RUN_BYTES`` at a time."""
-    run: list[bytes] = []
-    size = 0
-    for piece in pieces:
-        run.append(piece)
-        size += len(piece)
-        if size >= _RUN_BYTES:
-            yield b"".join(run)
-            run.clear()
-            size = 0
-    if run:
-        yield b"".join(run)
-
-
-def _write(fmt: Format, statements: Canonical, prefixes: dict[str, str]) -> bytes:
+def _pieces(fmt: Format, statements: Canonical, prefixes: dict[str, str]) -> Iterable[bytes]:
+    """The document ``fmt``'s writer makes of the statements, in its pieces."""
     assert fmt.rdf_writer is not None
-    return b"".join(fmt.rdf_writer(statements, prefixes))
+    return fmt.rdf_writer(statements, prefixes)
 
 
 @dataclass
@@ -406,9 +392,8 @@ def _write_page(folder: Path, partition: Partition, terms: TermTable, members: I
     statements = canonical_rows(terms, rows, keep_graphs=partition.keep_graphs)
     name = f"{secrets.token_hex(4)}-{number:06d}"
     for fmt in partition.formats:
-        assert fmt.rdf_writer is not None
         with (folder / PAGES / fmt.name / f"{name}{fmt.extension}").open("wb") as out:
-            partition.layouts[fmt.name].write_body(out, fmt.rdf_writer(statements, prefixes))
+            partition.layouts[fmt.name].write_body(out, _pieces(fmt, statements, prefixes))
     partition.pages.append(Page(name, terms.ntriples[int(members[0])], len(statements),
                                 members))
 

@@ -225,7 +225,11 @@ def _chunk_files(name: str) -> tuple[str, str, str]:
     """The files of the terms chunk ``name`` (its JSON file): the JSON, the forms, the
     index."""
     path = Path(name)
-    return name, path.with_suffix(".nt").name, _index_file(path).name
+    return name, _forms_file(path).name, _index_file(path).name
+
+
+def _forms_file(chunk: Path) -> Path:
+    return chunk.with_suffix(".nt")
 
 
 def _index_file(chunk: Path) -> Path:
@@ -246,7 +250,7 @@ def _write_snapshot(path: Path, snapshot: TermSnapshot, start: int) -> None:
         _write_json_list(out, snapshot.extras)
         out.write("}")
     forms = snapshot.ntriples
-    with path.with_suffix(".nt").open("w", encoding="utf-8") as out:
+    with _forms_file(path).open("w", encoding="utf-8") as out:
         for at in range(0, len(forms), _TERMS_AT_A_TIME):
             out.write(("\n" if at else "") + "\n".join(forms[at:at + _TERMS_AT_A_TIME]))
     FormIndex.of(forms, start).save(_index_file(path))
@@ -266,7 +270,7 @@ def _read_snapshot(path: Path) -> TermSnapshot:
     """A terms chunk read back for ``TermTable.restored``, which reads no lexical form (none
     is kept: ``_write_snapshot``)."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    forms = path.with_suffix(".nt").read_text(encoding="utf-8")
+    forms = _forms_file(path).read_text(encoding="utf-8")
     return TermSnapshot(data["kinds"].encode("ascii"), forms.split("\n") if forms else [],
                         data["extras"])
 
