@@ -54,9 +54,7 @@ def statement_counts(table: QuadTable, base: str, *,
     part = np.zeros(len(graphs), dtype=np.int8)  # 0 records, 1 the build graph, 2 the ontology
     part[graphs == apart[0]] = 1
     part[graphs == apart[1]] = 2
-    named = np.zeros(n, dtype=np.bool_)
-    named[graphs] = True
-    record_graphs = int(np.count_nonzero(named)) - sum(int(named[g]) for g in apart if g >= 0)
+    record_graphs = _record_graphs(graphs, apart, n)
     unit: Literal["triples", "quads"] = "quads" if keep_graphs else "triples"
     keys = None if keep_graphs else _triple_keys(held, part, n)
     if keys is not None:
@@ -79,6 +77,14 @@ def statement_counts(table: QuadTable, base: str, *,
         parts = rows[2][first] % 3
     records, build, ontology = np.bincount(parts, minlength=3).tolist()
     return StatementCounts(unit, records, build, ontology, record_graphs)
+
+
+def _record_graphs(graphs: npt.NDArray[np.int32], apart: list[int], n: int) -> int:
+    """How many named graphs ``graphs`` (a table's column, of ``n`` terms) holds, but the
+    build graph and the ontology's (``apart``, -1 for one it lacks)."""
+    named = np.zeros(n, dtype=np.bool_)
+    named[graphs] = True
+    return int(np.count_nonzero(named)) - sum(int(named[g]) for g in apart if g >= 0)
 
 
 def _triple_keys(held: npt.NDArray[np.int32], part: npt.NDArray[np.int8],
@@ -199,6 +205,53 @@ def graph_stats(table: QuadTable, base: str) -> GraphStats:
     return GraphStats(statements, **counts)
 
 
+def updated_stats(before: GraphStats, old: QuadTable, new: QuadTable, subjects: Ids,
+                  base: str) -> GraphStats:
+    """The stats of ``new`` (``graph_stats``), from ``before``, those of ``old``, when the two
+    tables (of one term table) differ only in statements of ``subjects``: the statements of a
+    subject in any graph are all that decide which part its triples count in, and all that
+    make it a node of a class, a suite, an access level, or a harness's task. So the counts
+    of those subjects' statements in ``old`` are taken away and those in ``new`` added; the
+    record graphs are counted again (one pass over a column).
+
+    An incremental build's one record changed: 0.01 s at 10,000 records, where counting the
+    whole table again took 0.17-0.23 s (two sorts of its 1.3 M rows)."""
+    was, now = (graph_stats(_about(table, subjects), base) for table in (old, new))
+    counted = [before.statements, was.statements, now.statements]
+    records, build, ontology = (
+        getattr(counted[0], part) - getattr(counted[1], part) + getattr(counted[2], part)
+        for part in ("records", "build", "ontology"))
+    apart = [_term_id(new, Iris(base).build()), _term_id(new, ONTOLOGY_IRI)]
+    graphs = _record_graphs(new.held_rows()[:, GRAPH], apart, max(len(new.terms), 1))
+    statements = StatementCounts(before.statements.unit, records, build, ontology, graphs)
+    sections = {name: _sorted(_plus(getattr(before, name), getattr(was, name),
+                                    getattr(now, name)))
+                for name in _SECTIONS}
+    return GraphStats(statements, **sections)
+
+
+def _about(table: QuadTable, subjects: Ids) -> QuadTable:
+    """The statements of ``table`` whose subject is one of ``subjects``."""
+    held = table.held_rows()
+    return QuadTable.of_rows(table.terms, held[np.isin(held[:, SUBJECT], subjects)])
+
+
+def _plus(counts: dict[URIRef, int], less: dict[URIRef, int],
+          more: dict[URIRef, int]) -> dict[URIRef, int]:
+    """``counts`` less ``less`` and more ``more``, without the IRIs left at nought."""
+    summed = dict(counts)
+    for iri, n in less.items():
+        summed[iri] -= n
+    for iri, n in more.items():
+        summed[iri] = summed.get(iri, 0) + n
+    return {iri: n for iri, n in summed.items() if n}
+
+
+def _sorted(counts: dict[URIRef, int]) -> dict[URIRef, int]:
+    """The most frequent first, then by IRI: the order of ``_count``."""
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], str(item[0]))))
+
+
 def _count(ids: Ids, table: QuadTable) -> dict[URIRef, int]:
     """How often each IRI is among ``ids``, the most frequent first (literals are left out)."""
     values, counts = np.unique(ids, return_counts=True)
@@ -208,4 +261,4 @@ def _count(ids: Ids, table: QuadTable) -> dict[URIRef, int]:
                                counts.tolist(), strict=True)
         if isinstance(term, URIRef)
     ]
-    return dict(sorted(found, key=lambda item: (-item[1], str(item[0]))))
+    return _sorted(dict(found))

@@ -105,3 +105,40 @@ def test_the_packed_keys_count_as_the_sorted_rows(seed: int,
         expected[s, p, o] = min(part, expected.get((s, p, o), 2))
     by_part = [list(expected.values()).count(part) for part in range(3)]
     assert [packed.records, packed.build, packed.ontology] == by_part
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_counts_updated_for_some_subjects_are_the_counts_made_again(seed: int) -> None:
+    """``updated_stats``: the counts of a table whose statements differ from another's only
+    in those of some subjects, from the other's, are what ``graph_stats`` counts afresh, in
+    the same order; whatever the change (a type, a suite, a harness task, a statement moved
+    between parts, a subject or a record graph gone or new)."""
+    rng = np.random.default_rng(seed)
+    nodes = [URIRef(f"{EX}n{i}") for i in range(12)]
+    graphs = [G1, G2, URIRef(EX + "g3"), BUILD, ONTOLOGY_IRI]
+    said = [(RDF.type, BENCH.Benchmark), (RDF.type, BENCH.HarnessTask),
+            (BENCH.inSuite, MEDHELM), (BENCH.accessLevel, GATED), (BENCH.harness, HELM),
+            (RDFS.label, Literal("x")), (BENCH.catalogued, Literal(True))]
+
+    def statements(count: int) -> list[tuple[URIRef, URIRef, object, URIRef]]:
+        return [(nodes[rng.integers(12)], *said[rng.integers(len(said))],
+                 graphs[rng.integers(len(graphs))]) for _ in range(count)]
+
+    old_quads = statements(60)
+    changed = {nodes[i] for i in rng.choice(12, size=3, replace=False)}
+    new_quads = [q for q in old_quads if q[0] not in changed or rng.random() < 0.5]
+    new_quads += [q for q in statements(40) if q[0] in changed]
+    one, other = sorted(changed)[:2]  # a record graph and a class gone, others new
+    old_quads += [(one, RDFS.label, Literal("only here"), URIRef(EX + "gone")),
+                  (one, RDF.type, URIRef(EX + "Rare"), G1)]
+    new_quads += [(other, RDF.type, URIRef(EX + "New"), URIRef(EX + "new")),
+                  (other, RDFS.label, Literal("new"), URIRef(EX + "newer"))]
+    terms = TermTable()
+    old, new = QuadTable(terms), QuadTable(terms)
+    old.extend(old_quads)
+    new.extend(new_quads)
+    subjects = np.asarray(sorted(terms.iri(node) for node in changed), dtype=np.int64)
+    updated = stats_module.updated_stats(graph_stats(old, EX), old, new, subjects, EX)
+    afresh = graph_stats(new, EX)
+    assert updated == afresh
+    assert updated.to_json() == afresh.to_json()  # the same order too

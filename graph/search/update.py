@@ -61,7 +61,9 @@ def update_index(path: Path, before: Path, table: QuadTable, base: str, changed:
         if before.is_file():
             shutil.copyfile(before, path)
             with closing(sqlite3.connect(path)) as db:
-                db.execute("PRAGMA journal_mode = OFF")
+                # As ``write_index`` writes it: no journal, no sync (the commit's fsync wrote
+                # the whole copied file out, 0.2-0.5 s at 10,000 records).
+                db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
                 if _Update(db, table, base, changed).apply():
                     db.commit()
                     return True

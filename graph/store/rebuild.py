@@ -72,7 +72,7 @@ from graph.namespace import BENCH
 from graph.search import INDEX_FILE
 from graph.search.update import update_index
 from graph.settings import Settings
-from graph.stats import graph_stats
+from graph.stats import updated_stats
 from graph.store.disk import GraphUpdate, Manifest, StoreError, read_manifest, update_store
 from graph.store.files import write_validation
 from graph.store.kinds import build_facts
@@ -167,7 +167,7 @@ def _rebuild(folder: Path, paths: Sequence[Path], settings: Settings,
     clock.lap("plan")
     table, change, asked = _map(planned, report, kept, index, settings)
     clock.lap("map")
-    stats = graph_stats(table, settings.base)
+    stats = updated_stats(manifest.counts, kept.table, table, change.subjects, settings.base)
     clock.lap("stats")
     validation = None
     if validate:
