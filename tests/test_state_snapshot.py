@@ -60,6 +60,22 @@ def test_a_chunk_read_back_restores_its_table(tmp_path: Path, kept_index: bool) 
     _same(TermTable.restored(snapshot, index), terms)
 
 
+@pytest.mark.parametrize("run", [1, 5, 64])
+def test_the_forms_are_read_back_a_run_at_a_time(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 run: int) -> None:
+    """Whatever the run's size, the lines are the file's: a run ends at a line's end, never
+    inside a character of several bytes; an empty file holds none."""
+    monkeypatch.setattr(state, "_LINES_AT_A_TIME", run)
+    path = tmp_path / "forms.nt"
+    lines = ['<https://example.org/a>', '"\u00e9t\u00e9"', '"été 😀"',
+             '"x"', '"' + "long " * 40 + '"', '"中文"@zh']
+    path.write_text("\n".join(lines), encoding="utf-8")
+    assert state._lines(path) == lines
+    path.write_bytes(b"")
+    assert state._lines(path) == []
+
+
 def test_a_chunk_keeps_no_lexical_form(tmp_path: Path) -> None:
     """The JSON holds the kinds and extras alone: each lexical form is in its N-Triples form
     (``TermTable.restored`` reads it from there), and they were most of the chunk."""

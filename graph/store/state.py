@@ -270,9 +270,29 @@ def _read_snapshot(path: Path) -> TermSnapshot:
     """A terms chunk read back for ``TermTable.restored``, which reads no lexical form (none
     is kept: ``_write_snapshot``)."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    forms = _forms_file(path).read_text(encoding="utf-8")
-    return TermSnapshot(data["kinds"].encode("ascii"), forms.split("\n") if forms else [],
+    return TermSnapshot(data["kinds"].encode("ascii"), _lines(_forms_file(path)),
                         data["extras"])
+
+
+_LINES_AT_A_TIME = 1 << 16
+"""How many bytes of a forms file ``_lines`` decodes at a time (about; up to a line's end)."""
+
+
+def _lines(path: Path) -> list[str]:
+    """The lines of a UTF-8 file without line breaks (none for an empty file), decoded and
+    split a run of ``_LINES_AT_A_TIME`` bytes at a time. Decoded whole, one character
+    outside ASCII makes the whole text two or four bytes a character, and each line split
+    from it is scanned to be made narrow again: 0.17-0.22 s for the 600,000 forms of 10,000
+    records, against 0.11 s so, where only the runs holding such a character are wide."""
+    data = path.read_bytes()
+    lines: list[str] = []
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start + _LINES_AT_A_TIME)
+        end = len(data) if end < 0 else end
+        lines += data[start:end].decode("utf-8").split("\n")
+        start = end + 1
+    return lines
 
 
 def fingerprint(settings: Settings) -> str:
