@@ -15,28 +15,14 @@ nothing and says so.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
-from collections.abc import Callable
-from functools import cache
 
-
-@cache
-def _malloc_trim() -> Callable[[int], int] | None:
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return None
-    try:
-        trim = ctypes.CDLL(name).malloc_trim
-    except (OSError, AttributeError):
-        return None
-    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
-    return trim
+from graph.libc import libc_function
 
 
 def release_free_memory() -> bool:
     """Give the heap's free pages back to the system; False where the C library cannot
     (nothing is done)."""
-    trim = _malloc_trim()
+    trim = libc_function("malloc_trim", (ctypes.c_size_t,))
     if trim is None:
         return False
     trim(0)

@@ -283,6 +283,53 @@ def test_interrupted_build_leaves_the_old_store_whole(
     assert generations == [second.generation]  # the old and the stray ones are gone
 
 
+def test_a_generation_is_written_out_before_the_switch(
+    tmp_path: Path, settings: Settings, seed_build: BuildResult, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store folder's new generation is on disk before its manifest names it (one
+    ``syncfs`` of its file system); a memory store's temporary folder is not written out."""
+    steps: list[str] = []
+    write_out, write_manifest = disk._write_out, disk._write_manifest
+
+    def writing_out(folder: Path) -> None:
+        steps.append("written out")
+        write_out(folder)
+
+    def switching(folder: Path, manifest: disk.Manifest) -> None:
+        steps.append("switched")
+        write_manifest(folder, manifest)
+
+    monkeypatch.setattr(disk, "_write_out", writing_out)
+    monkeypatch.setattr(disk, "_write_manifest", switching)
+    build_into(tmp_path / "store", seed_build, settings)
+    assert steps == ["written out", "switched"]
+    steps.clear()
+    open_store(StoreSpec.parse("memory"), settings, built=seed_build).close()
+    assert steps == ["switched"]
+
+
+def test_a_store_that_cannot_be_written_out_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed ``syncfs`` (an I/O error, a full disk) fails the build with the system's
+    reason; where the C library has none, ``os.sync`` does the writing out."""
+    import ctypes
+    import errno
+
+    def failing(descriptor: int) -> int:
+        ctypes.set_errno(errno.EIO)
+        return -1
+
+    monkeypatch.setattr(disk, "libc_function", lambda name, arguments: failing)
+    with pytest.raises(StoreError, match="could not be written out: Input/output error"):
+        disk._write_out(tmp_path)
+    synced: list[bool] = []
+    monkeypatch.setattr(disk, "libc_function", lambda name, arguments: None)
+    monkeypatch.setattr(disk.os, "sync", lambda: synced.append(True))
+    disk._write_out(tmp_path)
+    assert synced == [True]
+
+
 def test_memory_store_removes_its_folder(seed_build: BuildResult, settings: Settings) -> None:
     store = open_store(StoreSpec.parse("memory"), settings, built=seed_build)
     folder = store.folder

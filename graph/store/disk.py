@@ -20,6 +20,7 @@ validation report (``graph.store.files``): a server streams them as they are.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import secrets
@@ -38,6 +39,7 @@ from graph.dataset.table import QuadTable
 from graph.errors import BenchgraphError, ErrorKind
 from graph.export.formats import NQUADS, NTRIPLES
 from graph.heap import release_free_memory
+from graph.libc import libc_function
 from graph.search import INDEX_FILE, write_index
 from graph.stats import GraphStats
 from graph.store.base import BuildFacts, RecordGraph
@@ -156,6 +158,8 @@ def build_store(
         _Writing("load", loading, *(loading / dump_name(fmt) for fmt in LOADED_FORMATS),
                  enabled=with_graph).wait()
         os.rename(loading, folder / generation)
+        if with_graph:  # else the folder is a memory or remote store's, removed on close
+            _write_out(folder)
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
         raise
@@ -192,6 +196,7 @@ def update_store(
             child.wait_ready()
             quads, triples = write(loading)
         os.rename(loading, folder / generation)
+        _write_out(folder)
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
         raise
@@ -208,7 +213,44 @@ def _generation_name() -> str:
 def _switch(folder: Path, manifest: Manifest) -> None:
     """The one step that switches a store folder to a new generation, then the clean-up."""
     _write_manifest(folder, manifest)
+    _sync_folder(folder)  # the replaced manifest's name
     _remove_old_generations(folder, keep=manifest.generation)
+
+
+def _write_out(folder: Path) -> None:
+    """Wait until what was written in ``folder``'s file system is on disk: a generation is
+    switched to (and the one before it removed) only once all its files are, so that a
+    crash or power cut after the switch finds a whole store, not files the system had yet to
+    write out (a file's data is not written before another file's rename: only the
+    manifest's own is synced).
+
+    One ``syncfs`` of the file system, not an ``fsync`` a file: a generation links most of
+    its files from the one before (clean, already written), and an ``fsync`` each, even of a
+    clean file, took 0.22-0.45 s for the 1,676 files of 10,000 records' generation, against
+    2 ms for ``syncfs`` with nothing to write and 58 ms with 60 MB (a rebuild writes about
+    that). Where the C library has no ``syncfs`` (it is Linux's), ``os.sync``. Writing out
+    a build's last gigabytes here also keeps them from slowing the first start of a server
+    after it."""
+    syncfs = libc_function("syncfs", (ctypes.c_int,))
+    if syncfs is None:
+        os.sync()
+        return
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        if syncfs(descriptor) != 0:
+            error = ctypes.get_errno()
+            raise StoreError(f"{folder} could not be written out: {os.strerror(error)}")
+    finally:
+        os.close(descriptor)
+
+
+def _sync_folder(folder: Path) -> None:
+    """The names in ``folder`` on disk (an ``fsync`` of the folder)."""
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def load_in_memory(generation: Path) -> Stores:

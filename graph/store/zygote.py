@@ -18,7 +18,6 @@ server leaves no query process behind. The zygote reaps the processes the pool k
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import signal
 import socket
@@ -29,6 +28,8 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
+
+from graph.libc import libc_function
 
 Serve = Callable[[Connection], None]
 """What a query process runs, on its end of the socket the pool talks to it by."""
@@ -44,8 +45,9 @@ def die_with_parent() -> None:
     """Ask the kernel to kill this process when its parent dies (Linux; elsewhere, nothing)."""
     if not sys.platform.startswith("linux"):
         return
-    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    prctl = libc_function("prctl", (ctypes.c_int, ctypes.c_ulong))
+    if prctl is not None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 @dataclass
