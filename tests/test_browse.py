@@ -270,3 +270,12 @@ def test_names_from_records_are_text(client: FlaskClient) -> None:
         as_text=True)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     assert "<script>" not in text and "<img" not in text and "<b>" not in text
+
+
+def test_every_column_an_order_reads_is_named_for_the_index_update() -> None:
+    """``graph.search.update`` makes the orders again only when one of ``ORDER_COLUMNS``
+    changed: a sort reading another column would keep a stale order after an update."""
+    from graph.search.facets import ORDER_COLUMNS
+
+    read = {column for sort in SORTS.values() for column in re.findall(r"\bb\.(\w+)", sort.order)}
+    assert read <= set(ORDER_COLUMNS)

@@ -153,6 +153,9 @@ def test_each_change_gives_the_store_a_full_build_gives(
     # a word no other record has, gone again: the one-typo lookup forgets it
     rewrite_page(page, lambda p: p.update(summary="A summary written a third time."))
     assert check(tmp_path, store, records, settings, "summary again").figures.index_updated
+    # renamed: its rows written again, and every order of the list made again (it moves)
+    rewrite_page(page, lambda p: p.update(name="Aaa, first of all"))
+    assert check(tmp_path, store, records, settings, "renamed").figures.index_updated
 
     # An alias of the seed page now names the directory page's benchmark and one of its
     # related entries: the unchanged directory page lands on mimic_rrs.

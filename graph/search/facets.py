@@ -73,6 +73,9 @@ SORTS: dict[str, Sort] = {
     "-results": Sort("Most results first", "b.results DESC, b.label_key, b.iri"),
 }
 """The orders a view can take, by name (``-`` for descending); the first is the default."""
+ORDER_COLUMNS = ("iri", "label_key", "released_key", "updated", "results")
+"""The columns of ``bench`` the orders read: a benchmark whose row changed in none of them
+moves in none (``graph.search.update``)."""
 
 _FLAG_LABELS = {"true": "catalogued", "false": "named by reference only"}
 
@@ -196,4 +199,4 @@ class _Keys:
         return FacetValue(facet, key, ntriples, label)
 
 
-__all__ = ["FACETS", "SORTS", "BenchmarkRow", "Facet", "FacetValue", "Sort", "benchmark_rows"]
+__all__ = ["FACETS", "ORDER_COLUMNS", "SORTS", "BenchmarkRow", "Facet", "FacetValue", "Sort", "benchmark_rows"]
