@@ -199,4 +199,5 @@ class _Keys:
         return FacetValue(facet, key, ntriples, label)
 
 
-__all__ = ["FACETS", "ORDER_COLUMNS", "SORTS", "BenchmarkRow", "Facet", "FacetValue", "Sort", "benchmark_rows"]
+__all__ = ["FACETS", "ORDER_COLUMNS", "SORTS", "BenchmarkRow", "Facet", "FacetValue", "Sort",
+           "benchmark_rows"]
