@@ -30,15 +30,15 @@ the base IRI, the reading limits); ``--full`` builds everything again.
    manifest switches to it, as after a full build: the generation holds every file a server
    hands out, so serving it writes nothing.
 
-Where the time goes, at 10,000 records on this project's shared 2-core machine (load about
-3, ``python -m perf.run incremental --rounds 3 --no-validation``, medians): 2.7 s for one
-record changed, against 3.8 s for main in the same hour and 51 s for the full build. By step
-(last round): read 1.0 s (the kept state 0.4: its terms' forms, the records' pickle; the
-loader's listing and rules over 10,000 files 0.5), map 0.45 (the restored terms' dictionary
-on the first lookup 0.14, the build graph derived from the whole table 0.13), pages 0.41,
-index 0.19, plan 0.16, switch 0.15, state 0.11, stats 0.06. No dump is joined any more (that
-wrote 800 MB per rebuild), and the collector is paused throughout.
-perf/README.md, "Incremental figures", says what remains to reach 2 s.
+Where the time goes, at 10,000 records on this project's shared 2-core machine
+(``python -m perf.run targets``, 2026-12-03 18:10, medians of 3 rounds): 2.15 s for one
+record changed, against 58 s for the full build. By step (last round): read 0.80 s (the kept
+state about 0.45: its terms' forms 0.11, the records' pickles 0.16; the loader's listing and
+rules over 10,000 files the rest), pages 0.35, index 0.23, map 0.20, switch 0.14 (0.08 of it
+writing the generation out: ``graph.store.disk``), plan 0.13, state 0.08, stats 0.03 (the
+counts updated from the changed subjects alone: ``graph.stats.updated_stats``). No dump is
+joined any more (that wrote 800 MB per rebuild), and the collector is paused throughout.
+perf/README.md, "The targets run a third time", says what is left between it and 2 s.
 """
 
 from __future__ import annotations
