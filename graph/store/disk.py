@@ -5,7 +5,8 @@ subfolder) and ``benchgraph-store.json``, the manifest naming the current one wi
 of its build (base IRI, when, from which files, a SHA-256 per record, the counts). A build
 bulk-loads a new generation beside the current one and then replaces the manifest with
 ``os.replace``, the one step that switches: a crash or Ctrl-C at any moment before it leaves
-the old store whole, and after it the new one is complete. Older generations are removed
+the old store whole, and after it the new one is complete, as the generation is written out
+to disk before it (``_write_out``) and the replaced name after. Older generations are removed
 after the switch (a reader that still has one open keeps reading it: the files stay until it
 closes them).
 
