@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyoxigraph as ox
@@ -26,7 +27,7 @@ from graph.importers.reading import find_record_files
 from graph.resources import data_dir
 from graph.search import INDEX_FILE
 from graph.settings import Settings
-from graph.store import pages
+from graph.store import disk, pages
 from graph.store.base import ValidationSuffix
 from graph.store.disk import read_manifest
 from graph.store.files import (
@@ -264,24 +265,37 @@ def test_the_pages_of_a_dump_join_into_the_whole_dump(tmp_path: Path, records: P
             result.table, fmt, base=settings.base).data
 
 
+@pytest.mark.parametrize("failing", ["load_records", "updated_stats", "update_index"])
 def test_an_incremental_build_switches_atomically(
-    tmp_path: Path, records: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, records: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch,
+    failing: str,
 ) -> None:
-    """A build that fails while writing its generation leaves the store as it was."""
+    """A build that fails leaves the store as it was, and the process writing the next
+    generation's Oxigraph store (started as the rebuild starts) stopped: while it reads the
+    files, before the store's process is given the changes, and while writing the rest."""
     store = tmp_path / "store"
     full_build(store, records, settings)
     before = read_manifest(store)
     rewrite_page(records / SEED_PAGE, lambda p: p.update(summary="changed"))
+    writers: list[disk._Writing] = []
+
+    class Watched(disk._Writing):
+        def __init__(self, *arguments: Any, **options: Any) -> None:
+            super().__init__(*arguments, **options)
+            writers.append(self)
 
     def fail(*args: object, **kwargs: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("graph.store.rebuild.update_index", fail)
+    monkeypatch.setattr(disk, "_Writing", Watched)
+    monkeypatch.setattr(f"graph.store.rebuild.{failing}", fail)
     with pytest.raises(OSError, match="disk full"):
         rebuild_store(store, [records], settings)
     assert read_manifest(store) == before
     assert sorted(p.name for p in store.iterdir()) == sorted(
         ["benchgraph-store.json", before.generation])
+    assert [writer._child.returncode is not None for writer in writers  # type: ignore[union-attr]
+            ] == [True]
     monkeypatch.undo()
     check(tmp_path, store, records, settings, "after the failure")
 

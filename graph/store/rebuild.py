@@ -20,7 +20,8 @@ the base IRI, the reading limits); ``--full`` builds everything again.
    record's graph can depend on a change: mapping reads nothing else of the build.
 3. The kept table loses the graphs of those records, of records gone, and the build graph;
    the records are mapped into it and the build graph is derived again from the whole.
-4. The next generation is written beside the current one (``graph.store.disk.update_store``):
+4. The next generation is written beside the current one (``graph.store.disk.updating_store``,
+   whose process starts the checkpoint of the Oxigraph store as the rebuild starts):
    the Oxigraph store as a checkpoint of the current one with the changed graphs replaced and
    their merge mended; the dump pages holding a changed graph or subject written again, the
    others linked, or copied where linking is refused (``graph.store.pages``), and not joined:
@@ -73,7 +74,14 @@ from graph.search import INDEX_FILE
 from graph.search.update import update_index
 from graph.settings import Settings
 from graph.stats import updated_stats
-from graph.store.disk import GraphUpdate, Manifest, StoreError, read_manifest, update_store
+from graph.store.disk import (
+    GraphUpdate,
+    Manifest,
+    StoreError,
+    StoreUpdate,
+    read_manifest,
+    updating_store,
+)
 from graph.store.files import write_validation
 from graph.store.kinds import build_facts
 from graph.store.pages import Partition, canonical_rows, update_partition
@@ -157,6 +165,14 @@ def _rebuild(folder: Path, paths: Sequence[Path], settings: Settings,
     if previous is None:
         return None
     manifest, kept = previous
+    with updating_store(folder, manifest) as next_generation:
+        return _rebuild_into(next_generation, folder, manifest, kept, paths, settings,
+                             progress, validate, started)
+
+
+def _rebuild_into(next_generation: StoreUpdate, folder: Path, manifest: Manifest,
+                  kept: KeptBuild, paths: Sequence[Path], settings: Settings,
+                  progress: Progress | None, validate: bool, started: float) -> Rebuilt:
     before = folder / manifest.generation
     figures = RebuildFigures()
     clock = _Clock(figures.seconds, started)
@@ -216,7 +232,7 @@ def _rebuild(folder: Path, paths: Sequence[Path], settings: Settings,
         clock.lap("state")
         return counts[True], counts[False]
 
-    switched = update_store(folder, manifest, update, facts, stats, write)
+    switched = next_generation.apply(update, facts, stats, write)
     clock.lap("switch")
     return Rebuilt(result, switched, figures)
 

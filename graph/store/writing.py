@@ -8,7 +8,9 @@ process that ever opens a store for writing.
   checkpoint of the one at PREVIOUS (opened read-only: it may be serving; RocksDB hard-links
   the files they share); then the named graphs its standard input names are replaced by what
   that says they hold, and their merge in the default graph is mended (an incremental
-  build). Its input is one JSON line (the graphs' IRIs), then the N-Quads they now hold.
+  build). Its input is one JSON line (the graphs' IRIs), then the N-Quads they now hold; it
+  is read after the checkpoint, so that a rebuild starts this process before it knows what
+  changed, and the start and the checkpoint run beside its reading and mapping.
 
 Each writes ``ready`` on its standard output once the folder PATH exists (the parent may
 then write files beside the store's), and exits with 0 when the store is complete; a system
@@ -68,12 +70,12 @@ def _load_blocks(store: ox.Store, dump: str, fmt: ox.RdfFormat) -> None:
 
 
 def update(path: str, previous: str) -> None:
-    graphs = json.loads(sys.stdin.buffer.readline())
-    nquads = sys.stdin.buffer.read()
     old = ox.Store.read_only(previous)
     old.backup(path)
     del old
     _ready()
+    graphs = json.loads(sys.stdin.buffer.readline() or b"[]")
+    nquads = sys.stdin.buffer.read()
     store = ox.Store(path)
     replace_graphs(store, graphs, nquads)
     store.flush()
