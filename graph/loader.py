@@ -122,7 +122,8 @@ def record_key(relative: PurePosixPath, part: str | None = None) -> str:
     ``sub/x.json`` -> ``sub_x``; entry ``B-1`` of ``h/lm_eval.json`` -> ``h_lm_eval_b_1``;
     empty when the path has no letter or digit.
     """
-    stem = str(relative.with_suffix(""))
+    text = str(relative)
+    stem = text[:len(text) - len(relative.suffix)]  # ``with_suffix("")``, without a new path
     return slugify(stem if part is None else f"{stem}/{part}")
 
 
@@ -227,11 +228,6 @@ def _claim(
             field=claim.field,
         )
     key = loaded.key
-    if loaded.part is None:
-        named, verb = f"its path {loaded.source.relative}", "gives"
-    else:
-        named = f"its path {loaded.source.relative} and its name {loaded.part!r} there"
-        verb = "give"
     if not key:
         raise RecordRejected(
             f"its path {loaded.source.relative} has no letter or digit to name its record "
@@ -240,6 +236,11 @@ def _claim(
     if key in by_key:
         first = by_key[key]
         also = "" if first.part is None else f", name {first.part!r}"
+        if loaded.part is None:
+            named, verb = f"its path {loaded.source.relative}", "gives"
+        else:
+            named = f"its path {loaded.source.relative} and its name {loaded.part!r} there"
+            verb = "give"
         raise RecordRejected(
             f"{named} {verb} the record graph name {key!r}, already that of "
             f"{first.source.path} (path {first.source.relative}{also}); rename one of them"

@@ -148,7 +148,8 @@ def test_the_seeds_load_cleanly() -> None:
     ("relative", "key"),
     [("sub/x.json", "sub_x"), ("000_501ccd0cd0e2608f.txt", "000_501ccd0cd0e2608f"),
      ("Sub Folder/MIMIC-CXR (v2).txt", "sub_folder_mimic_cxr_v2"), ("x", "x"),
-     ("a.b.json", "a_b"), ("日本.json", "")],
+     ("a.b.json", "a_b"), ("日本.json", ""), ("v1.2/tasks", "v1_2_tasks"),
+     ("v1.2/.tasks", "v1_2_tasks")],
 )
 def test_record_key(relative: str, key: str) -> None:
     assert record_key(PurePosixPath(relative)) == key
