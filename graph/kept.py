@@ -66,12 +66,19 @@ class Spool:
         return blob
 
 
+class Blobs(Protocol):
+    """A file of pickles read back by place: a ``Spool``, or a records chunk's pickles in a
+    store's state (``graph.store.state``)."""
+
+    def get(self, start: int, size: int) -> bytes: ...
+
+
 class Spooled:
-    """Where one pickle is in a ``Spool``."""
+    """Where one pickle is in a ``Spool`` or another file of them (``Blobs``)."""
 
     __slots__ = ("size", "spool", "start")
 
-    def __init__(self, spool: Spool, start: int, size: int) -> None:
+    def __init__(self, spool: Blobs, start: int, size: int) -> None:
         self.spool, self.start, self.size = spool, start, size
 
     def read(self) -> bytes:
@@ -137,8 +144,9 @@ class KeptRecord:
         """A reduction for a process that shares this record's spool (``graph.build_apart``):
         a spooled pickle is given as where it is, not read back."""
         blob = self._blob
-        return KeptRecord, (self.identity, None,
-                            blob if isinstance(blob, Spooled) else self._pickled())
+        if isinstance(blob, Spooled) and isinstance(blob.spool, Spool):
+            return KeptRecord, (self.identity, None, blob)
+        return KeptRecord, (self.identity, None, self._pickled())
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """A records chunk of a store's state (``graph.store.state._pickle_runs``): written a run of
-files at a time, read back whole, and written without holding every spooled record's pickle
-at once."""
+files at a time, read back whole, written without holding every spooled record's pickle at
+once, and the records' own pickles apart, read when asked for."""
 
 from pathlib import Path
 
@@ -53,4 +53,22 @@ def test_a_chunk_is_written_without_every_pickle_at_once(
     path = tmp_path / "records-0.pickle"
     monkeypatch.setattr(state, "_FILES_AT_A_TIME", 10)
     _, _, peak = traced(lambda: state._pickle_runs(path, imported))
-    assert peak < path.stat().st_size / 4, (peak, path.stat().st_size)
+    written = path.stat().st_size + path.with_suffix(".blobs").stat().st_size
+    assert peak < written / 4, (peak, written)
+
+
+def test_the_records_pickles_are_apart_and_read_when_asked_for(
+        imported: dict[str, ImportedFile], tmp_path: Path) -> None:
+    """A chunk's pickle holds what the index reads of each record, not the record: its own
+    pickle is in the blobs file, read from its map when the record is asked for, even once
+    the chunk's files have gone (a rebuild's report outlives the generation it read)."""
+    path = tmp_path / "records-0.pickle"
+    state._pickle_runs(path, imported)
+    blobs = path.with_suffix(".blobs")
+    assert path.stat().st_size < blobs.stat().st_size / 5
+    again = state._unpickle_runs(path)
+    path.unlink()
+    blobs.unlink()
+    for relative, made in imported.items():
+        assert [part.record.record for part in again[relative].parts] == [
+            part.record.record for part in made.parts]

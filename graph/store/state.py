@@ -8,15 +8,16 @@ again only the files whose bytes changed. For that each generation keeps, in ``s
 - ``build.json``: the fingerprint of what decides the graph (this code and its data, the
   base IRI, the reading limits: a build whose fingerprint differs is a full one);
 - ``records-N.pickle`` (a chunk per build that imported files, pickled a run of files at a
-  time) and ``mapped.pickle``:
+  time; its records' own pickles one after another in ``records-N.blobs``) and
+  ``mapped.pickle``:
   what the importer made of each file (``graph.kept.ImportedFile``: its
   SHA-256, records and warnings), and for each record graph the file and part it was mapped
   from and what its mapping asked the benchmark index (``graph.build.Question``: a directory
   page whose titles resolve otherwise now must be mapped again, though its file did not
   change). Pickled: the records are the importers' models as they were made, each with
   what the index reads of it (``graph.kept.KeptRecord``); a record's own pickle is kept
-  as bytes and read only when the record is mapped again. The state is this code's own
-  (its fingerprint), read only from a store folder a build of it wrote;
+  apart, in the blobs file, and read only when the record is mapped again. The state is
+  this code's own (its fingerprint), read only from a store folder a build of it wrote;
 - the build's ``QuadTable``: its terms (``terms-N.nt``, their N-Triples forms one a line,
   ``terms-N.json``, their kinds and the literals' datatypes and tags, and
   ``terms-N.index.npy``, their ``FormIndex``: a chunk per build that added terms, never
@@ -32,18 +33,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
+import os
 import pickle
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, TextIO
+from typing import Any, BinaryIO, NamedTuple, TextIO
 
 import numpy as np
 
 from graph.build import Question
 from graph.dataset.form_index import FormIndex
 from graph.dataset.table import QuadTable, TermSnapshot, TermTable
-from graph.kept import FileStat, ImportedFile
+from graph.kept import FileStat, ImportedFile, KeptRecord, Spooled
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.store.pages import link_or_copy
@@ -53,12 +56,15 @@ BUILD_FILE = "build.json"
 ROWS_FILE = "rows.npy"
 MAPPED_FILE = "mapped.pickle"
 STATS_FILE = "stats.json"
-STATE_VERSION = 9
+STATE_VERSION = 10
 """6: the terms chunks keep no lexical forms (``_write_snapshot``); 7: files by their
 relative path as text; 8: a records chunk pickled a run of files at a time; 9: each terms
-chunk has its ``FormIndex``."""
+chunk has its ``FormIndex``; 10: a records chunk's records' pickles are in its blobs file."""
 _FILES_AT_A_TIME = 1_000
 """How many files' records a records chunk pickles at a time (``_pickle_runs``)."""
+_RECORD_CHUNKS = 64
+"""How many records chunks a state keeps before it writes all its files as one (each is
+two files to link and to read, and a map of its blobs)."""
 _TERMS_AT_A_TIME = 10_000
 """How many terms a chunk's files are written at a time (``_write_snapshot``)."""
 _READING_SETTINGS = ("base", "max_file_bytes", "max_string_chars", "max_nesting_depth")
@@ -144,12 +150,14 @@ class KeptBuild:
 
     def _save_records(self, folder: Path, before: Path | None, fresh: Collection[str]) -> None:
         held = sum(count for _, count in self.record_chunks)
-        if before is None or held + len(fresh) > 2 * len(self.imported):
+        if (before is None or held + len(fresh) > 2 * len(self.imported)
+                or len(self.record_chunks) >= _RECORD_CHUNKS):
             chunks, written = [], dict(self.imported)
         else:
             chunks = list(self.record_chunks)
             for name, _ in chunks:
-                link_or_copy(before / STATE / name, folder / name)
+                for linked in (Path(name), _blobs_file(Path(name))):
+                    link_or_copy(before / STATE / linked, folder / linked)
             written = {relative: self.imported[relative] for relative in fresh}
         if written or not chunks:
             name = f"records-{len(chunks)}.pickle"
@@ -172,7 +180,9 @@ class KeptBuild:
         index = FormIndex.joined(FormIndex.load(_index_file(folder / name))
                                  for name in build["chunks"])
         terms = TermTable.restored(TermSnapshot.joined(snapshots), index)
-        table = QuadTable.of_rows(terms, np.load(folder / ROWS_FILE))
+        # mapped, not read: the table copies the rows from the system's cached pages, not
+        # from 21 MB more new to the process (perf/README.md, "Memory new to a process")
+        table = QuadTable.of_rows(terms, np.load(folder / ROWS_FILE, mmap_mode="r"))
         imported: dict[str, ImportedFile] = {}
         record_chunks = [(name, count) for name, count in build["record_chunks"]]
         for name, _ in record_chunks:
@@ -201,24 +211,94 @@ def _unpickle(path: Path) -> Any:
 
 def _pickle_runs(path: Path, imported: dict[str, ImportedFile]) -> None:
     """A records chunk: ``imported`` as a pickle of a dictionary per run of files, one after
-    another, the pickler's memo cleared between runs. A memo holds every object pickled until
-    it is cleared, and a spooled record's pickle (``graph.kept.Spool``) is read back from disk
-    to be pickled: one pickle of the whole would hold them all (0.6 GB at 100,000 records)."""
+    another, the pickler's memo cleared between runs; each record's own pickle is not in it
+    but in the chunk's blobs file (``_blobs_file``), which the chunk names by place.
+
+    A memo holds every object pickled until it is cleared, and a spooled record's pickle
+    (``graph.kept.Spool``) is read back from disk to be written: one pickle of the whole
+    would hold them all (0.6 GB at 100,000 records). Apart, the records' pickles (58 MB of
+    the 60 MB chunk at 10,000 records) are neither read nor held by a rebuild that maps
+    none of them again (``_unpickle_runs``): reading them took 0.05 s of its 0.17, and
+    their memory, new to the process, costs more on this project's machines (``perf/README.md``,
+    "Memory new to a process")."""
     items = list(imported.items())
-    with path.open("wb") as out:
-        pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    with path.open("wb") as out, _blobs_file(path).open("wb") as blobs:
+        pickler = _RecordsPickler(out, blobs)
         for start in range(0, max(len(items), 1), _FILES_AT_A_TIME):
             pickler.dump(dict(items[start:start + _FILES_AT_A_TIME]))
             pickler.clear_memo()
 
 
 def _unpickle_runs(path: Path) -> dict[str, ImportedFile]:
-    """A records chunk read back (``_pickle_runs``)."""
+    """A records chunk read back (``_pickle_runs``); each record's pickle stays in the
+    chunk's blobs file, mapped, until the record is asked for (``KeptRecord.record``)."""
     imported: dict[str, ImportedFile] = {}
+    blobs = _MappedBlobs(_blobs_file(path))
     with path.open("rb") as kept:
-        while kept.peek(1):
-            imported.update(pickle.load(kept))  # written by this code: see the module
+        while kept.peek(1):  # an unpickler a run: each run's memo starts empty
+            imported.update(_RecordsUnpickler(kept, blobs).load())  # this code's: see the module
     return imported
+
+
+class _Placed(NamedTuple):
+    """Where a record's pickle is in a chunk's blobs file."""
+
+    start: int
+    size: int
+
+
+class _RecordsPickler(pickle.Pickler):
+    """Pickles a record's own pickle into ``blobs`` and where it is in its place."""
+
+    def __init__(self, out: BinaryIO, blobs: BinaryIO) -> None:
+        super().__init__(out, protocol=pickle.HIGHEST_PROTOCOL)
+        self._blobs = blobs
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is not KeptRecord:
+            return NotImplemented
+        made, (known, _, blob) = obj.__reduce__()
+        place = _Placed(self._blobs.tell(), len(blob))
+        self._blobs.write(blob)
+        return made, (known, None, place)
+
+    def persistent_id(self, obj: Any) -> tuple[int, int] | None:
+        return (obj.start, obj.size) if type(obj) is _Placed else None
+
+
+class _RecordsUnpickler(pickle.Unpickler):
+    """Reads what ``_RecordsPickler`` wrote, a record's pickle as where it is in ``blobs``."""
+
+    def __init__(self, source: BinaryIO, blobs: _MappedBlobs) -> None:
+        super().__init__(source)
+        self._blobs = blobs
+
+    def persistent_load(self, pid: Any) -> Spooled:
+        start, size = pid
+        return Spooled(self._blobs, start, size)
+
+
+class _MappedBlobs:
+    """A chunk's blobs file, mapped (``graph.kept.Blobs``): nothing of it is read until a
+    pickle is asked for, and the map keeps the file, so a record of a rebuild's report is
+    read after the generation that held it has gone."""
+
+    __slots__ = ("_map",)
+
+    def __init__(self, path: Path) -> None:
+        with path.open("rb") as file:
+            empty = os.fstat(file.fileno()).st_size == 0  # a file of no records: no map
+            self._map = None if empty else mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+
+    def get(self, start: int, size: int) -> bytes:
+        blob = b"" if self._map is None else self._map[start:start + size]
+        if len(blob) != size:
+            raise OSError(f"a records chunk's blobs gave {len(blob)} of {size} bytes at {start}")
+        return blob
+
+
+def _blobs_file(chunk: Path) -> Path:
+    return chunk.with_suffix(".blobs")
 
 
 def _chunk_files(name: str) -> tuple[str, str, str]:
@@ -283,16 +363,21 @@ def _lines(path: Path) -> list[str]:
     split a run of ``_LINES_AT_A_TIME`` bytes at a time. Decoded whole, one character
     outside ASCII makes the whole text two or four bytes a character, and each line split
     from it is scanned to be made narrow again: 0.17-0.22 s for the 600,000 forms of 10,000
-    records, against 0.11 s so, where only the runs holding such a character are wide."""
-    data = path.read_bytes()
-    lines: list[str] = []
-    start = 0
-    while start < len(data):
-        end = data.find(b"\n", start + _LINES_AT_A_TIME)
-        end = len(data) if end < 0 else end
-        lines += data[start:end].decode("utf-8").split("\n")
-        start = end + 1
-    return lines
+    records, against 0.11 s so, where only the runs holding such a character are wide. The
+    file is mapped, not read: its bytes are the system's cached pages, not 42 MB new to the
+    process (``perf/README.md``, "Memory new to a process")."""
+    with path.open("rb") as file:
+        if os.fstat(file.fileno()).st_size == 0:
+            return []
+        with mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            lines: list[str] = []
+            start = 0
+            while start < len(data):
+                end = data.find(b"\n", start + _LINES_AT_A_TIME)
+                end = len(data) if end < 0 else end
+                lines += data[start:end].decode("utf-8").split("\n")
+                start = end + 1
+            return lines
 
 
 def fingerprint(settings: Settings) -> str:
