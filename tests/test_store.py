@@ -17,10 +17,10 @@ from graph.sparql.errors import QuerySyntaxError, ReadOnlyError
 from graph.store import disk
 from graph.store.base import Limits, QueryDataset, Store
 from graph.store.disk import StoreError, read_manifest
-from graph.store.executor import OnDisk
+from graph.store.executor import OnDisk, QueryRequest
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.local import LocalStore
-from graph.store.pool import QueryTimeout
+from graph.store.pool import QueryPool, QueryTimeout
 from tests.seeds import SEEDS
 
 BASE = "https://w3id.org/benchgraph/"
@@ -200,7 +200,7 @@ def test_runaway_query_is_stopped_and_the_store_answers_after(
 def test_cheap_query_answers_beside_a_runaway(seed_build: BuildResult, settings: Settings) -> None:
     store = open_store(StoreSpec.parse("memory"), settings, built=seed_build, processes=2)
     try:
-        store.query("ASK { ?s ?p ?o }")  # both processes started
+        store.query("ASK { ?s ?p ?o }")  # one process started; the second when needed
         errors: list[BaseException] = []
 
         def runaway() -> None:
@@ -219,6 +219,47 @@ def test_cheap_query_answers_beside_a_runaway(seed_build: BuildResult, settings:
         assert len(errors) == 1
     finally:
         store.close()
+
+
+def test_the_query_processes_start_one_then_as_queries_need_them(
+    oxigraph_store: LocalStore,
+) -> None:
+    """A pool starts one process (each opens the store), and another only when a query finds
+    none free, up to its size: beside two runaways on a pool of two, a third query waits for
+    a free process and is stopped by its limit; no third process is started."""
+    pool = QueryPool(oxigraph_store.loaded()[1], size=2)
+    try:
+        assert len(pool._children) == 1
+        for _ in range(3):  # one after another: the first process answers each
+            pool.run(_request("ASK { ?s ?p ?o }"), 10)
+        assert len(pool._children) == 1
+        stopped: list[str] = []
+
+        def runaway() -> None:
+            try:
+                pool.run(_request(RUNAWAY), 3)
+            except QueryTimeout as error:
+                stopped.append(str(error))
+
+        threads = [threading.Thread(target=runaway) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+            time.sleep(0.3)
+        assert len(pool._children) == 2
+        with pytest.raises(QueryTimeout, match="no query process was free"):
+            pool.run(_request("ASK { ?s ?p ?o }"), 0.5)
+        assert len(pool._children) == 2
+        for thread in threads:
+            thread.join()
+        assert len(stopped) == 2
+    finally:
+        pool.close()
+
+
+def _request(text: str) -> QueryRequest:
+    return QueryRequest(text=text, form="SELECT" if text.startswith("SELECT") else "ASK",
+                        prefixes={}, base_iri=BASE, default_graphs=None, named_graphs=None,
+                        row_limit=None, default_graph_only=True)
 
 
 def test_store_folder_keeps_its_build_facts(
