@@ -68,7 +68,7 @@ class Settings(BaseSettings):
     workers: int = Field(2, ge=1, description="Web server processes of `benchgraph serve` (flag "
                          "--workers).")
     threads: int = Field(4, ge=1, description="Requests each web server process handles at once, "
-                         "each with a query process of its own.")
+                         "each with a query process of its own (started when first needed).")
 
     graph_store: str = Field(
         "", description="Graph Store Protocol URL of a sparql:URL store, where `benchgraph "
