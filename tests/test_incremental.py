@@ -27,7 +27,7 @@ from graph.importers.reading import find_record_files
 from graph.resources import data_dir
 from graph.search import INDEX_FILE
 from graph.settings import Settings
-from graph.store import disk, pages
+from graph.store import disk, pages, state
 from graph.store.base import ValidationSuffix
 from graph.store.disk import read_manifest
 from graph.store.files import (
@@ -213,6 +213,34 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
 
     monkeypatch.setattr(loader, "read_record_bytes", counted)
     return read
+
+
+def test_the_records_chunks_are_written_as_one_past_their_bound(
+    tmp_path: Path, records: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each rebuild that imports a file keeps it in a records chunk of its own (a pickle and
+    its blobs); past ``_RECORD_CHUNKS`` chunks the state writes every file as one, each
+    record's pickle read back from the chunk that held it; every record reads back."""
+    monkeypatch.setattr(state, "_RECORD_CHUNKS", 2)
+    store = tmp_path / "store"
+    full_build(store, records, settings)
+    counts = []
+    for round_number in range(3):
+        rewrite_page(records / SEED_PAGE, lambda p, n=round_number: p.update(summary=f"{n}"))
+        incremental(store, records, settings)
+        generation = store / read_manifest(store).generation
+        chunks = json.loads((generation / "state" / "build.json").read_text())["record_chunks"]
+        counts.append(len(chunks))
+        assert sorted(path.name for path in (generation / "state").glob("records-*")) == sorted(
+            f"records-{n}.{suffix}" for n in range(len(chunks)) for suffix in ("pickle", "blobs"))
+    assert counts == [2, 1, 2]
+    kept = state.KeptBuild.load(generation, state.fingerprint(settings))
+    assert kept is not None
+    reference = build([records], settings).report.imported
+    assert {relative: [part.record.record for part in made.parts]
+            for relative, made in kept.imported.items()} == {
+        str(relative): [part.record.record for part in made.parts]
+        for relative, made in reference.items()}
 
 
 def test_a_file_whose_stat_is_kept_is_not_read_again(
