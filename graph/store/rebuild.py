@@ -32,14 +32,14 @@ the base IRI, the reading limits); ``--full`` builds everything again.
    hands out, so serving it writes nothing.
 
 Where the time goes, at 10,000 records on this project's shared 2-core machine
-(``python -m perf.run targets``, 2026-12-03 18:10, medians of 3 rounds): 2.15 s for one
-record changed, against 58 s for the full build. By step (last round): read 0.80 s (the kept
-state about 0.45: its terms' forms 0.11, the records' pickles 0.16; the loader's listing and
-rules over 10,000 files the rest), pages 0.35, index 0.23, map 0.20, switch 0.14 (0.08 of it
-writing the generation out: ``graph.store.disk``), plan 0.13, state 0.08, stats 0.03 (the
-counts updated from the changed subjects alone: ``graph.stats.updated_stats``). No dump is
-joined any more (that wrote 800 MB per rebuild), and the collector is paused throughout.
-perf/README.md, "The targets run a third time", says what is left between it and 2 s.
+(``python -m perf.run targets``, 2026-12-03 22:55, medians of 3 rounds): 2.03 s for one
+record changed, against 54.5 s for the full build. By step, the three rounds: read
+0.70-0.73 s, pages 0.24-0.31, map 0.22-0.30, index 0.11-0.18, plan 0.10-0.16, state 0.05,
+stats 0.03-0.04, and the switch 0.12, 0.54 and 0.72 s, against 0.13-0.15 s timed alone
+(the first rebuild after a full build removes that build's generation, its joined dumps
+with it: 0.28 s). No dump is joined any more (that wrote 800 MB per rebuild), and the
+collector is paused throughout. perf/README.md, "The targets run a fourth time", says what
+is left between it and 2 s.
 """
 
 from __future__ import annotations
