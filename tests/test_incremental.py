@@ -328,6 +328,23 @@ def test_an_incremental_build_switches_atomically(
     check(tmp_path, store, records, settings, "after the failure")
 
 
+def test_a_rebuild_removes_what_an_interrupted_one_left(
+    tmp_path: Path, records: Path, settings: Settings
+) -> None:
+    """A build stopped while its store's process wrote leaves its loading folder, or the
+    one RocksDB makes its checkpoint in (``.tmp`` added); the next switch removes both."""
+    store = tmp_path / "store"
+    full_build(store, records, settings)
+    left = [store / ".generation-20260101T000000-00000000.loading",
+            store / ".generation-20260101T000000-00000000.loading.tmp"]
+    for folder in left:
+        folder.mkdir()
+    rewrite_page(records / SEED_PAGE, lambda p: p.update(summary="after an interruption"))
+    incremental(store, records, settings)
+    assert sorted(p.name for p in store.iterdir()) == [
+        "benchgraph-store.json", read_manifest(store).generation]
+
+
 def test_another_base_or_fingerprint_builds_in_full(tmp_path: Path, records: Path,
                                                      settings: Settings) -> None:
     store = tmp_path / "store"

@@ -66,6 +66,8 @@ MANIFEST = "benchgraph-store.json"
 FORMAT_VERSION = 2
 """2: a generation holds the dumps (``graph.store.files``) beside the Oxigraph data."""
 _GENERATION_PREFIX = "generation-"
+_CHECKPOINTING = ".tmp"
+"""What RocksDB adds to a checkpoint's folder name while it makes it (``Store.backup``)."""
 
 
 class StoreError(BenchgraphError):
@@ -209,9 +211,13 @@ class StoreUpdate:
         return manifest
 
     def abandon(self) -> None:
-        """Stop the store's process, if it still runs, and remove what was written."""
+        """Stop the store's process, if it still runs, and remove what was written: the
+        folder, or the one RocksDB makes its checkpoint in before naming it so
+        (``_CHECKPOINTING``), when the process was stopped during it."""
         self._child.kill()
-        shutil.rmtree(self._loading, ignore_errors=True)
+        for written in (self._loading, self._loading.with_name(self._loading.name
+                                                                + _CHECKPOINTING)):
+            shutil.rmtree(written, ignore_errors=True)
 
 
 @contextmanager
@@ -408,7 +414,8 @@ def _remove_old_generations(folder: Path, keep: str) -> None:
     for entry in folder.iterdir():
         name = entry.name
         stale = name.startswith(_GENERATION_PREFIX) and name != keep
-        interrupted = name.startswith(f".{_GENERATION_PREFIX}") and name.endswith(".loading")
+        interrupted = name.startswith(f".{_GENERATION_PREFIX}") and name.endswith(
+            (".loading", f".loading{_CHECKPOINTING}"))
         if (stale or interrupted) and entry.is_dir():
             shutil.rmtree(entry, ignore_errors=True)
 
