@@ -232,10 +232,8 @@ def updating_store(folder: Path, previous: Manifest) -> Iterator[StoreUpdate]:
     update = StoreUpdate(folder, previous)
     try:
         yield update
-    except BaseException:
-        update.abandon()
-        raise
-    update.abandon()  # a no-op once applied: the process has ended and the folder moved
+    finally:
+        update.abandon()  # once applied, nothing: the process has ended, the folder moved
 
 
 def _generation_name() -> str:

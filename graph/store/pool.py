@@ -92,8 +92,9 @@ class QueryPool:
     _lock: threading.Lock = field(init=False, repr=False, default_factory=threading.Lock)
     _children: list[_Child] = field(init=False, repr=False, default_factory=list)
     _closed: bool = field(init=False, repr=False, default=False)
-    _started: int = field(init=False, repr=False, default=0)
-    """The processes started and not stopped (``size`` at most)."""
+    _slots: int = field(init=False, repr=False, default=1)
+    """The processes the pool keeps (started, or being started; ``size`` at most): one from
+    the start, one more each time a query finds none free (``_borrow``)."""
 
     def __post_init__(self) -> None:
         if self.size < 1:
@@ -138,23 +139,21 @@ class QueryPool:
         except queue.Empty:
             pass
         with self._lock:
-            grow = not self._closed and self._started < self.size
+            grow = not self._closed and self._slots < self.size
             if grow:
-                self._started += 1
+                self._slots += 1
         if grow:
-            self._add(counted=True)
+            self._add()
         return self._idle.get(timeout=timeout)
 
-    def _add(self, *, counted: bool = False) -> None:
-        """Start a process and make it free (``counted``: ``_started`` already counts it)."""
-        if not counted:
-            with self._lock:
-                self._started += 1
+    def _add(self) -> None:
+        """Start a process for one of the slots and make it free (a slot it cannot start in
+        is given up)."""
         try:
             pid, connection = self._zygote.spawn()
         except BaseException:
             with self._lock:
-                self._started -= 1
+                self._slots -= 1
             raise
         child = _Child(pid, connection)
         with self._lock:
@@ -167,7 +166,6 @@ class QueryPool:
         with self._lock:
             if child in self._children:
                 self._children.remove(child)
-            self._started -= 1
             closed = self._closed
         if not closed:
             self._add()

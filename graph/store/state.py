@@ -126,7 +126,7 @@ class KeptBuild:
         for name, end in zip(self.chunks, self.chunk_ends, strict=True):
             if before is None:
                 break
-            for linked in _chunk_files(name):
+            for linked in _terms_chunk_files(name):
                 link_or_copy(before / STATE / linked, folder / linked)
             chunks.append(name)
             ends.append(end)
@@ -156,7 +156,7 @@ class KeptBuild:
         else:
             chunks = list(self.record_chunks)
             for name, _ in chunks:
-                for linked in (Path(name), _blobs_file(Path(name))):
+                for linked in _records_chunk_files(name):
                     link_or_copy(before / STATE / linked, folder / linked)
             written = {relative: self.imported[relative] for relative in fresh}
         if written or not chunks:
@@ -286,9 +286,7 @@ class _MappedBlobs:
     __slots__ = ("_map",)
 
     def __init__(self, path: Path) -> None:
-        with path.open("rb") as file:
-            empty = os.fstat(file.fileno()).st_size == 0  # a file of no records: no map
-            self._map = None if empty else mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+        self._map = _map_file(path)
 
     def get(self, start: int, size: int) -> bytes:
         blob = b"" if self._map is None else self._map[start:start + size]
@@ -297,11 +295,25 @@ class _MappedBlobs:
         return blob
 
 
+def _map_file(path: Path) -> mmap.mmap | None:
+    """``path`` mapped read-only (the map keeps the file, should it be removed); None for an
+    empty file, which cannot be mapped."""
+    with path.open("rb") as file:
+        if os.fstat(file.fileno()).st_size == 0:
+            return None
+        return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+
+
 def _blobs_file(chunk: Path) -> Path:
     return chunk.with_suffix(".blobs")
 
 
-def _chunk_files(name: str) -> tuple[str, str, str]:
+def _records_chunk_files(name: str) -> tuple[str, str]:
+    """The files of the records chunk ``name`` (its pickle): the pickle, the blobs."""
+    return name, _blobs_file(Path(name)).name
+
+
+def _terms_chunk_files(name: str) -> tuple[str, str, str]:
     """The files of the terms chunk ``name`` (its JSON file): the JSON, the forms, the
     index."""
     path = Path(name)
@@ -366,18 +378,18 @@ def _lines(path: Path) -> list[str]:
     records, against 0.11 s so, where only the runs holding such a character are wide. The
     file is mapped, not read: its bytes are the system's cached pages, not 42 MB new to the
     process (``perf/README.md``, "Memory new to a process")."""
-    with path.open("rb") as file:
-        if os.fstat(file.fileno()).st_size == 0:
-            return []
-        with mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            lines: list[str] = []
-            start = 0
-            while start < len(data):
-                end = data.find(b"\n", start + _LINES_AT_A_TIME)
-                end = len(data) if end < 0 else end
-                lines += data[start:end].decode("utf-8").split("\n")
-                start = end + 1
-            return lines
+    data = _map_file(path)
+    if data is None:
+        return []
+    with data:
+        lines: list[str] = []
+        start = 0
+        while start < len(data):
+            end = data.find(b"\n", start + _LINES_AT_A_TIME)
+            end = len(data) if end < 0 else end
+            lines += data[start:end].decode("utf-8").split("\n")
+            start = end + 1
+        return lines
 
 
 def fingerprint(settings: Settings) -> str:
