@@ -243,6 +243,37 @@ def test_the_records_chunks_are_written_as_one_past_their_bound(
         for relative, made in reference.items()}
 
 
+def test_the_terms_chunks_are_written_as_one_past_their_bound(
+    tmp_path: Path, records: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rebuild that states a new term keeps the terms added in a chunk of its own (three
+    files); past ``_TERMS_CHUNKS`` chunks the state writes every term as one chunk, and the
+    table reads back as the rebuild held it, term for term and row for row."""
+    monkeypatch.setattr(state, "_TERMS_CHUNKS", 2)
+    store = tmp_path / "store"
+    full_build(store, records, settings)
+    counts = []
+    for round_number in range(3):
+        rewrite_page(records / SEED_PAGE,
+                     lambda p, n=round_number: p.update(summary=f"Terms round {n}."))
+        rebuilt = incremental(store, records, settings)
+        generation = store / read_manifest(store).generation
+        chunks = json.loads((generation / "state" / "build.json").read_text())["chunks"]
+        counts.append(len(chunks))
+        assert chunks == [f"terms-{n}.json" for n in range(len(chunks))]
+        assert {path.name for path in (generation / "state").glob("terms-*")} == {
+            f"terms-{n}{suffix}" for n in range(len(chunks))
+            for suffix in (".json", ".nt", ".index.npy")}
+    assert counts == [2, 1, 2]
+    kept = state.KeptBuild.load(generation, state.fingerprint(settings))
+    assert kept is not None
+    held = rebuilt.result.table
+    assert len(kept.table.terms) == len(held.terms)
+    assert [kept.table.terms.terms[n] for n in range(len(held.terms))] == [
+        held.terms.terms[n] for n in range(len(held.terms))]
+    assert np.array_equal(kept.table.held_rows(), held.held_rows())
+
+
 def test_a_file_whose_stat_is_kept_is_not_read_again(
     tmp_path: Path, records: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -65,6 +65,10 @@ _FILES_AT_A_TIME = 1_000
 _RECORD_CHUNKS = 64
 """How many records chunks a state keeps before it writes all its files as one (each is
 two files to link and to read, and a map of its blobs)."""
+_TERMS_CHUNKS = 64
+"""How many terms chunks a state keeps before it writes every term as one chunk (each is
+three files to link and to read; a rebuild that states a new literal adds one). Writing
+the 345,517 terms of 10,000 records as one took 0.21 s, once in this many rebuilds."""
 _TERMS_AT_A_TIME = 10_000
 """How many terms a chunk's files are written at a time (``_write_snapshot``)."""
 _READING_SETTINGS = ("base", "max_file_bytes", "max_string_chars", "max_nesting_depth")
@@ -115,21 +119,15 @@ class KeptBuild:
 
     def save(self, generation: Path, before: Path | None, fresh: Collection[str] = ()) -> None:
         """Keep this state in ``generation``: the terms chunks of ``before`` (the generation
-        it was read from) are linked, the terms added since written as a new chunk; so are
-        the records chunks, and the files imported anew (``fresh``) written as a new one
-        (pickling every record took 9 s at 10,000), unless the old chunks hold more than
-        twice as many entries as there are files: then all of ``imported`` is written as one."""
+        it was read from) are linked, the terms added since written as a new chunk (every
+        term as one once there are ``_TERMS_CHUNKS``); so are the records chunks, and the
+        files imported anew (``fresh``) written as a new one (pickling every record took 9 s
+        at 10,000), unless the old chunks hold more than twice as many entries as there are
+        files or there are ``_RECORD_CHUNKS``: then all of ``imported`` is written as one."""
         folder = generation / STATE
         folder.mkdir()
         self._save_records(folder, before, fresh)
-        chunks, ends = [], []
-        for name, end in zip(self.chunks, self.chunk_ends, strict=True):
-            if before is None:
-                break
-            for linked in _terms_chunk_files(name):
-                link_or_copy(before / STATE / linked, folder / linked)
-            chunks.append(name)
-            ends.append(end)
+        chunks, ends = self._link_terms(folder, before)
         start = ends[-1] if ends else 0
         if len(self.table.terms) > start or not chunks:
             name = f"terms-{len(chunks)}.json"
@@ -147,6 +145,17 @@ class KeptBuild:
         (folder / BUILD_FILE).write_text(json.dumps(build, ensure_ascii=False),
                                          encoding="utf-8")
         self.chunks, self.chunk_ends = chunks, ends
+
+    def _link_terms(self, folder: Path, before: Path | None) -> tuple[list[str], list[int]]:
+        """The terms chunks of ``before`` linked into ``folder``, and their ends; none when
+        there is no ``before`` or it holds ``_TERMS_CHUNKS`` of them (every term is then
+        written as one chunk)."""
+        if before is None or len(self.chunks) >= _TERMS_CHUNKS:
+            return [], []
+        for name in self.chunks:
+            for linked in _terms_chunk_files(name):
+                link_or_copy(before / STATE / linked, folder / linked)
+        return list(self.chunks), list(self.chunk_ends)
 
     def _save_records(self, folder: Path, before: Path | None, fresh: Collection[str]) -> None:
         held = sum(count for _, count in self.record_chunks)
