@@ -17,8 +17,9 @@ targets, in one work folder, one after another:
    server (``--scale-no-floor`` leaves those out); the store it builds is the one the pages
    section then serves (``perf.served_store.adopt``);
 4. ``pages`` at N records: a benchmark page (under 30 ms at p50);
-5. ``validate --full-only`` at N/10 and N records, one round: the full validation's growth
-   (linear, within 1.2 times) and its peak (under 2 GB, the build included).
+5. ``validate --full-only`` at N/10 and N records, one round, N/10 validated ``--rounds``
+   times around N (``--small-rounds``): the full validation's growth (linear, within 1.2
+   times) and its peak (under 2 GB, the build included).
 
 Then one table: each target, its figure, its baseline, met or missed (and by how much).
 """
@@ -49,7 +50,8 @@ def steps(args: argparse.Namespace) -> list[Step]:
         (startup_perf, options(small, args.rounds)),
         (scale_perf, options(args.records, 1, scale_store=None)),
         (pages_perf, options(args.records, args.rounds)),
-        (validate_perf, options(args.records, 1, full_only=True, plain=False)),
+        (validate_perf, options(args.records, 1, full_only=True, plain=False,
+                                small_rounds=args.rounds)),
     ]
 
 

@@ -59,3 +59,5 @@ def test_targets_run_the_sections_that_carry_them() -> None:
         ("validate", 1000, 1)]
     validate_options = plan[-1][1]
     assert validate_options.full_only and validate_options.small == 100
+    # the growth's smaller figure is a median of as many runs as the other sections' rounds
+    assert validate_options.small_rounds == 3
