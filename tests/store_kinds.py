@@ -20,8 +20,8 @@ from graph.build import BuildResult
 from graph.settings import Settings
 from graph.store.base import Store
 from graph.store.kinds import StoreSpec, build_facts, build_into, open_store
-from graph.store.remote_manifest import engine_for
-from graph.store.remote_push import push
+from graph.store.remote.manifest import engine_for
+from graph.store.remote.push import push
 from tests.engines import ENGINES, NO_OXIGRAPH, NO_VIRTUOSO, OXIGRAPH, VIRTUOSO, RunningEngine
 
 STORE_KINDS = [

@@ -39,6 +39,8 @@ from graph.store.files import (
 )
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.rebuild import Rebuilt, kept_build, rebuild_store
+from graph.store.state import records as record_chunks
+from graph.store.state import terms as terms_chunks
 from tests.conftest import CRAWL_CATALOG
 
 SEED_PAGE = "000_501ccd0cd0e2608f.txt"
@@ -219,9 +221,9 @@ def test_the_records_chunks_are_written_as_one_past_their_bound(
     tmp_path: Path, records: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each rebuild that imports a file keeps it in a records chunk of its own (a pickle and
-    its blobs); past ``_RECORD_CHUNKS`` chunks the state writes every file as one, each
+    its blobs); past ``RECORD_CHUNKS`` chunks the state writes every file as one, each
     record's pickle read back from the chunk that held it; every record reads back."""
-    monkeypatch.setattr(state, "_RECORD_CHUNKS", 2)
+    monkeypatch.setattr(record_chunks, "RECORD_CHUNKS", 2)
     store = tmp_path / "store"
     full_build(store, records, settings)
     counts = []
@@ -247,9 +249,9 @@ def test_the_terms_chunks_are_written_as_one_past_their_bound(
     tmp_path: Path, records: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A rebuild that states a new term keeps the terms added in a chunk of its own (three
-    files); past ``_TERMS_CHUNKS`` chunks the state writes every term as one chunk, and the
+    files); past ``TERMS_CHUNKS`` chunks the state writes every term as one chunk, and the
     table reads back as the rebuild held it, term for term and row for row."""
-    monkeypatch.setattr(state, "_TERMS_CHUNKS", 2)
+    monkeypatch.setattr(terms_chunks, "TERMS_CHUNKS", 2)
     store = tmp_path / "store"
     full_build(store, records, settings)
     counts = []

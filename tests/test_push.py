@@ -24,12 +24,12 @@ from pydantic import SecretStr
 
 from graph.build import BuildResult, build
 from graph.settings import Settings
-from graph.store import remote_push
 from graph.store.kinds import StoreSpec, build_facts, open_store
-from graph.store.remote_engine import Dataset
-from graph.store.remote_http import RemoteError, RemoteTimeout
-from graph.store.remote_manifest import engine_for
-from graph.store.remote_push import PushError, PushOutcome, push
+from graph.store.remote import push as remote_push
+from graph.store.remote.client import RemoteError, RemoteTimeout
+from graph.store.remote.engine import Dataset
+from graph.store.remote.manifest import engine_for
+from graph.store.remote.push import PushError, PushOutcome, push
 from tests.engines import ENGINES, OXIGRAPH, RunningEngine, oxigraph_server
 from tests.proxy import Proxy, proxy_to
 from tests.store_kinds import STORE_KINDS

@@ -1,4 +1,4 @@
-"""A records chunk of a store's state (``graph.store.state._pickle_runs``): written a run of
+"""A records chunk of a store's state (``graph.store.state.records.pickle_runs``): written a run of
 files at a time, read back whole, written without holding every spooled record's pickle at
 once, and the records' own pickles apart, read when asked for."""
 
@@ -9,7 +9,7 @@ import pytest
 from graph.build import build
 from graph.kept import ImportedFile, Spool
 from graph.settings import Settings
-from graph.store import state
+from graph.store.state import records as record_chunks
 from perf.generate_catalog import write_catalog
 from tests.memory import traced
 
@@ -29,9 +29,9 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ImportedFile
 def test_a_chunk_of_runs_reads_back_every_file(
         imported: dict[str, ImportedFile], tmp_path: Path, run: int,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(state, "_FILES_AT_A_TIME", run)
-    state._pickle_runs(tmp_path / "records-0.pickle", imported)
-    again = state._unpickle_runs(tmp_path / "records-0.pickle")
+    monkeypatch.setattr(record_chunks, "FILES_AT_A_TIME", run)
+    record_chunks.pickle_runs(tmp_path / "records-0.pickle", imported)
+    again = record_chunks.unpickle_runs(tmp_path / "records-0.pickle")
     assert list(again) == list(imported)
     for relative, made in imported.items():
         assert again[relative].digest == made.digest
@@ -40,8 +40,8 @@ def test_a_chunk_of_runs_reads_back_every_file(
 
 
 def test_an_empty_chunk_reads_back_empty(tmp_path: Path) -> None:
-    state._pickle_runs(tmp_path / "records-0.pickle", {})
-    assert state._unpickle_runs(tmp_path / "records-0.pickle") == {}
+    record_chunks.pickle_runs(tmp_path / "records-0.pickle", {})
+    assert record_chunks.unpickle_runs(tmp_path / "records-0.pickle") == {}
 
 
 def test_a_chunk_is_written_without_every_pickle_at_once(
@@ -51,8 +51,8 @@ def test_a_chunk_is_written_without_every_pickle_at_once(
     cleared between runs, the chunk's writing holds a fraction of them (one pickle of the
     whole held all of them: its memo keeps every object it wrote)."""
     path = tmp_path / "records-0.pickle"
-    monkeypatch.setattr(state, "_FILES_AT_A_TIME", 10)
-    _, _, peak = traced(lambda: state._pickle_runs(path, imported))
+    monkeypatch.setattr(record_chunks, "FILES_AT_A_TIME", 10)
+    _, _, peak = traced(lambda: record_chunks.pickle_runs(path, imported))
     written = path.stat().st_size + path.with_suffix(".blobs").stat().st_size
     assert peak < written / 4, (peak, written)
 
@@ -63,10 +63,10 @@ def test_the_records_pickles_are_apart_and_read_when_asked_for(
     pickle is in the blobs file, read from its map when the record is asked for, even once
     the chunk's files have gone (a rebuild's report outlives the generation it read)."""
     path = tmp_path / "records-0.pickle"
-    state._pickle_runs(path, imported)
+    record_chunks.pickle_runs(path, imported)
     blobs = path.with_suffix(".blobs")
     assert path.stat().st_size < blobs.stat().st_size / 5
-    again = state._unpickle_runs(path)
+    again = record_chunks.unpickle_runs(path)
     path.unlink()
     blobs.unlink()
     for relative, made in imported.items():

@@ -1,4 +1,4 @@
-"""A terms chunk of a store's state read back (``graph.store.state._read_snapshot``): its
+"""A terms chunk of a store's state read back (``graph.store.state.terms.read_snapshot``): its
 kinds and extras in the JSON, no lexical form kept, and the table restored from it the table
 the chunk was written from."""
 
@@ -13,6 +13,7 @@ from graph.dataset.table import TermTable
 from graph.kept import FileStat
 from graph.settings import Settings
 from graph.store import state
+from graph.store.state import terms as terms_chunks
 
 DATATYPE = URIRef("https://example.org/datatype")
 TRICKY = ['", "extras": ["x"]}', '{"kinds": "I"}', "line\nbreak", "back\\slash\\", "\u00e9t\u00e9"]
@@ -31,7 +32,7 @@ def _table() -> TermTable:
 def _written(tmp_path: Path) -> tuple[TermTable, Path]:
     terms = _table()
     path = tmp_path / "terms-0.json"
-    state._write_snapshot(path, terms.snapshot(), 0)
+    terms_chunks.write_snapshot(path, terms.snapshot(), 0)
     return terms, path
 
 
@@ -54,9 +55,9 @@ def _same(restored: TermTable, terms: TermTable) -> None:
 def test_a_chunk_read_back_restores_its_table(tmp_path: Path, kept_index: bool) -> None:
     """Its terms are found again by the index written beside it, or by one made anew."""
     terms, path = _written(tmp_path)
-    snapshot = state._read_snapshot(path)
+    snapshot = terms_chunks.read_snapshot(path)
     assert snapshot.extras == terms.snapshot().extras
-    index = FormIndex.load(state._index_file(path)) if kept_index else None
+    index = FormIndex.load(terms_chunks.index_file(path)) if kept_index else None
     _same(TermTable.restored(snapshot, index), terms)
 
 
@@ -66,14 +67,14 @@ def test_the_forms_are_read_back_a_run_at_a_time(tmp_path: Path,
                                                  run: int) -> None:
     """Whatever the run's size, the lines are the file's: a run ends at a line's end, never
     inside a character of several bytes; an empty file holds none."""
-    monkeypatch.setattr(state, "_LINES_AT_A_TIME", run)
+    monkeypatch.setattr(terms_chunks, "LINES_AT_A_TIME", run)
     path = tmp_path / "forms.nt"
     lines = ['<https://example.org/a>', '"\u00e9t\u00e9"', '"été 😀"',
              '"x"', '"' + "long " * 40 + '"', '"中文"@zh']
     path.write_text("\n".join(lines), encoding="utf-8")
-    assert state._lines(path) == lines
+    assert terms_chunks.lines(path) == lines
     path.write_bytes(b"")
-    assert state._lines(path) == []
+    assert terms_chunks.lines(path) == []
 
 
 def test_a_chunk_keeps_no_lexical_form(tmp_path: Path) -> None:

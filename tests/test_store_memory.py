@@ -1,6 +1,6 @@
 """What writing a store generation holds: the dump pages are cut from the rows where the
 table holds them (``graph.store.pages.write_partition``), and the state's terms chunk is
-written a run of terms at a time (``graph.store.state._write_snapshot``)."""
+written a run of terms at a time (``graph.store.state.terms.write_snapshot``)."""
 
 import hashlib
 import json
@@ -12,9 +12,10 @@ import pytest
 from rdflib import URIRef
 
 from graph.dataset.table import QuadTable, TermSnapshot, TermTable
-from graph.store import pages, state
+from graph.store import pages
 from graph.store.pages import write_partition
 from graph.store.state import KeptBuild
+from graph.store.state import terms as terms_chunks
 from tests.memory import traced
 
 IRI = "https://example.org/" + "a-long-namespace/" * 4
@@ -63,7 +64,7 @@ def test_a_terms_chunk_is_written_a_run_of_terms_at_a_time(
     """50,000 terms of 200 characters, 1,000 at a time: writing their chunk allocates less
     than a tenth of their text at its peak, and writes the bytes ``json.dumps`` and one
     join would."""
-    monkeypatch.setattr(state, "_TERMS_AT_A_TIME", 1000, raising=False)
+    monkeypatch.setattr(terms_chunks, "TERMS_AT_A_TIME", 1000)
     rng = random.Random(0)
     count = 50_000
     lexicals = ["".join(rng.choices("abcdé\"\\\n", k=200)) for _ in range(count)]
@@ -71,7 +72,7 @@ def test_a_terms_chunk_is_written_a_run_of_terms_at_a_time(
     snapshot = TermSnapshot(b"P" * count, forms, lexicals[::7])
     text = sum(map(len, forms)) + sum(map(len, lexicals))
     path = tmp_path / "terms-0.json"
-    _, _, peak = traced(lambda: state._write_snapshot(path, snapshot, 0))
+    _, _, peak = traced(lambda: terms_chunks.write_snapshot(path, snapshot, 0))
     data = {"kinds": "P" * count, "extras": lexicals[::7]}  # no lexical form kept
     assert path.read_text(encoding="utf-8") == json.dumps(data, ensure_ascii=False)
     assert path.with_suffix(".nt").read_text(encoding="utf-8") == "\n".join(forms)

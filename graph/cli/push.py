@@ -18,8 +18,8 @@ from graph.cli.common import (
 )
 from graph.errors import BenchgraphError, ErrorKind
 from graph.store.kinds import StoreSpec, build_facts
-from graph.store.remote_manifest import engine_for
-from graph.store.remote_push import PushOutcome, push
+from graph.store.remote.manifest import engine_for
+from graph.store.remote.push import PushOutcome, push
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

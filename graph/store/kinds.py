@@ -33,8 +33,8 @@ from graph.store.base import BuildFacts, Limits, RecordGraph
 from graph.store.disk import Manifest, build_store, load_in_memory, read_manifest
 from graph.store.executor import InMemory, OnDisk
 from graph.store.local import LocalStore
-from graph.store.remote import RemoteStore
-from graph.store.remote_manifest import engine_for, open_manifest
+from graph.store.remote.manifest import engine_for, open_manifest
+from graph.store.remote.store import RemoteStore
 
 if TYPE_CHECKING:  # imported when a memory store is built: a store folder is opened without it
     from graph.build import BuildResult

@@ -160,22 +160,20 @@ def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
 
 def _rebuild(folder: Path, paths: Sequence[Path], settings: Settings,
              progress: Progress | None, validate: bool) -> Rebuilt | None:
-    started = time.perf_counter()
+    clock = _Clock()
     previous = _previous(folder, settings)
     if previous is None:
         return None
-    manifest, kept = previous
-    with updating_store(folder, manifest) as next_generation:
-        return _rebuild_into(next_generation, folder, manifest, kept, paths, settings,
-                             progress, validate, started)
+    with updating_store(folder, previous.manifest) as next_generation:
+        return _rebuild_into(next_generation, previous, paths, settings, progress, validate,
+                             clock)
 
 
-def _rebuild_into(next_generation: StoreUpdate, folder: Path, manifest: Manifest,
-                  kept: KeptBuild, paths: Sequence[Path], settings: Settings,
-                  progress: Progress | None, validate: bool, started: float) -> Rebuilt:
-    before = folder / manifest.generation
-    figures = RebuildFigures()
-    clock = _Clock(figures.seconds, started)
+def _rebuild_into(next_generation: StoreUpdate, previous: _Previous, paths: Sequence[Path],
+                  settings: Settings, progress: Progress | None, validate: bool,
+                  clock: _Clock) -> Rebuilt:
+    manifest, kept, before = previous.manifest, previous.kept, previous.generation
+    figures = RebuildFigures(seconds=clock.seconds)
     report = load_records(default_paths(paths), settings, progress, known=kept)
     clock.lap("read")
     index = index_records(report)
@@ -238,26 +236,42 @@ def _rebuild_into(next_generation: StoreUpdate, folder: Path, manifest: Manifest
 
 
 class _Clock:
-    def __init__(self, seconds: dict[str, float], started: float) -> None:
-        self._seconds, self._last = seconds, started
+    """The seconds each step of a rebuild took, from the rebuild's start."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._last = time.perf_counter()
 
     def lap(self, name: str) -> None:
         now = time.perf_counter()
-        self._seconds[name] = round(now - self._last, 4)
+        self.seconds[name] = round(now - self._last, 4)
         self._last = now
 
 
-def _previous(folder: Path, settings: Settings) -> tuple[Manifest, KeptBuild] | None:
+@dataclass(frozen=True)
+class _Previous:
+    """The generation an incremental build starts from: the store's folder, its manifest and
+    the state that generation kept."""
+
+    folder: Path
+    manifest: Manifest
+    kept: KeptBuild
+
+    @property
+    def generation(self) -> Path:
+        return self.folder / self.manifest.generation
+
+
+def _previous(folder: Path, settings: Settings) -> _Previous | None:
     """The store's manifest and kept state, if an incremental build can start from them."""
     try:
         manifest = read_manifest(folder)
     except StoreError:
         return None
-    generation = folder / manifest.generation
     if manifest.facts.base != settings.base:
         return None
-    kept = KeptBuild.load(generation, fingerprint(settings))
-    return None if kept is None else (manifest, kept)
+    kept = KeptBuild.load(folder / manifest.generation, fingerprint(settings))
+    return None if kept is None else _Previous(folder, manifest, kept)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ import pyoxigraph as ox
 
 from graph.namespace import PREFIXES
 from graph.sparql.query_text import QueryForm
-from graph.store.remote_http import (
+from graph.store.remote.client import (
     Answer,
     Client,
     Endpoint,
@@ -36,7 +36,7 @@ from graph.store.remote_http import (
     RemoteTimeout,
     timed_out,
 )
-from graph.store.remote_layout import Document
+from graph.store.remote.layout import Document
 from graph.store.result import QueryResult, Row
 
 RESULTS_XML = "application/sparql-results+xml"

@@ -1,6 +1,6 @@
 """``benchgraph push``: a build into a remote engine, by the Graph Store HTTP Protocol.
 
-Each graph (``graph.store.remote_layout``) is replaced whole with PUT, and only when its
+Each graph (``graph.store.remote.layout``) is replaced whole with PUT, and only when its
 content hash (SHA-256 of its canonical N-Triples) differs from the one the engine's manifest
 records for it; the graph of a record that is gone is removed with DELETE. So pushing the
 same build again sends nothing, and a build with one record changed sends that record's
@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING
 from graph.errors import BenchgraphError, ErrorKind
 from graph.stats import graph_stats
 from graph.store.base import BuildFacts
-from graph.store.remote_engine import Dataset, Engine
-from graph.store.remote_http import RemoteError
-from graph.store.remote_layout import (
+from graph.store.remote.client import RemoteError
+from graph.store.remote.engine import Dataset, Engine
+from graph.store.remote.layout import (
     DEFAULT,
     MANIFEST_PREDICATE,
     REPORT_PREDICATE,
@@ -44,7 +44,7 @@ from graph.store.remote_layout import (
     literal_document,
     merge_document,
 )
-from graph.store.remote_manifest import find_manifest
+from graph.store.remote.manifest import find_manifest
 from graph.validation.report import ValidationReport
 
 if TYPE_CHECKING:  # a push builds, but `benchgraph` imports this module for every command

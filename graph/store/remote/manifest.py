@@ -14,9 +14,9 @@ import pyoxigraph as ox
 
 from graph.settings import Settings
 from graph.store.disk import StoreError
-from graph.store.remote_engine import Dataset, Engine
-from graph.store.remote_http import Client, Credentials, Endpoint
-from graph.store.remote_layout import (
+from graph.store.remote.client import Client, Credentials, Endpoint
+from graph.store.remote.engine import Dataset, Engine
+from graph.store.remote.layout import (
     FORMAT,
     MANIFEST_PREDICATE,
     REPORT_PREDICATE,

@@ -1,5 +1,5 @@
 """``RemoteStore``: the ``sparql:URL`` kind, a store over a remote SPARQL 1.1 engine that
-``benchgraph push`` loaded (``graph.store.remote_layout`` says what it wrote there).
+``benchgraph push`` loaded (``graph.store.remote.layout`` says what it wrote there).
 
 It needs nothing on this machine but the URL: the build's facts come from the manifest the
 push wrote into the engine. Our guarantees hold in front of the engine: an update or SERVICE
@@ -61,10 +61,10 @@ from graph.store.describe import describe_node
 from graph.store.disk import StoreError, build_store
 from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE, dump_name, write_validation
 from graph.store.pool import QueryTimeout
-from graph.store.remote_engine import Dataset, Engine
-from graph.store.remote_http import EngineLimit, RemoteError, RemoteTimeout
-from graph.store.remote_layout import DEFAULT, Manifest, Names
-from graph.store.remote_manifest import read_report
+from graph.store.remote.client import EngineLimit, RemoteError, RemoteTimeout
+from graph.store.remote.engine import Dataset, Engine
+from graph.store.remote.layout import DEFAULT, Manifest, Names
+from graph.store.remote.manifest import read_report
 from graph.store.result import QueryResult
 from graph.validation.report import ValidationReport
 

@@ -1,0 +1,184 @@
+"""What a store generation keeps of its build so that the next build can be incremental.
+
+A full build reads every record file; an incremental one (``graph.store.rebuild``) reads
+again only the files whose bytes changed. For that each generation keeps, in ``state/``:
+
+- ``stats.json``: the stat and SHA-256 of each file the next build may trust unread while
+  its stat stays the same (``graph.kept.RACY_NS``);
+- ``build.json``: the fingerprint of what decides the graph (this code and its data, the
+  base IRI, the reading limits: a build whose fingerprint differs is a full one);
+- the records chunks (``records.py``) and ``mapped.pickle``: what the importer made of each
+  file (``graph.kept.ImportedFile``: its SHA-256, records and warnings), and for each record
+  graph the file and part it was mapped from and what its mapping asked the benchmark index
+  (``graph.build.Question``: a directory page whose titles resolve otherwise now must be
+  mapped again, though its file did not change). Pickled: the records are the importers'
+  models as they were made, each with what the index reads of it
+  (``graph.kept.KeptRecord``); a record's own pickle is read only when the record is mapped
+  again. The state is this code's own (its fingerprint), read only from a store folder a
+  build of it wrote;
+- the build's ``QuadTable``: its terms, as the terms chunks (``terms.py``), and its quads
+  (``rows.npy``, four term ids a quad).
+
+Both kinds of chunk are written once and hard-linked by the generations after, each of
+which adds what it made anew as one more chunk, until there are many: then all of it is
+written as one chunk again.
+
+The dump pages (``graph.store.pages``) are kept beside it, in ``pages/``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import numpy as np
+
+import graph
+from graph.build import Question
+from graph.dataset.table import QuadTable
+from graph.kept import FileStat, ImportedFile
+from graph.resources import data_dir
+from graph.settings import Settings
+from graph.store.state.records import Chunks, read_records, save_records
+from graph.store.state.terms import read_terms, save_terms
+
+STATE = "state"
+BUILD_FILE = "build.json"
+ROWS_FILE = "rows.npy"
+MAPPED_FILE = "mapped.pickle"
+STATS_FILE = "stats.json"
+STATE_VERSION = 10
+"""6: the terms chunks keep no lexical forms (``terms.write_snapshot``); 7: files by their
+relative path as text; 8: a records chunk pickled a run of files at a time; 9: each terms
+chunk has its ``FormIndex``; 10: a records chunk's records' pickles are in its blobs file."""
+_READING_SETTINGS = ("base", "max_file_bytes", "max_string_chars", "max_nesting_depth")
+"""The settings a graph depends on: a build with other values is a full one."""
+
+
+@dataclass(frozen=True)
+class MappedRecord:
+    """One record graph of a build: where its record came from, what its mapping asked."""
+
+    source: tuple[str, str | None]
+    """The relative path of its file and its part there (``LoadedRecord.part``)."""
+    questions: tuple[Question, ...]
+
+
+@dataclass
+class KeptBuild:
+    """The state of one generation: its files' records, its record graphs and its table."""
+
+    fingerprint: str
+    imported: dict[str, ImportedFile]
+    """By relative path, as text: the state's files hold no ``PurePosixPath`` (making 20,000
+    of them, from the records' pickle and the stats, took 0.2-0.3 s of a rebuild's read at
+    10,000 records, load 3); ``digest`` and ``imported_as`` take the load's paths."""
+    mapped: dict[str, MappedRecord]
+    """By record key."""
+    table: QuadTable
+    chunks: list[str]
+    """The terms files, in id order."""
+    chunk_ends: list[int]
+    """The number of terms once each chunk is read."""
+    record_chunks: Chunks = field(default_factory=list)
+    """The files of ``imported`` (name, how many files each holds), read in order, a later
+    one's entry replacing an earlier one's."""
+    stats: dict[str, tuple[FileStat, str]] = field(default_factory=dict)
+    """The files the next load may trust unread while their stat stays the same
+    (``LoadReport.stats``), by relative path as text."""
+
+    def digest(self, relative: PurePosixPath, stat: FileStat) -> str | None:
+        """``graph.kept.Known``: the SHA-256 of a file whose stat is the one kept."""
+        found = self.stats.get(str(relative))
+        return found[1] if found is not None and found[0] == stat else None
+
+    def imported_as(self, relative: PurePosixPath, digest: str) -> ImportedFile | None:
+        """``graph.kept.Known``: what importing a file with these bytes made."""
+        found = self.imported.get(str(relative))
+        return found if found is not None and found.digest == digest else None
+
+    def save(self, generation: Path, before: Path | None, fresh: Collection[str] = ()) -> None:
+        """Keep this state in ``generation``: the chunks of ``before`` (the generation it
+        was read from) linked, and what was added since as new ones (the files imported
+        anew, ``fresh``; the terms added to the table), or all of it as one chunk of each
+        (``records.save_records``, ``terms.save_terms``)."""
+        folder = generation / STATE
+        folder.mkdir()
+        kept = None if before is None else before / STATE
+        self.record_chunks = save_records(folder, kept, self.imported, self.record_chunks,
+                                          fresh)
+        self.chunks, self.chunk_ends = save_terms(folder, kept, self.table.terms, self.chunks,
+                                                  self.chunk_ends)
+        np.save(folder / ROWS_FILE, self.table.held_rows())  # 32-bit, as the table holds them
+        _pickle(folder / MAPPED_FILE, self.mapped)
+        stats = {relative: [*_fields(stat), digest]
+                 for relative, (stat, digest) in self.stats.items()}
+        (folder / STATS_FILE).write_text(json.dumps(stats), encoding="utf-8")
+        build = {"version": STATE_VERSION, "fingerprint": self.fingerprint,
+                 "chunks": self.chunks, "chunk_ends": self.chunk_ends,
+                 "record_chunks": [list(chunk) for chunk in self.record_chunks]}
+        (folder / BUILD_FILE).write_text(json.dumps(build, ensure_ascii=False),
+                                         encoding="utf-8")
+
+    @classmethod
+    def load(cls, generation: Path, fingerprint: str) -> KeptBuild | None:
+        """The state kept in ``generation``; None when it has none, or one of another
+        fingerprint (the next build is then a full one)."""
+        folder = generation / STATE
+        try:
+            build = json.loads((folder / BUILD_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if build.get("version") != STATE_VERSION or build.get("fingerprint") != fingerprint:
+            return None
+        terms = read_terms(folder, build["chunks"])
+        # mapped, not read: the table copies the rows from the system's cached pages, not
+        # from 21 MB more new to the process (perf/README.md, "Memory new to a process")
+        table = QuadTable.of_rows(terms, np.load(folder / ROWS_FILE, mmap_mode="r"))
+        record_chunks: Chunks = [(name, count) for name, count in build["record_chunks"]]
+        imported = read_records(folder, record_chunks)
+        stats = {relative: (FileStat(*kept[:5]), kept[5])
+                 for relative, kept in json.loads((folder / STATS_FILE).read_text()).items()}
+        return cls(fingerprint, imported, _unpickle(folder / MAPPED_FILE), table,
+                   build["chunks"], build["chunk_ends"], record_chunks, stats)
+
+
+def _fields(stat: FileStat) -> tuple[int, int, int, int, int]:
+    """``dataclasses.astuple`` of a stat, by hand: that deep-copies every field (0.3-0.7 s
+    for the 10,000 stats of 10,000 records)."""
+    return stat.size, stat.mtime_ns, stat.ctime_ns, stat.inode, stat.device
+
+
+def _pickle(path: Path, kept: object) -> None:
+    with path.open("wb") as out:
+        pickle.dump(kept, out, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unpickle(path: Path) -> Any:
+    with path.open("rb") as kept:
+        return pickle.load(kept)  # written by this code: see the module
+
+
+def fingerprint(settings: Settings) -> str:
+    """What decides the graph of a set of record files: this code and its data (the Python
+    files of ``graph``, the ontology, the shapes), the state's own version and the settings
+    that reading and mapping depend on."""
+    digest = hashlib.sha256(f"state {STATE_VERSION}\n".encode())
+    for name in _READING_SETTINGS:
+        digest.update(f"{name}={getattr(settings, name)!r}\n".encode())
+    package = Path(graph.__file__).resolve().parent
+    files = sorted(package.rglob("*.py"))
+    for folder in ("ontology", "shapes"):
+        files += sorted(data_dir(folder).glob("*.ttl"))
+    for path in files:
+        digest.update(f"{path.relative_to(path.parent.parent)}\n".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+__all__ = ["STATE", "KeptBuild", "MappedRecord", "fingerprint"]
