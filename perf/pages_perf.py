@@ -17,11 +17,14 @@ a few untimed warm-up requests, over several nodes of its kind where there are s
   publishes the most benchmarks: hundreds at 10,000 records); search (names' first words);
   a facet view (the benchmarks list with two facets applied, taken from the list's own links);
 - the documentation pages: the ontology (with its counts), the validation report, the first
-  page of results of the shape with the most, and the Turtle dump (whole, streamed).
+  page of results of the shape with the most;
+- a download: the Turtle dump, whole, streamed.
 
 A page whose blueprint the app does not register (another helper's, not on this branch yet)
 is reported as "not available". Targets: a benchmark page under 30 ms at p50, every page under
-300 ms at p99.
+300 ms at p99. A download is no page: its bytes grow with the catalog (810 MB of Turtle at
+100,000 records), so no latency bound holds for it at every size; it is shown with its
+throughput at p50 instead, and judged by none.
 """
 
 from __future__ import annotations
@@ -65,6 +68,8 @@ class PageKind:
     name: str
     blueprint: str
     addresses: Callable[[_Client], list[str]]
+    download: bool = False
+    """A whole file, shown with its throughput, not judged by a page's latency bound."""
 
 
 # -- the section (parent process) ------------------------------------------------------------
@@ -91,19 +96,24 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
             timings, size, first = client.time(addresses, args.page_requests)
             p50, p99 = _percentile(timings, 50), _percentile(timings, 99)
             target = P50_TARGET_MS if kind.name == "benchmark page" else None
-            met = p99 <= P99_TARGET_MS and (target is None or p50 <= target)
+            met = None if kind.download else (
+                p99 <= P99_TARGET_MS and (target is None or p50 <= target))
+            throughput = size / 2**20 / (p50 / 1000)
+            verdict = (f"{throughput:,.0f} MB/s" if met is None
+                       else "met" if met else "MISSED")
             rows.append([kind.name, f"{p50:.1f}", f"{p99:.1f}", f"{max(timings):.1f}",
-                         f"{first:.1f}", f"{size / 1024:,.0f}", addresses[0][:48],
-                         "met" if met else "MISSED"])
+                         f"{first:.1f}", f"{size / 1024:,.0f}", addresses[0][:48], verdict])
             figures["pages"][kind.name] = {
                 "available": True, "p50_ms": round(p50, 2), "p99_ms": round(p99, 2),
                 "max_ms": round(max(timings), 2), "first_ms": round(first, 2),
-                "requests": len(timings),
-                "bytes": size, "example": addresses[0], "met": met}
+                "requests": len(timings), "bytes": size,
+                "mb_per_s_at_p50": round(throughput, 1), "download": kind.download,
+                "example": addresses[0], "met": met}
     headers = ["page", "p50 ms", "p99 ms", "max ms", "first ms", "KiB", "e.g.", "target"]
     lines = [table(headers, rows), "",
              f"targets: a benchmark page under {P50_TARGET_MS:g} ms at p50, every page under "
-             f"{P99_TARGET_MS:g} ms at p99; one client, kept-alive connection, real server "
+             f"{P99_TARGET_MS:g} ms at p99 (a download: its throughput at p50, no bound); "
+             "one client, kept-alive connection, real server "
              "(benchgraph serve --store oxigraph:DIR, gunicorn)", describe(built, reused)]
     return SectionReport("pages", "\n".join(lines), figures)
 
@@ -218,5 +228,5 @@ KINDS: tuple[PageKind, ...] = (
     PageKind("ontology", "docs", lambda client: ["/ontology"]),
     PageKind("validation", "docs", lambda client: ["/validation"]),
     PageKind("one shape's results", "docs", _validation_shape),
-    PageKind("dump.ttl (whole)", "dumps", lambda client: ["/dump.ttl"]),
+    PageKind("dump.ttl (whole)", "dumps", lambda client: ["/dump.ttl"], download=True),
 )

@@ -40,6 +40,12 @@ def test_targets_runs_each_section_at_its_size_and_reads_every_target(tmp_path: 
     assert rows[3]["baseline"] == rows[4]["baseline"] == "not run"
     # the pages section served the store the scale section built, not one of its own
     assert "in the scale section" in figures["sections"]["pages"]["build"]["how"]
+    # the whole dump is a download: shown with its throughput, judged by no page's bound
+    pages = figures["sections"]["pages"]["pages"]
+    dump = pages["dump.ttl (whole)"]
+    assert dump["download"] and dump["met"] is None and dump["mb_per_s_at_p50"] > 0
+    assert all(isinstance(page["met"], bool) for name, page in pages.items()
+               if name != "dump.ttl (whole)")
     assert "== issue 12's targets, in this run ==" in done.stdout
 
 

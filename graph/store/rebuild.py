@@ -31,15 +31,15 @@ the base IRI, the reading limits); ``--full`` builds everything again.
    manifest switches to it, as after a full build: the generation holds every file a server
    hands out, so serving it writes nothing.
 
-Where the time goes, at 10,000 records on this project's shared 2-core machine
-(``python -m perf.run targets``, 2026-12-03 22:55, medians of 3 rounds): 2.03 s for one
-record changed, against 54.5 s for the full build. By step, the three rounds: read
-0.70-0.73 s, pages 0.24-0.31, map 0.22-0.30, index 0.11-0.18, plan 0.10-0.16, state 0.05,
-stats 0.03-0.04, and the switch 0.12, 0.54 and 0.72 s, against 0.13-0.15 s timed alone
-(the first rebuild after a full build removes that build's generation, its joined dumps
-with it: 0.28 s). No dump is joined any more (that wrote 800 MB per rebuild), and the
-collector is paused throughout. perf/README.md, "The targets run a fourth time", says what
-is left between it and 2 s.
+Where the time goes, at 10,000 records on this project's 2-core machine (``python -m perf.run
+targets``, 2026-12-04 16:06, medians of 3 rounds): 1.10 s for one record changed, against
+33.0 s for the full build. By step, the three rounds: read 0.40-0.42 s, pages 0.16-0.18,
+map 0.14-0.16, index 0.10-0.14, plan 0.07, state 0.03-0.10, stats 0.03, and the switch
+0.07. The first rebuild after a full build removes that build's generation, its joined
+dumps with it: its switch took 0.23-0.24 s (the rebuild with nothing changed, timed first
+in each round). No dump is joined any more (that wrote 800 MB per rebuild), and the
+collector is paused throughout. perf/README.md, "The targets run a fifth time", has the
+figures of every round.
 """
 
 from __future__ import annotations
