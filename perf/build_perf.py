@@ -17,11 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from perf.common import (
+    Headline,
     Measurement,
     PerfError,
     Run,
     SectionReport,
     count_ntriples,
+    phase_figures,
     rate,
     run_phase,
     run_process,
@@ -102,6 +104,24 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
     for measurement in measured.values():
         measurement.items = triples
     return _report(measured, records, triples)
+
+
+def headline(data: dict[str, Any]) -> Headline:
+    """Build time, records/s and peak memory, ours against the floor (``perf.run compare``)."""
+    found: Headline = {}
+    ours = phase_figures(data, "ours-turtle")
+    if ours is not None:
+        found["build + write Turtle, in process (s)"] = f"{ours['median_seconds']:.2f}"
+        found["records/s"] = f"{data['records'] / ours['median_seconds']:,.0f}"
+        found["peak MB"] = f"{ours['max_peak_rss_mb']:,.0f}"
+    for name, label in (("ours-cli", "benchgraph build -o out.ttl (s)"),
+                        ("oxi-bulk-load", "floor: pyoxigraph bulk load (s)")):
+        figures = phase_figures(data, name)
+        if figures is not None:
+            found[label] = f"{figures['median_seconds']:.2f}"
+    if "ratio_in_process" in data:
+        found["ours / floor, in process"] = f"{data['ratio_in_process']:.2f}x"
+    return found
 
 
 def ratio_to_floor(ours: Measurement, floor: Measurement) -> float:

@@ -97,6 +97,17 @@ class SectionReport:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+Headline = dict[str, str]
+"""A section's figures for the table across catalog sizes (``perf.run all --sizes``,
+``perf.run compare``): each figure's name and its value as printed."""
+
+
+def phase_figures(data: dict[str, Any], name: str) -> dict[str, Any] | None:
+    """The figures of the phase ``name`` in a section's data (``Measurement.as_json``); None
+    when the run left it out."""
+    return next((phase for phase in data.get("phases", []) if phase["name"] == name), None)
+
+
 Step = tuple[ModuleType, argparse.Namespace]
 """A section of the suite and the options it runs with (its catalog's size among them)."""
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from perf.build_perf import FLOOR, TARGET_RATIO, ours_cli, ratio_to_floor
 from perf.common import (
+    Headline,
     Measurement,
     PerfError,
     Phase,
@@ -91,6 +92,13 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
                                                            errors="replace").splitlines())
     return _report(manifest, findings, floor, cli, stderr_lines, report_state,
                    files=len(built["files"]), records=len(built["records"]))
+
+
+def headline(data: dict[str, Any]) -> Headline:
+    """Records lost, and the build's time against the floor (``perf.run compare``)."""
+    return {"records lost to field-level defects": f"{len(data['lost_field_level'])}",
+            "records lost with no defect": f"{len(data['lost_clean'])}",
+            "build, CLI / floor": f"{data['ratio_cli']:.2f}x"}
 
 
 def _report(manifest: dict[str, Any], found: Findings, floor: Measurement, cli: Measurement,

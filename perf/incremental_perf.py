@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from perf.common import (
+    Headline,
     Measurement,
     PerfError,
     Phase,
@@ -88,6 +89,19 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
     return _report(measured, args.records + args.directory_pages)
 
 
+def headline(data: dict[str, Any]) -> Headline:
+    """Each phase's time and the full build's rate and memory (``perf.run compare``)."""
+    found: Headline = {}
+    for phase in data["phases"]:
+        found[phase["label"] + " (s)"] = f"{phase['median_seconds']:.3f}"
+        if phase["name"] == "full":
+            found["full build records/s"] = f"{data['records'] / phase['median_seconds']:,.0f}"
+    found.update({phase["label"] + " peak MB": f"{phase['max_peak_rss_mb']:,.0f}"
+                  for phase in data["phases"] if phase["name"] in ("full", "serve",
+                                                                  "validate-full")})
+    return found
+
+
 def _record_to_change(records: Path) -> Path:
     """A record file in the middle of the catalog whose summary can be rewritten."""
     files = sorted(path for path in records.rglob("*.txt") if path.is_file())
@@ -128,12 +142,8 @@ def _report(measured: dict[str, Measurement], records: int) -> SectionReport:
                          f"peak {validation.peak_mb:,.0f} MB < {TARGET_RSS_MB:,.0f} MB"))
     lines.append("targets: " + "; ".join(f"{name} {text}: {'met' if ok else 'MISSED'}"
                                          for name, ok, text in verdicts))
-    headline = {m.label + " (s)": f"{m.seconds:.3f}" for m in measured.values()}
-    headline["full build records/s"] = f"{records / full.seconds:,.0f}"
-    headline.update({m.label + " peak MB": f"{m.peak_mb:,.0f}"
-                     for m in measured.values() if m.name in ("full", "serve", "validate-full")})
     data: dict[str, Any] = {
-        "records": records, "headline": headline,
+        "records": records,
         "targets": {name: ok for name, ok, _ in verdicts},
         "phases": [m.as_json() for m in measured.values()],
     }

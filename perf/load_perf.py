@@ -34,7 +34,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from perf.common import PerfError, SectionReport, table
+from perf.common import Headline, PerfError, SectionReport, table
 from perf.common import progress as say
 from perf.query_perf import Asked, asked_queries, first_value, named_queries, parameters_of
 from perf.served_store import served_store
@@ -96,6 +96,16 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
         say(f"load: {name}: {figures['servers'][name]['requests_per_second']:.1f} req/s, "
             f"{sum(tally.errors.values())} errors")
     return _report(figures)
+
+
+def headline(data: dict[str, Any]) -> Headline:
+    """Requests/s under the clients, ours and the engine's own server (``perf.run
+    compare``)."""
+    servers = data["servers"]
+    ours, floor = servers["benchgraph serve"], servers["oxigraph serve-read-only"]
+    return {f"requests/s at {data['clients']} clients (ours / oxigraph)":
+            f"{ours['requests_per_second']:.1f} / {floor['requests_per_second']:.1f}",
+            "errors (ours)": f"{sum(ours['errors'].values())}"}
 
 
 def _generation(store: Path) -> Path:

@@ -42,7 +42,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from graph.settings import DEFAULT_BASE
-from perf.common import PerfError, SectionReport, table
+from perf.common import Headline, PerfError, SectionReport, table
 from perf.common import progress as say
 from perf.served_store import describe, served_store
 from perf.serving import Client, serving_benchgraph
@@ -116,6 +116,12 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
              "one client, kept-alive connection, real server "
              "(benchgraph serve --store oxigraph:DIR, gunicorn)", describe(built, reused)]
     return SectionReport("pages", "\n".join(lines), figures)
+
+
+def headline(data: dict[str, Any]) -> Headline:
+    """Each page's latency, p50 and p99 (``perf.run compare``)."""
+    return {f"{name} (p50 / p99 ms)": f"{page['p50_ms']:.1f} / {page['p99_ms']:.1f}"
+            for name, page in data["pages"].items() if page["available"]}
 
 
 def _percentile(values: Sequence[float], percent: float) -> float:

@@ -38,7 +38,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from perf.common import PerfError, SectionReport, run_phase, run_phase_command, table
+from perf.common import Headline, PerfError, SectionReport, run_phase, run_phase_command, table
 from perf.common import progress as say
 from perf.serving import Client, serving_benchgraph
 
@@ -68,6 +68,15 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
                                      args.queries or "", str(args.query_timeout)],
                          workdir, module=MODULE)
     return _report(measured.detail, measured.peak_rss_bytes / 2**20)
+
+
+def headline(data: dict[str, Any]) -> Headline:
+    """Each named query's median through each store's endpoint against pyoxigraph directly
+    (``perf.run compare``)."""
+    ratios = data["ratios"]
+    return {f"{name}, x pyoxigraph (memory / oxigraph:DIR)":
+            " / ".join(f"{ratios[f'{a}/{b}'][name]:.2f}x" for a, b in PAIRS)
+            for name in data["queries"]}
 
 
 def target(floor: float) -> float:

@@ -3,18 +3,21 @@
     python -m perf.run build [--records 10000] [--rounds 3] [--rdflib] [--json FILE]
     python -m perf.run all [--sizes 1000,10000,100000] ...
     python -m perf.run targets [--records 100000] ...   # issue 12's targets (perf/targets.py)
+    python -m perf.run compare FILE.json...             # the headline table of saved runs
 
 Each section measures benchgraph against a reference engine on the same synthetic catalog
 (generated once, then cached in the temp folder by size, seed and generator version), in
 one run, side by side, repeated; it prints medians and ratios. A section is a module with
-``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args, catalog, workdir)``: adding
-validation or query figures is adding a module to ``SECTIONS``.
+``NAME``, ``HELP``, ``add_arguments(parser)``, ``run(args, catalog, workdir)`` and
+``headline(data)`` (its figures for the table across runs): adding validation or query
+figures is adding a module to ``SECTIONS``.
 
 With ``--sizes N,M,...`` the chosen sections run once per catalog size (``--records`` is then
 ignored); each section's own table is printed per size, then one table of every section's
-headline figures (``SectionReport.data["headline"]``) with a column per size, and ``--json``
-holds every size's figures. The JSON is written again after each section, so that a run
-stopped part way keeps what it measured.
+headline figures with a column per size, and ``--json`` holds every size's figures. The
+JSON is written again after each section, so that a run stopped part way keeps what it
+measured. ``compare`` prints that table again from saved JSON files, a column per run and
+size, so that runs of other days, code or machines are read side by side.
 """
 
 import argparse
@@ -96,6 +99,9 @@ def make_parser() -> argparse.ArgumentParser:
     for combined in (everything, goals):
         _common_arguments(combined)
     goals.set_defaults(records=targets.DEFAULT_RECORDS)
+    compare = commands.add_parser("compare", help="the headline table of saved --json files, "
+                                  "a column per run and size")
+    compare.add_argument("files", type=Path, nargs="+", metavar="FILE.json")
     for section in SECTIONS:
         sub = commands.add_parser(section.NAME, help=section.HELP)
         _common_arguments(sub)
@@ -168,17 +174,38 @@ def run_sizes(args: argparse.Namespace) -> dict[str, Any]:
             save_json(args.json, document({**by_size, size: figures}))
 
         by_size[size] = run_sections(args, measured)
-    headlines: dict[tuple[str, str], dict[int, str]] = {}
-    for size, figures in by_size.items():
-        for title, data in figures["sections"].items():
-            for name, value in data.get("headline", {}).items():
-                headlines.setdefault((title, name), {})[size] = value
-    if headlines:
-        rows = [[f"{title}: {name}", *(values.get(size, "") for size in args.sizes)]
-                for (title, name), values in headlines.items()]
-        print("\n== headline figures by catalog size ==\n"
-              + table(["figure", *(f"{size:,}" for size in args.sizes)], rows))
+    print("\n== headline figures by catalog size ==\n" + headline_table(
+        [(f"{size:,}", figures["sections"]) for size, figures in by_size.items()]))
     return document(by_size)
+
+
+def headline_table(columns: Sequence[tuple[str, dict[str, Any]]]) -> str:
+    """One row per headline figure of every section (``section.headline``), one column per
+    run: its heading and its sections' figures as ``--json`` holds them."""
+    by_name = {section.NAME: section for section in SECTIONS}
+    rows: dict[str, dict[int, str]] = {}
+    for at, (_, sections) in enumerate(columns):
+        for title, data in sections.items():
+            if title in by_name:
+                for name, value in by_name[title].headline(data).items():
+                    rows.setdefault(f"{title}: {name}", {})[at] = value
+    return table(["figure", *(heading for heading, _ in columns)],
+                 [[name, *(values.get(at, "") for at in range(len(columns)))]
+                  for name, values in rows.items()])
+
+
+def saved_columns(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    """The runs a ``--json`` file holds, as columns of ``headline_table``: one per size of
+    an ``--sizes`` run, else one."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise PerfError(f"{path}: not a file of figures ({error})") from None
+    runs = document.get("runs", {}) if "runs" in document else {"": document}
+    if not all(isinstance(run, dict) and "sections" in run for run in runs.values()):
+        raise PerfError(f"{path}: not the figures of perf.run --json")
+    return [(f"{path.stem} {int(size):,}" if size else path.stem, run["sections"])
+            for size, run in runs.items()]
 
 
 def run_targets(args: argparse.Namespace) -> dict[str, Any]:
@@ -204,6 +231,14 @@ def save_json(path: Path | None, figures: dict[str, Any]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
+    if args.section == "compare":
+        try:
+            columns = [column for path in args.files for column in saved_columns(path)]
+        except PerfError as error:
+            print(f"perf.run: {error}", file=sys.stderr)
+            return 1
+        print(headline_table(columns))
+        return 0
     if args.records < 1 or args.rounds < 1 or args.directory_pages < 0:
         print("perf.run: --records and --rounds must be at least 1", file=sys.stderr)
         return 2

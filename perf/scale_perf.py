@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from perf.common import PerfError, Run, SectionReport, run_phase_command, table
+from perf.common import Headline, PerfError, Run, SectionReport, run_phase_command, table
 from perf.common import progress as say
 from perf.served_store import adopt, folder_mb
 from perf.serving import Client, Served, serving_benchgraph, serving_oxigraph
@@ -96,6 +96,13 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
         [sys.executable, "-m", MODULE, "floor-load", str(generation / "dump.nq"),
          str(generation / "dump.nt"), str(workdir / "scale-floor")], workdir / "scale-floor.log")
     return _report(rows, args.records + args.directory_pages)
+
+
+def headline(data: dict[str, Any]) -> Headline:
+    """Each whole tree's peak memory (``perf.run compare``)."""
+    return {f"{name} (peak RSS / PSS MB)":
+            f"{row['peak_rss_mb']:,.0f} / {row['peak_pss_mb']:,.0f}"
+            for name, row in data["rows"].items()}
 
 
 def _sampled(command: Sequence[str], log: Path, accept: Sequence[int] = (0,)) -> dict[str, Any]:

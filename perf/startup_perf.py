@@ -28,7 +28,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from perf.common import PerfError, SectionReport, run_process, table
+from perf.common import Headline, PerfError, SectionReport, run_process, table
 from perf.common import progress as say
 from perf.query_perf import Asked, asked_queries, named_queries, parameters_of
 from perf.served_store import served_store
@@ -87,6 +87,14 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
              f"{'met' if figures['met']['serve'] else 'MISSED'}); the floor is a Python "
              "that imports only pyoxigraph and runs the same text on the same folder"]
     return SectionReport(NAME, "\n".join(lines), figures)
+
+
+def headline(data: dict[str, Any]) -> Headline:
+    """``serve --store`` ready, and the slowest query process (``perf.run compare``)."""
+    ready = statistics.median(data["serve"]["benchgraph serve --store"]["ready"])
+    slowest = max(statistics.median(query["seconds"]) for query in data["queries"].values())
+    return {"serve --store ready (s)": f"{ready:.2f}",
+            "slowest query process (s)": f"{slowest:.2f}"}
 
 
 def _query_process(query: Asked, store: Path, generation: Path, base: str, workdir: Path,

@@ -31,10 +31,12 @@ from pathlib import Path
 from typing import Any
 
 from perf.common import (
+    Headline,
     Measurement,
     PerfError,
     SectionReport,
     cached_catalog,
+    phase_figures,
     run_phase,
     run_phase_command,
     table,
@@ -105,6 +107,24 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
             say(f"round {round_number}/{args.rounds}: validate {name}")
             measured[name].runs.append(run_phase(phase, arguments, workdir, module=MODULE))
     return _report(measured, sizes)
+
+
+def headline(data: dict[str, Any]) -> Headline:
+    """Full validation's CPU time, per record and memory, its growth, and one record checked
+    again (``perf.run compare``)."""
+    found: Headline = {}
+    full = phase_figures(data, "full-large")
+    if full is not None and full["median_cpu_seconds"] is not None:
+        records = data["sizes"]["large"]
+        found["full (CPU s)"] = f"{full['median_cpu_seconds']:.1f}"
+        found["full (ms/record)"] = f"{1000 * full['median_cpu_seconds'] / records:.2f}"
+        found["full, peak MB"] = f"{full['max_peak_rss_mb']:,.0f}"
+    if data.get("growth_cpu") is not None:
+        found["full, growth in CPU (x10 is linear)"] = (
+            f"x{data['growth_cpu']:.2f} from {data['sizes']['small']:,}")
+    if data.get("update_median_ms") is not None:
+        found["one record changed (median ms)"] = f"{data['update_median_ms']:.1f}"
+    return found
 
 
 def _report(measured: dict[str, Measurement], sizes: dict[str, int]) -> SectionReport:

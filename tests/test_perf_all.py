@@ -1,0 +1,71 @@
+"""``python -m perf.run all --sizes``: every section at each size, one table of their
+headline figures across the sizes, and ``compare`` printing that table again from the saved
+figures. A tiny catalog run end to end, so that a section whose figures change shape breaks
+here, not hours into a run at 100,000 records."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from perf.run import SECTIONS
+
+ROOT = Path(__file__).resolve().parent.parent
+QUICK = ["--rounds", "1", "--seconds", "1", "--clients", "2", "--scale-seconds", "1",
+         "--scale-clients", "1", "--scale-no-floor", "--page-requests", "3", "--updates", "2",
+         "--queries", "publishers,gated-medhelm"]
+
+
+def _perf(*argv: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "perf.run", *argv], cwd=ROOT,
+                          env={**os.environ, "TMPDIR": str(tmp_path)}, capture_output=True,
+                          text=True, timeout=900, check=False)
+
+
+def _table(stdout: str) -> list[str]:
+    """The lines of the headline table at the end of ``stdout``."""
+    lines = stdout.split("== headline figures by catalog size ==\n", 1)[-1].splitlines()
+    return [line for line in lines if line.strip()]
+
+
+def test_all_prints_and_saves_every_sections_headline_at_each_size(tmp_path: Path) -> None:
+    figures_file = tmp_path / "all.json"
+    done = _perf("all", "--sizes", "20,40", *QUICK, "--json", str(figures_file),
+                 tmp_path=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    saved = json.loads(figures_file.read_text(encoding="utf-8"))
+    assert saved["sizes"] == [20, 40]
+    names = [section.NAME for section in SECTIONS]
+    for size in ("20", "40"):
+        assert list(saved["runs"][size]["sections"]) == names
+    table = _table(done.stdout)
+    assert table[0].split() == ["figure", "20", "40"]
+    rows = {line.split(":", 1)[0] for line in table[2:]}
+    assert rows == set(names)  # every section has a row
+    # the issue's figures, each at both sizes
+    for figure in ("build: records/s", "build: peak MB", "validate: full (CPU s)",
+                   "validate: one record changed (median ms)",
+                   "query: publishers, x pyoxigraph (memory / oxigraph:DIR)",
+                   "pages: benchmark page (p50 / p99 ms)",
+                   "load: requests/s at 2 clients (ours / oxigraph)"):
+        line = next(line for line in table if line.startswith(figure))
+        cells = [cell for cell in line[len(figure):].split("  ") if cell.strip()]
+        assert len(cells) == 2, (figure, cells)
+
+    # compare: the same table from the saved figures, a column per run and size
+    compared = _perf("compare", str(figures_file), tmp_path=tmp_path)
+    assert compared.returncode == 0, compared.stderr
+    lines = [line for line in compared.stdout.splitlines() if line.strip()]
+    assert lines[0].split() == ["figure", "all", "20", "all", "40"]
+    assert [line.split()[0] for line in lines[2:]] == [line.split()[0] for line in table[2:]]
+    assert [line.split()[-1] for line in lines[2:]] == [line.split()[-1] for line in table[2:]]
+
+
+def test_compare_names_a_file_that_holds_no_figures(tmp_path: Path) -> None:
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text('{"something": "else"}', encoding="utf-8")
+    done = _perf("compare", str(wrong), tmp_path=tmp_path)
+    assert done.returncode == 1
+    assert "wrong.json: not the figures of perf.run --json" in done.stderr
+    assert "Traceback" not in done.stderr
