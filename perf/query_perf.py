@@ -3,9 +3,11 @@
     python -m perf.run query [--records 10000] [--rounds 3] [--queries a,b] [--query-timeout S]
     python -m perf.query_perf [same options]          # the query section alone
 
-One child process (``python -m perf.query_perf measure ...``) builds the synthetic catalog
-and puts it in a store folder (``graph.store.kinds.build_into``, what ``benchgraph build
---store oxigraph:DIR`` does), all untimed, then times each named query four ways:
+One child process (``python -m perf.query_perf measure ...``) builds the synthetic catalog,
+puts it in a store folder (``graph.store.kinds.build_into``, what ``benchgraph build
+--store oxigraph:DIR`` does) and pushes it into a real ``oxigraph serve`` (what ``benchgraph
+push`` does), all untimed, then times each named query six ways, each store against its
+floor:
 
 - floor: the same distinct triples in the default graph of an in-memory pyoxigraph
   ``Store``, the query run directly with ``Store.query`` (parameters in the same VALUES block
@@ -14,7 +16,11 @@ and puts it in a store folder (``graph.store.kinds.build_into``, what ``benchgra
   gunicorn, one worker) over one kept-alive connection, the whole body read (JSON results,
   Turtle for CONSTRUCT): what a SPARQL client pays;
 - disk floor: pyoxigraph directly on the store folder (``Store.read_only``), as the floor;
-- disk: ``GET /sparql`` on ``benchgraph serve --store oxigraph:DIR`` of that folder.
+- disk: ``GET /sparql`` on ``benchgraph serve --store oxigraph:DIR`` of that folder;
+- engine: ``GET /query`` on the ``oxigraph serve`` the catalog was pushed into, the query
+  with our prefixes and base as its prologue (the engine's default graph holds the merge the
+  push wrote), as the floor;
+- remote: ``GET /sparql`` on ``benchgraph serve --store sparql:URL`` of that engine.
 
 Each query runs once untimed on each engine, then ``--rounds`` times; medians are reported.
 The target (issue 9): the endpoint within max(2x, +10 ms) of pyoxigraph alone, every query:
@@ -40,7 +46,7 @@ from typing import Any
 
 from perf.common import Headline, PerfError, SectionReport, run_phase, run_phase_command, table
 from perf.common import progress as say
-from perf.serving import Client, serving_benchgraph
+from perf.serving import Client, serving_benchgraph, serving_oxigraph
 
 NAME = "query"
 HELP = "every named query through the endpoint and the store, against pyoxigraph alone"
@@ -48,9 +54,11 @@ MODULE = "perf.query_perf"
 TARGET_RATIO = 2.0
 TARGET_SLACK = 0.010
 """Seconds of overhead the target allows a query however fast the floor is (issue 9)."""
-ENGINES = ("floor", "memory", "disk floor", "disk")
-PAIRS = (("memory", "floor"), ("disk", "disk floor"))
-"""Each endpoint, and the pyoxigraph it is held to."""
+ENGINES = ("floor", "memory", "disk floor", "disk", "engine", "remote")
+PAIRS = (("memory", "floor"), ("disk", "disk floor"), ("remote", "engine"))
+"""Each endpoint, and the engine alone it is held to."""
+STORES = {"memory": "memory", "disk": "oxigraph:DIR", "remote": "sparql:"}
+"""Each endpoint's kind of store, as ``--store`` names it."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -74,9 +82,14 @@ def headline(data: dict[str, Any]) -> Headline:
     """Each named query's median through each store's endpoint against pyoxigraph directly
     (``perf.run compare``)."""
     ratios = data["ratios"]
-    return {f"{name}, x pyoxigraph (memory / oxigraph:DIR)":
-            " / ".join(f"{ratios[f'{a}/{b}'][name]:.2f}x" for a, b in PAIRS)
+    stores = " / ".join(STORES[served] for served, _ in PAIRS)
+    return {f"{name}, x the engine alone ({stores})":
+            " / ".join(_ratio(ratios.get(f"{a}/{b}", {}).get(name)) for a, b in PAIRS)
             for name in data["queries"]}
+
+
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}x"  # "-": a run from before the pair
 
 
 def target(floor: float) -> float:
@@ -100,14 +113,16 @@ def _report(detail: dict[str, Any], peak_mb: float) -> SectionReport:
         rows.append([name, str(figures["rows"]), *(_shown(*medians[e]) for e in ENGINES),
                      *verdicts])
     headers = ["query (median of rounds)", "rows", *(f"{e} s" for e in ENGINES),
-               "memory/floor", "+ms", "target", "disk/floor", "+ms", "target"]
+               *(heading for served, alone in PAIRS
+                 for heading in (f"{served}/{alone}", "+ms", "target"))]
     loads = detail["load_seconds"]
     lines = [table(headers, rows), "",
              f"{detail['records']:,} records, {detail['quads']:,} quads, "
              f"{detail['triples']:,} distinct triples; untimed: store folder built in "
              f"{loads['store']:.1f} s, floor loaded in {loads['floor']:.1f} s; serve ready in "
-             f"{loads['memory']:.1f} s (memory, building the catalog) and {loads['disk']:.1f} s "
-             f"(oxigraph:DIR); peak {peak_mb:,.0f} MB (this process)",
+             f"{loads['memory']:.1f} s (memory, building the catalog), {loads['disk']:.1f} s "
+             f"(oxigraph:DIR) and {loads['remote']:.1f} s (sparql: in front of oxigraph serve, "
+             f"pushed into in {loads['push']:.1f} s); peak {peak_mb:,.0f} MB (this process)",
              f"parameters: {json.dumps(detail['parameters'], ensure_ascii=False)}"]
     for pair in PAIRS:
         values = ratios[pair].values()
@@ -181,9 +196,9 @@ def _timed_apart(work: Callable[[], object], timeout: float) -> float | None:
     return float(report)
 
 
-def _asker(client: Client, query: str, accept: str) -> bytes:
-    """The body of ``GET /sparql`` for ``query``; the store's time limit is a QueryTimeout."""
-    status, body = client.sparql("/sparql", query, accept)
+def _asker(client: Client, query: str, accept: str, path: str = "/sparql") -> bytes:
+    """The body of ``GET path`` for ``query``; the store's time limit is a QueryTimeout."""
+    status, body = client.sparql(path, query, accept)
     if status == 503:
         from graph.store.pool import QueryTimeout
 
@@ -203,7 +218,9 @@ def phase_measure(args: Sequence[str]) -> dict[str, Any]:
     from graph.export.formats import NTRIPLES
     from graph.settings import Settings
     from graph.store.disk import read_manifest
-    from graph.store.kinds import build_into
+    from graph.store.kinds import build_facts, build_into
+    from graph.store.remote.manifest import engine_for
+    from graph.store.remote.push import push
 
     folder, work, rounds = Path(args[0]), Path(args[1]), int(args[2])
     wanted, timeout = args[3], float(args[4])
@@ -221,18 +238,26 @@ def phase_measure(args: Sequence[str]) -> dict[str, Any]:
     floor.bulk_load(union.data, format=ox.RdfFormat.N_TRIPLES)
     loads["floor"] = time.perf_counter() - clock
     quads, triples = len(built.table), union.statements
-    del built, union
+    del union
     manifest = read_manifest(store_folder)
     disk_floor = ox.Store.read_only(str(store_folder / manifest.generation))
     environment = {"BENCHGRAPH_QUERY_TIMEOUT": str(timeout), "BENCHGRAPH_ROW_LIMIT": "0"}
     with ExitStack() as serving:
+        engine = serving.enter_context(serving_oxigraph(work / "engine", work, writable=True))
+        query_url = f"{engine.url}query"
+        clock = time.perf_counter()
+        push(engine_for(query_url, Settings(graph_store=f"{engine.url}store")), built,
+             build_facts(built, settings.base), None)
+        loads["push"] = time.perf_counter() - clock
+        del built
         served = {kind: serving.enter_context(serving_benchgraph(
             arguments, work, workers=1, environment=environment))
             for kind, arguments in (("memory", [str(folder)]),
-                                    ("disk", ["--store", f"oxigraph:{store_folder}"]))}
+                                    ("disk", ["--store", f"oxigraph:{store_folder}"]),
+                                    ("remote", ["--store", f"sparql:{query_url}"]))}
         loads.update({kind: server.ready_seconds for kind, server in served.items()})
         clients = {kind: serving.enter_context(closing(Client(server.url, timeout + 30)))
-                   for kind, server in served.items()}
+                   for kind, server in {**served, "engine": engine}.items()}
         parameters = parameters_of(floor)
         results = _measure(named_queries(wanted), parameters, floor, disk_floor, clients, rounds,
                            timeout, settings)
@@ -289,6 +314,7 @@ def _measure(names: Sequence[str], parameters: dict[str, str], floor: Any, disk_
              settings: Any) -> dict[str, Any]:
     """Each query's times on each engine: one untimed run, then ``rounds`` timed ones."""
     from graph.namespace import PREFIXES
+    from graph.store.remote.engine import prologue  # the one the sparql: store sends
 
     results: dict[str, Any] = {}
     for asked in asked_queries(names, parameters, settings.base):
@@ -298,6 +324,9 @@ def _measure(names: Sequence[str], parameters: dict[str, str], floor: Any, disk_
             "memory": partial(_asker, clients["memory"], text, accept),
             "disk floor": partial(_drain, disk_floor, text, settings.base, PREFIXES),
             "disk": partial(_asker, clients["disk"], text, accept),
+            "engine": partial(_asker, clients["engine"], prologue(settings.base) + text, accept,
+                              "/query"),
+            "remote": partial(_asker, clients["remote"], text, accept),
         }
         times: dict[str, list[float | None]] = {engine: [] for engine in ENGINES}
         for engine in ENGINES:

@@ -130,14 +130,17 @@ def serving_benchgraph(store_arguments: Sequence[str], workdir: Path, *,
 
 
 @contextmanager
-def serving_oxigraph(generation: Path, workdir: Path) -> Iterator[Served]:
-    """``oxigraph serve-read-only`` of one store generation until the block ends."""
+def serving_oxigraph(generation: Path, workdir: Path, *, writable: bool = False
+                     ) -> Iterator[Served]:
+    """``oxigraph serve-read-only`` of one store generation until the block ends; with
+    ``writable``, ``oxigraph serve`` of a folder of its own (made if it is missing), which
+    takes the Graph Store Protocol at ``/store`` (``benchgraph push``)."""
     binary = shutil.which("oxigraph", path=str(Path(sys.executable).parent)) or \
         shutil.which("oxigraph")
     if binary is None:
         raise PerfError("the oxigraph server is not installed (pip install oxigraph)")
     port = _free_port()
-    command = [binary, "serve-read-only", "--location", str(generation),
+    command = [binary, "serve" if writable else "serve-read-only", "--location", str(generation),
                "--bind", f"127.0.0.1:{port}"]
     with _serving(command, workdir, "/query", dict(os.environ), port=port) as served:
         yield served
