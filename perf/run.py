@@ -124,7 +124,8 @@ def run_steps(args: argparse.Namespace, steps: Sequence[Step],
               measured: Callable[[dict[str, Any]], None] = lambda figures: None
               ) -> dict[str, Any]:
     """Runs each step's section on its catalog, in one work folder (so that a store one
-    section built can serve the next), prints their tables, and returns the figures."""
+    section built can serve the next), prints their tables, and returns the figures. A
+    section that fails is printed as such and named in ``"failed"``, and the next runs."""
     about = machine()
     print(f"benchgraph performance, {about['date']}: {about['cpus']} CPUs, Python "
           f"{about['python']}, pyoxigraph {about['pyoxigraph']}, rdflib {about['rdflib']}")
@@ -138,7 +139,13 @@ def run_steps(args: argparse.Namespace, steps: Sequence[Step],
         for section, options in steps:
             catalog = _catalog(options)
             figures.setdefault("catalog", str(catalog))
-            report: SectionReport = section.run(options, catalog, workdir)
+            try:
+                report: SectionReport = section.run(options, catalog, workdir)
+            except PerfError as error:  # the next sections still run: a run is hours long
+                print(f"\n== {section.NAME} ==\nFAILED: {error}")
+                figures.setdefault("failed", {})[section.NAME] = str(error)
+                measured(figures)
+                continue
             print(f"\n== {report.title} ==\n{report.text}")
             figures["sections"][report.title] = report.data
             measured(figures)
@@ -265,7 +272,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     save_json(args.json, figures)
     if args.json:
         progress(f"figures written to {args.json}")
+    failed = _failed(figures)
+    if failed:
+        print(f"perf.run: failed: {', '.join(failed)} (the others were measured)",
+              file=sys.stderr)
+        return 1
     return 0
+
+
+def _failed(figures: dict[str, Any]) -> list[str]:
+    """The sections that failed, in a run of one size or of several (``"runs"``)."""
+    runs = figures["runs"].values() if "runs" in figures else [figures]
+    return [name for run in runs for name in run.get("failed", {})]
 
 
 if __name__ == "__main__":

@@ -7,9 +7,14 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
-from perf.run import SECTIONS
+import pytest
+
+from perf.common import PerfError, SectionReport
+from perf.run import SECTIONS, make_parser, run_steps
 
 ROOT = Path(__file__).resolve().parent.parent
 QUICK = ["--rounds", "1", "--seconds", "1", "--clients", "2", "--scale-seconds", "1",
@@ -71,3 +76,36 @@ def test_compare_names_a_file_that_holds_no_figures(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "wrong.json: not the figures of perf.run --json" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_failed_section_is_named_and_the_next_still_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run of hours keeps going past a section that fails: it is printed and named in the
+    figures as failed, and the sections after it are measured."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    options = make_parser().parse_args(["all", "--records", "5", "--rounds", "1"])
+
+    def broken(*_: object) -> SectionReport:
+        raise PerfError("phase measure exited 1")
+
+    def fine(*_: object) -> SectionReport:
+        return SectionReport("fine", "measured", {"seconds": 1.0})
+
+    steps = [(SimpleNamespace(NAME="broken", run=broken), options),
+             (SimpleNamespace(NAME="fine", run=fine), options)]
+    figures = run_steps(options, steps)  # type: ignore[arg-type]
+    assert figures["failed"] == {"broken": "phase measure exited 1"}
+    assert figures["sections"] == {"fine": {"seconds": 1.0}}
+    printed = capsys.readouterr().out
+    assert "== broken ==\nFAILED: phase measure exited 1" in printed
+    assert "== fine ==\nmeasured" in printed
+
+
+def test_the_targets_of_a_failed_section_are_missed_not_lost() -> None:
+    from perf import targets
+
+    _, rows = targets.summary({})
+    assert [row["target"] for row in rows] == [
+        f"the targets of the {name} section" for name, _ in targets.READERS]
+    assert all(row["verdict"] == "MISSED: the section failed" for row in rows)
