@@ -208,7 +208,7 @@ def saved_columns(path: Path) -> list[tuple[str, dict[str, Any]]]:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise PerfError(f"{path}: not a file of figures ({error})") from None
-    runs = document.get("runs", {}) if "runs" in document else {"": document}
+    runs = document["runs"] if "runs" in document else {"": document}
     if not all(isinstance(run, dict) and "sections" in run for run in runs.values()):
         raise PerfError(f"{path}: not the figures of perf.run --json")
     return [(f"{path.stem} {int(size):,}" if size else path.stem, run["sections"])

@@ -129,20 +129,24 @@ def serving_benchgraph(store_arguments: Sequence[str], workdir: Path, *,
         yield served
 
 
+OXIGRAPH_QUERY_PATH = "/query"
+"""Where ``oxigraph serve`` and ``serve-read-only`` answer SPARQL queries."""
+
+
 @contextmanager
-def serving_oxigraph(generation: Path, workdir: Path, *, writable: bool = False
+def serving_oxigraph(location: Path, workdir: Path, *, writable: bool = False
                      ) -> Iterator[Served]:
-    """``oxigraph serve-read-only`` of one store generation until the block ends; with
-    ``writable``, ``oxigraph serve`` of a folder of its own (made if it is missing), which
+    """``oxigraph serve-read-only`` of ``location`` (one store generation) until the block
+    ends; with ``writable``, ``oxigraph serve`` of it (a folder made if it is missing), which
     takes the Graph Store Protocol at ``/store`` (``benchgraph push``)."""
     binary = shutil.which("oxigraph", path=str(Path(sys.executable).parent)) or \
         shutil.which("oxigraph")
     if binary is None:
         raise PerfError("the oxigraph server is not installed (pip install oxigraph)")
     port = _free_port()
-    command = [binary, "serve" if writable else "serve-read-only", "--location", str(generation),
+    command = [binary, "serve" if writable else "serve-read-only", "--location", str(location),
                "--bind", f"127.0.0.1:{port}"]
-    with _serving(command, workdir, "/query", dict(os.environ), port=port) as served:
+    with _serving(command, workdir, OXIGRAPH_QUERY_PATH, dict(os.environ), port=port) as served:
         yield served
 
 

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from perf import incremental_perf, pages_perf, scale_perf, startup_perf, validate_perf
-from perf.common import Step, table
+from perf.common import PerfError, Step, phase_figures, table
 
 NAME = "targets"
 HELP = "issue 12's targets, each at its size beside its baseline (N and N/10 records)"
@@ -73,7 +73,11 @@ def summary(sections: dict[str, dict[str, Any]]) -> tuple[str, list[dict[str, st
 
 
 def _phase(section: dict[str, Any], name: str) -> dict[str, Any]:
-    return next(phase for phase in section["phases"] if phase["name"] == name)
+    """A phase a target is read from: a PerfError when the section left it out."""
+    found = phase_figures(section, name)
+    if found is None:
+        raise PerfError(f"the {name} phase was not measured")
+    return found
 
 
 def _met(ok: bool, by: str) -> str:
