@@ -97,6 +97,10 @@ class SectionReport:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+STORE_KINDS = ("memory", "oxigraph", "sparql")
+"""The kinds of store ``--stores`` names, as ``benchgraph --store`` spells them (``memory``,
+``oxigraph:DIR``, ``sparql:URL``)."""
+
 Headline = dict[str, str]
 """A section's figures for the table across catalog sizes (``perf.run all --sizes``,
 ``perf.run compare``): each figure's name and its value as printed."""

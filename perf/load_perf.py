@@ -1,15 +1,19 @@
 """The load section: many clients at once on a real server, for a fixed time.
 
-    python -m perf.run load [--records 10000] [--clients 16] [--seconds 30]
+    python -m perf.run load [--records 10000] [--clients 16] [--seconds 30] [--stores KINDS]
 
 The synthetic catalog is built into a validated store folder (untimed;
-``perf.served_store``: once in a run, shared with the pages and startup sections). Then
-two servers over that folder, one after the other:
+``perf.served_store``: once in a run, shared with the pages and startup sections). Then, for
+each kind of store ``--stores`` names (``perf.serving.serving_store``), ours and the engine
+it is in front of, one after the other:
 
-- ours: ``benchgraph serve --store oxigraph:DIR``, as a user starts it (its default
-  workers, threads and query processes, its time and row limits);
-- the baseline: ``oxigraph serve-read-only`` (Oxigraph's own HTTP server, pip ``oxigraph``)
-  over the same generation, so the same RocksDB data behind the same SPARQL Protocol.
+- ours: ``benchgraph serve`` as a user starts it (its default workers, threads and query
+  processes, its time and row limits): ``--store oxigraph:DIR`` of that folder, the record
+  files built into memory, or ``--store sparql:URL`` of a real ``oxigraph serve`` the catalog
+  was pushed into (untimed);
+- the baseline: Oxigraph's own HTTP server (pip ``oxigraph``): ``oxigraph serve-read-only``
+  over the folder's generation (the same RocksDB data behind the same SPARQL Protocol), or
+  the ``oxigraph serve`` behind ``sparql:``; a memory store has none.
 
 Each gets the same load: ``--clients`` threads, each on its own kept-alive connection, for
 ``--seconds``, each sending ``GET /sparql`` requests in its own fixed random order over the
@@ -17,7 +21,7 @@ mix: every named query with its parameters (the text our store runs, VALUES incl
 ad-hoc SPARQL a person types in the editor (a class count, a label search, a two-hop path, a
 node's statements, an ASK, a DESCRIBE). Reported per server: requests per second, latency at
 p50, p99 and max, and errors (any answer but a 200, or a broken connection), which must be 0
-on ours; and ours against the baseline.
+on ours; and ours against its baseline.
 """
 
 from __future__ import annotations
@@ -30,7 +34,6 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +41,7 @@ from perf.common import Headline, PerfError, SectionReport, table
 from perf.common import progress as say
 from perf.query_perf import Asked, asked_queries, first_value, named_queries, parameters_of
 from perf.served_store import served_store
-from perf.serving import Client, Served, serving_benchgraph, serving_oxigraph
+from perf.serving import STORE_LABELS, Client, Served, serving_store
 
 NAME = "load"
 HELP = "requests/s, p50/p99 and errors of 16 clients on a real server, against Oxigraph's own"
@@ -84,28 +87,53 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
     mix = request_mix(generation, Settings().base)
     say(f"load: {len(mix)} kinds of request, {args.clients} clients, {args.seconds:g} s each")
     figures: dict[str, Any] = {"clients": args.clients, "seconds": args.seconds,
-                               "mix": [asked.name for asked in mix], "servers": {}}
-    servers = (("benchgraph serve", partial(serving_benchgraph,
-                                            ["--store", f"oxigraph:{store}"], workdir)),
-               ("oxigraph serve-read-only", partial(serving_oxigraph, generation, workdir)))
-    for name, start in servers:
-        with start() as served:
-            say(f"load: {name} at {served.url}, ready in {served.ready_seconds:.2f} s")
-            tally, elapsed = send_mix(served, mix, args.clients, args.seconds)
-        figures["servers"][name] = _figures(tally, elapsed)
-        say(f"load: {name}: {figures['servers'][name]['requests_per_second']:.1f} req/s, "
-            f"{sum(tally.errors.values())} errors")
+                               "mix": [asked.name for asked in mix], "servers": {},
+                               "pairs": {}}
+    for kind in args.stores:
+        with serving_store(kind, catalog, store, workdir) as (served, engine):
+            ours = f"benchgraph serve --store {STORE_LABELS[kind]}"
+            figures["servers"][ours] = _loaded(ours, served, mix, args)
+            alone = ENGINES.get(kind)
+            if engine is not None and alone is not None:
+                figures["servers"][alone] = _loaded(alone, engine, mix, args)
+        figures["pairs"][kind] = [ours, alone]
     return _report(figures)
 
 
+ENGINES = {"oxigraph": "oxigraph serve-read-only", "sparql": "oxigraph serve (behind sparql:)"}
+"""The engine each kind of store is in front of, loaded alike as its baseline (a memory
+store has none with a server of its own)."""
+
+
+def _loaded(name: str, served: Served, mix: Sequence[Asked], args: argparse.Namespace
+            ) -> dict[str, Any]:
+    say(f"load: {name} at {served.url}, ready in {served.ready_seconds:.2f} s")
+    tally, elapsed = send_mix(served, mix, args.clients, args.seconds)
+    figures = _figures(tally, elapsed)
+    say(f"load: {name}: {figures['requests_per_second']:.1f} req/s, "
+        f"{sum(tally.errors.values())} errors")
+    return figures
+
+
+def pairs_of(data: dict[str, Any]) -> dict[str, tuple[str, str | None]]:
+    """Each kind of store measured: its server's name in ``"servers"``, and its engine's
+    (None: none). A run from before ``--stores`` measured the store folder alone."""
+    if "pairs" not in data:
+        return {"oxigraph": ("benchgraph serve", "oxigraph serve-read-only")}
+    return {kind: (ours, alone) for kind, (ours, alone) in data["pairs"].items()}
+
+
 def headline(data: dict[str, Any]) -> Headline:
-    """Requests/s under the clients, ours and the engine's own server (``perf.run
-    compare``)."""
-    servers = data["servers"]
-    ours, floor = servers["benchgraph serve"], servers["oxigraph serve-read-only"]
-    return {f"requests/s at {data['clients']} clients (ours / oxigraph)":
-            f"{ours['requests_per_second']:.1f} / {floor['requests_per_second']:.1f}",
-            "errors (ours)": f"{sum(ours['errors'].values())}"}
+    """Requests/s under the clients on each kind of store, and on the engine it is in front
+    of, and the errors of ours (``perf.run compare``)."""
+    servers, figures = data["servers"], {}
+    for kind, (ours, alone) in pairs_of(data).items():
+        engine = "-" if alone is None else f"{servers[alone]['requests_per_second']:.1f}"
+        figures[f"requests/s at {data['clients']} clients (ours / its engine), "
+                f"{STORE_LABELS[kind]}"] = \
+            f"{servers[ours]['requests_per_second']:.1f} / {engine}"
+        figures[f"errors (ours), {STORE_LABELS[kind]}"] = f"{sum(servers[ours]['errors'].values())}"
+    return figures
 
 
 def _generation(store: Path) -> Path:
@@ -203,17 +231,22 @@ def _report(figures: dict[str, Any]) -> SectionReport:
         rows.append([name, f"{figure['requests']:,}", f"{figure['requests_per_second']:.1f}",
                      f"{figure['p50_ms']:.1f}", f"{figure['p99_ms']:.1f}",
                      f"{figure['max_ms']:.0f}", str(errors)])
-    ours, baseline = (figures["servers"][name] for name in
-                      ("benchgraph serve", "oxigraph serve-read-only"))
-    ratio = ours["requests_per_second"] / baseline["requests_per_second"]
-    figures["throughput_ratio"] = ratio
-    errors = sum(ours["errors"].values())
-    figures["met"] = errors == TARGET_ERRORS
+    ratios, errors = {}, {}
+    for kind, (ours, alone) in pairs_of(figures).items():
+        errors[kind] = sum(figures["servers"][ours]["errors"].values())
+        if alone is not None:
+            ratios[kind] = (figures["servers"][ours]["requests_per_second"]
+                            / figures["servers"][alone]["requests_per_second"])
+    figures["throughput_ratio"] = ratios
+    figures["met"] = all(count == TARGET_ERRORS for count in errors.values())
     lines = [table(["server", "requests", "req/s", "p50 ms", "p99 ms", "max ms", "errors"],
                    rows), "",
              f"{figures['clients']} clients for {figures['seconds']:g} s each, a mix of "
              f"{len(figures['mix'])} requests (every named query, and ad-hoc SPARQL), GET "
-             "/sparql on kept-alive connections, the same store folder",
-             f"ours: {ratio:.2f}x the baseline's requests/s; errors {errors} "
-             f"(target {TARGET_ERRORS}: {'met' if figures['met'] else 'MISSED'})"]
+             "/sparql (an engine's own query path) on kept-alive connections, the same catalog"]
+    lines += [f"{STORE_LABELS[kind]}: "
+              + (f"{ratios[kind]:.2f}x its engine's requests/s; " if kind in ratios else "")
+              + f"errors {errors[kind]} (target {TARGET_ERRORS}: "
+              + f"{'met' if errors[kind] == TARGET_ERRORS else 'MISSED'})"
+              for kind in errors]
     return SectionReport(NAME, "\n".join(lines), figures)

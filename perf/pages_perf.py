@@ -1,13 +1,16 @@
 """The pages section: how long the served app takes to answer its pages, at p50 and p99.
 
-    python -m perf.run pages [--records 10000] [--page-requests 200]
+    python -m perf.run pages [--records 10000] [--page-requests 200] [--stores KINDS]
 
 The synthetic catalog is built into a validated store folder (``perf.served_store``: as
 ``benchgraph build --store`` builds it; the benchmark pages show the validation's findings;
 built once in a run, for this section, startup and load), and what that took is reported.
-Then the real server
-serves it, ``benchgraph serve --store oxigraph:STORE --port 0`` (gunicorn, its default
-workers and threads, query processes): the figures are what a client on this machine waits,
+Then the real server serves it as each kind of store ``--stores`` names
+(``perf.serving.serving_store``): ``benchgraph serve --store oxigraph:STORE --port 0``;
+``benchgraph serve RECORDS`` (memory); ``benchgraph serve --store sparql:URL`` in front of a
+real ``oxigraph serve`` the catalog was pushed into (``push --validate``, untimed). Each is
+gunicorn with its default workers and threads, and query processes; the figures are what a
+client on this machine waits,
 from sending a request on a kept-alive connection to the last byte of the answer, one request
 at a time (latency, not throughput). The first request of each kind (cold: a worker's first report
 read, the ontology's counts) is shown apart. Each page kind is asked ``--page-requests`` times after
@@ -45,7 +48,7 @@ from graph.settings import DEFAULT_BASE
 from perf.common import Headline, PerfError, SectionReport, table
 from perf.common import progress as say
 from perf.served_store import describe, served_store
-from perf.serving import Client, serving_benchgraph
+from perf.serving import STORE_LABELS, Client, serving_store
 
 NAME = "pages"
 HELP = "page latency (p50, p99) of a real benchgraph serve over a store of the catalog"
@@ -79,49 +82,70 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
     from web import create_app
 
     blueprints = set(create_app().blueprints)
-    rows: list[list[str]] = []
     figures: dict[str, Any] = {"records": args.records + args.directory_pages,
                                "build": built.detail, "build_peak_rss_mb":
-                               round(built.peak_rss_bytes / 2**20, 1), "pages": {}}
-    with serving_benchgraph(["--store", f"oxigraph:{store}"], workdir) as served:
-        client = _Client(served.url)
-        for kind in KINDS:
-            if kind.blueprint not in blueprints:
-                rows.append([kind.name, "not available", "", "", "", "", "", ""])
-                figures["pages"][kind.name] = {"available": False, "blueprint": kind.blueprint}
-                continue
-            addresses = kind.addresses(client)
-            say(f"pages: {kind.name}: {args.page_requests} requests over {len(addresses)} "
-                f"address(es), e.g. {addresses[0]}")
-            timings, size, first = client.time(addresses, args.page_requests)
-            p50, p99 = _percentile(timings, 50), _percentile(timings, 99)
-            target = P50_TARGET_MS if kind.name == "benchmark page" else None
-            met = None if kind.download else (
-                p99 <= P99_TARGET_MS and (target is None or p50 <= target))
-            throughput = size / 2**20 / (p50 / 1000)
-            verdict = (f"{throughput:,.0f} MB/s" if met is None
-                       else "met" if met else "MISSED")
-            rows.append([kind.name, f"{p50:.1f}", f"{p99:.1f}", f"{max(timings):.1f}",
-                         f"{first:.1f}", f"{size / 1024:,.0f}", addresses[0][:48], verdict])
-            figures["pages"][kind.name] = {
-                "available": True, "p50_ms": round(p50, 2), "p99_ms": round(p99, 2),
-                "max_ms": round(max(timings), 2), "first_ms": round(first, 2),
-                "requests": len(timings), "bytes": size,
-                "mb_per_s_at_p50": round(throughput, 1), "download": kind.download,
-                "example": addresses[0], "met": met}
-    headers = ["page", "p50 ms", "p99 ms", "max ms", "first ms", "KiB", "e.g.", "target"]
-    lines = [table(headers, rows), "",
+                               round(built.peak_rss_bytes / 2**20, 1), "by_store": {}}
+    tables = []
+    for kind in args.stores:
+        say(f"pages: starting benchgraph serve --store {STORE_LABELS[kind]}")
+        with serving_store(kind, catalog, store, workdir, baseline=False) as (served, _):
+            rows, pages = _time_pages(_Client(served.url), blueprints, args.page_requests)
+        figures["by_store"][kind] = pages
+        tables.append(f"benchgraph serve --store {STORE_LABELS[kind]}:\n"
+                      + table(["page", "p50 ms", "p99 ms", "max ms", "first ms", "KiB", "e.g.",
+                               "target"], rows))
+    lines = [*tables, "",
              f"targets: a benchmark page under {P50_TARGET_MS:g} ms at p50, every page under "
              f"{P99_TARGET_MS:g} ms at p99 (a download: its throughput at p50, no bound); "
-             "one client, kept-alive connection, real server "
-             "(benchgraph serve --store oxigraph:DIR, gunicorn)", describe(built, reused)]
+             "one client, kept-alive connection, real server (benchgraph serve, gunicorn); "
+             "sparql: in front of an oxigraph serve the catalog was pushed into (untimed)",
+             describe(built, reused)]
     return SectionReport("pages", "\n".join(lines), figures)
 
 
+def _time_pages(client: _Client, blueprints: set[str], requests: int
+                ) -> tuple[list[list[str]], dict[str, Any]]:
+    """Every kind of page (``KINDS``) timed on one server: the table's rows, and the figures
+    by page."""
+    rows, pages = [], {}
+    for kind in KINDS:
+        if kind.blueprint not in blueprints:
+            rows.append([kind.name, "not available", "", "", "", "", "", ""])
+            pages[kind.name] = {"available": False, "blueprint": kind.blueprint}
+            continue
+        addresses = kind.addresses(client)
+        say(f"pages: {kind.name}: {requests} requests over {len(addresses)} address(es), "
+            f"e.g. {addresses[0]}")
+        timings, size, first = client.time(addresses, requests)
+        p50, p99 = _percentile(timings, 50), _percentile(timings, 99)
+        target = P50_TARGET_MS if kind.name == "benchmark page" else None
+        met = None if kind.download else (
+            p99 <= P99_TARGET_MS and (target is None or p50 <= target))
+        throughput = size / 2**20 / (p50 / 1000)
+        verdict = f"{throughput:,.0f} MB/s" if met is None else "met" if met else "MISSED"
+        rows.append([kind.name, f"{p50:.1f}", f"{p99:.1f}", f"{max(timings):.1f}",
+                     f"{first:.1f}", f"{size / 1024:,.0f}", addresses[0][:48], verdict])
+        pages[kind.name] = {
+            "available": True, "p50_ms": round(p50, 2), "p99_ms": round(p99, 2),
+            "max_ms": round(max(timings), 2), "first_ms": round(first, 2),
+            "requests": len(timings), "bytes": size,
+            "mb_per_s_at_p50": round(throughput, 1), "download": kind.download,
+            "example": addresses[0], "met": met}
+    return rows, pages
+
+
+def pages_by_store(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The pages' figures by kind of store; a run from before ``--stores`` measured the
+    ``oxigraph`` kind alone, under ``"pages"``."""
+    return data["by_store"] if "by_store" in data else {"oxigraph": data["pages"]}
+
+
 def headline(data: dict[str, Any]) -> Headline:
-    """Each page's latency, p50 and p99 (``perf.run compare``)."""
-    return {f"{name} (p50 / p99 ms)": f"{page['p50_ms']:.1f} / {page['p99_ms']:.1f}"
-            for name, page in data["pages"].items() if page["available"]}
+    """Each page's latency, p50 and p99, on each kind of store (``perf.run compare``)."""
+    return {f"{name} (p50 / p99 ms), {STORE_LABELS[kind]}":
+            f"{page['p50_ms']:.1f} / {page['p99_ms']:.1f}"
+            for kind, pages in pages_by_store(data).items()
+            for name, page in pages.items() if page["available"]}
 
 
 def _percentile(values: Sequence[float], percent: float) -> float:

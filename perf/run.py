@@ -43,6 +43,7 @@ from perf import (
     validate_perf,
 )
 from perf.common import (
+    STORE_KINDS,
     PerfError,
     SectionReport,
     Step,
@@ -78,6 +79,10 @@ def _common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
     parser.add_argument("--keep", action="store_true",
                         help="keep the outputs the phases wrote (their folder is printed)")
+    parser.add_argument("--stores", type=_stores, default=STORE_KINDS, metavar="KINDS",
+                        help="the kinds of store the sections that serve several measure, "
+                        f"comma-separated (default {','.join(STORE_KINDS)}): at 100,000 "
+                        "records a memory store takes minutes and 15 GB to start")
 
 
 def _sizes(text: str) -> list[int]:
@@ -90,6 +95,23 @@ def _sizes(text: str) -> list[int]:
     return sizes
 
 
+def _stores(text: str) -> tuple[str, ...]:
+    kinds = tuple(part.strip() for part in text.split(",") if part.strip())
+    unknown = sorted(set(kinds) - set(STORE_KINDS))
+    if unknown or not kinds:
+        raise argparse.ArgumentTypeError(
+            f"not kinds of store: {text!r} (known: {', '.join(STORE_KINDS)})")
+    return kinds
+
+
+def _section_names(text: str) -> set[str]:
+    names = {part.strip() for part in text.split(",") if part.strip()}
+    unknown = sorted(names - {section.NAME for section in SECTIONS})
+    if unknown:
+        raise argparse.ArgumentTypeError(f"not sections: {', '.join(unknown)}")
+    return names
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m perf.run",
                                      description="benchgraph's performance suite.")
@@ -98,6 +120,8 @@ def make_parser() -> argparse.ArgumentParser:
     goals = commands.add_parser(targets.NAME, help=targets.HELP)
     for combined in (everything, goals):
         _common_arguments(combined)
+    everything.add_argument("--skip", type=_section_names, default=set(), metavar="NAMES",
+                            help="sections to leave out, comma-separated")
     goals.set_defaults(records=targets.DEFAULT_RECORDS)
     compare = commands.add_parser("compare", help="the headline table of saved --json files, "
                                   "a column per run and size")
@@ -116,7 +140,8 @@ def run_sections(args: argparse.Namespace,
                  ) -> dict[str, Any]:
     """Runs the chosen sections, prints their tables, and returns everything for ``--json``;
     ``measured`` is given the figures so far after each section."""
-    chosen = SECTIONS if args.section == "all" else [s for s in SECTIONS if s.NAME == args.section]
+    chosen = [section for section in SECTIONS if section.NAME not in args.skip] \
+        if args.section == "all" else [s for s in SECTIONS if s.NAME == args.section]
     return run_steps(args, [(section, args) for section in chosen], measured)
 
 
@@ -134,7 +159,8 @@ def run_steps(args: argparse.Namespace, steps: Sequence[Step],
     figures: dict[str, Any] = {"machine": about, "records": args.records,
                                "directory_pages": args.directory_pages, "seed": args.seed,
                                "profile": args.profile, "defect_share": args.defect_share,
-                               "rounds": args.rounds, "sections": {}}
+                               "rounds": args.rounds, "stores": list(args.stores),
+                               "sections": {}}
     try:
         for section, options in steps:
             catalog = _catalog(options)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlencode, urlsplit
 
-from perf.common import PerfError
+from perf.common import PerfError, progress, run_process
 
 START_SECONDS = 600.0
 """The most a server may take to answer its first query (a memory store builds first)."""
@@ -148,6 +148,69 @@ def serving_oxigraph(location: Path, workdir: Path, *, writable: bool = False
                "--bind", f"127.0.0.1:{port}"]
     with _serving(command, workdir, OXIGRAPH_QUERY_PATH, dict(os.environ), port=port) as served:
         yield served
+
+
+STORE_LABELS = {"memory": "memory", "oxigraph": "oxigraph:DIR", "sparql": "sparql:URL"}
+"""Each kind of store (``perf.common.STORE_KINDS``) as ``benchgraph --store`` writes it."""
+
+
+@contextmanager
+def serving_store(kind: str, catalog: Path, store: Path, workdir: Path, *,
+                  baseline: bool = True) -> Iterator[tuple[Served, Served | None]]:
+    """``benchgraph serve`` of the catalog as the kind of store ``kind`` names, until the
+    block ends, and the engine it is in front of, where it has one of its own: the record
+    files built into memory (none); the store folder ``store`` (``oxigraph serve-read-only``
+    of its generation, unless ``baseline`` is false); a real ``oxigraph serve`` the catalog
+    is pushed into first, untimed (that server)."""
+    if kind == "sparql":
+        with pushed_engine(catalog, workdir) as engine, serving_benchgraph(
+                ["--store", f"sparql:{engine.url}{OXIGRAPH_QUERY_PATH.lstrip('/')}"],
+                workdir) as served:
+            yield served, engine
+    elif kind == "oxigraph":
+        from graph.store.disk import read_manifest
+
+        generation = store / read_manifest(store).generation
+        with serving_benchgraph(["--store", f"oxigraph:{store}"], workdir) as served:
+            if not baseline:
+                yield served, None
+                return
+            with serving_oxigraph(generation, workdir) as engine:
+                yield served, engine
+    elif kind == "memory":
+        with serving_benchgraph([str(catalog)], workdir) as served:
+            yield served, None
+    else:
+        raise PerfError(f"not a kind of store: {kind}")
+
+
+@contextmanager
+def pushed_engine(catalog: Path, workdir: Path) -> Iterator[Served]:
+    """A writable ``oxigraph serve`` on a loopback port, holding the catalog as ``benchgraph
+    push --validate`` leaves it there (the report too, as a store folder keeps it), until the
+    block ends. The engine's folder is kept in ``workdir`` and served again by the next
+    section that asks for the same catalog: a push of 10,000 records takes over a minute."""
+    from graph.cli.common import EXIT_OK, EXIT_REJECTED
+
+    folder, marker = workdir / "engine", workdir / "engine-pushed.txt"
+    pushed = marker.exists() and marker.read_text(encoding="utf-8") == str(catalog)
+    if not pushed:
+        marker.unlink(missing_ok=True)
+        shutil.rmtree(folder, ignore_errors=True)
+    with serving_oxigraph(folder, workdir, writable=True) as engine:
+        if pushed:
+            progress(f"engine: serving again the push of {catalog.name} a section made")
+        else:
+            progress(f"engine: benchgraph push --validate of {catalog.name} (untimed)")
+            command = [sys.executable, "-m", "graph.cli", "push", str(catalog), "--validate",
+                       "--store", f"sparql:{engine.url}{OXIGRAPH_QUERY_PATH.lstrip('/')}",
+                       "--graph-store", f"{engine.url}store"]
+            log = workdir / "push.log"  # a synthetic catalog has files rejected: its defects
+            if run_process(command, log).code not in (EXIT_OK, EXIT_REJECTED):
+                raise PerfError(f"benchgraph push failed: "
+                                f"{log.read_text(errors='replace')[-500:]}")
+            marker.write_text(str(catalog), encoding="utf-8")
+        yield engine
 
 
 def _free_port() -> int:

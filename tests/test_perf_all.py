@@ -17,6 +17,7 @@ from perf.common import PerfError, SectionReport
 from perf.run import SECTIONS, make_parser, run_steps
 
 ROOT = Path(__file__).resolve().parent.parent
+STORES = ("memory", "oxigraph:DIR", "sparql:URL")
 QUICK = ["--rounds", "1", "--seconds", "1", "--clients", "2", "--scale-seconds", "1",
          "--scale-clients", "1", "--scale-no-floor", "--page-requests", "3", "--updates", "2",
          "--queries", "publishers,gated-medhelm"]
@@ -44,6 +45,9 @@ def test_all_prints_and_saves_every_sections_headline_at_each_size(tmp_path: Pat
     names = [section.NAME for section in SECTIONS]
     for size in ("20", "40"):
         assert list(saved["runs"][size]["sections"]) == names
+    # the sparql: store's engine is pushed into once a size, and served to every section
+    assert done.stderr.count("engine: benchgraph push --validate of") == 2
+    assert done.stderr.count("engine: serving again the push of") == 2
     table = _table(done.stdout)
     assert table[0].split() == ["figure", "20", "40"]
     rows = {line.split(":", 1)[0] for line in table[2:]}
@@ -51,14 +55,18 @@ def test_all_prints_and_saves_every_sections_headline_at_each_size(tmp_path: Pat
     # the issue's figures, each at both sizes
     for figure in ("build: records/s", "build: peak MB", "validate: full (CPU s)",
                    "validate: one record changed (median ms)",
-                   "query: publishers, x the engine alone (memory / oxigraph:DIR / sparql:)",
-                   "pages: benchmark page (p50 / p99 ms)",
-                   "load: requests/s at 2 clients (ours / oxigraph)"):
+                   "query: publishers, x the engine alone (memory / oxigraph / sparql)",
+                   *(f"pages: benchmark page (p50 / p99 ms), {store}" for store in STORES),
+                   *(f"load: requests/s at 2 clients (ours / its engine), {store}"
+                     for store in STORES)):
         line = next(line for line in table if line.startswith(figure))
         cells = [cell for cell in line[len(figure):].split("  ") if cell.strip()]
         assert len(cells) == 2, (figure, cells)
         if figure.startswith("query:"):  # each store against its engine alone
             assert all(len(cell.split(" / ")) == 3 and "-" not in cell for cell in cells)
+        if figure.startswith("load:"):  # and its engine beside it, where it has one
+            assert all(cell.strip().endswith(" / -") == figure.endswith("memory")
+                       for cell in cells), (figure, cells)
 
     # compare: the same table from the saved figures, a column per run and size
     compared = _perf("compare", str(figures_file), tmp_path=tmp_path)
@@ -67,6 +75,36 @@ def test_all_prints_and_saves_every_sections_headline_at_each_size(tmp_path: Pat
     assert lines[0].split() == ["figure", "all", "20", "all", "40"]
     assert [line.split()[0] for line in lines[2:]] == [line.split()[0] for line in table[2:]]
     assert [line.split()[-1] for line in lines[2:]] == [line.split()[-1] for line in table[2:]]
+
+
+def test_all_leaves_out_the_sections_and_stores_it_is_told_to(tmp_path: Path) -> None:
+    """``--skip`` leaves sections out of ``all``; ``--stores`` leaves a kind of store out of
+    the sections that serve several (at 100,000 records the memory store takes minutes and
+    15 GB to start): its pair and its server are not started, the others are measured."""
+    figures_file = tmp_path / "some.json"
+    skipped = [section.NAME for section in SECTIONS if section.NAME not in ("query", "startup")]
+    done = _perf("all", "--sizes", "20", *QUICK, "--skip", ",".join(skipped),
+                 "--stores", "oxigraph,sparql", "--json", str(figures_file), tmp_path=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    saved = json.loads(figures_file.read_text(encoding="utf-8"))["runs"]["20"]
+    assert list(saved["sections"]) == ["query", "startup"]
+    assert saved["stores"] == ["oxigraph", "sparql"]
+    query = saved["sections"]["query"]
+    assert set(query["ratios"]) == {"disk/disk floor", "remote/engine"}
+    assert set(query["load_seconds"]) == {"store", "push", "disk", "remote"}
+    for times in query["queries"].values():
+        assert set(times) == {"rows", "disk floor", "disk", "engine", "remote"}
+    assert query["queries"]["publishers"]["rows"] > 0  # counted on the store folder
+    assert list(saved["sections"]["startup"]["serve"]) == [
+        "benchgraph serve --store", "oxigraph serve-read-only"]
+    row = next(line for line in done.stdout.splitlines()
+               if line.startswith("query: publishers, x the engine alone"))
+    assert row.split()[-5:-3] == ["-", "/"]  # memory left out; the other two measured
+    assert "x / " in row and row.endswith("x")
+
+    wrong = _perf("all", "--records", "20", "--stores", "memory,postgres", tmp_path=tmp_path)
+    assert wrong.returncode == 2
+    assert "not kinds of store: 'memory,postgres'" in wrong.stderr
 
 
 def test_compare_names_a_file_that_holds_no_figures(tmp_path: Path) -> None:

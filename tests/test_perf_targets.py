@@ -41,7 +41,9 @@ def test_targets_runs_each_section_at_its_size_and_reads_every_target(tmp_path: 
     # the pages section served the store the scale section built, not one of its own
     assert "in the scale section" in figures["sections"]["pages"]["build"]["how"]
     # the whole dump is a download: shown with its throughput, judged by no page's bound
-    pages = figures["sections"]["pages"]["pages"]
+    # the pages of the store the targets are about: the store folder, alone at 100,000
+    assert list(figures["sections"]["pages"]["by_store"]) == ["oxigraph"]
+    pages = figures["sections"]["pages"]["by_store"]["oxigraph"]
     dump = pages["dump.ttl (whole)"]
     assert dump["download"] and dump["met"] is None and dump["mb_per_s_at_p50"] > 0
     assert all(isinstance(page["met"], bool) for name, page in pages.items()
@@ -67,3 +69,5 @@ def test_targets_run_the_sections_that_carry_them() -> None:
     assert validate_options.full_only and validate_options.small == 100
     # the growth's smaller figure is a median of as many runs as the other sections' rounds
     assert validate_options.small_rounds == 3
+    # the page target is the store folder's: a memory store of 100,000 records takes minutes
+    assert plan[3][1].stores == ("oxigraph",)

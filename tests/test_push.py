@@ -318,3 +318,76 @@ def test_a_slow_engine_meets_the_time_limit(oxigraph: RunningEngine) -> None:
         finally:
             client.close()
         assert time.monotonic() - started < 2.5
+
+
+def test_oxigraph_takes_in_parts_a_json_text_it_refuses_as_one_literal(
+        oxigraph: RunningEngine) -> None:
+    """Oxigraph's server refuses a literal over 16 MiB, and the manifest of 100,000 records
+    is over 30 MiB of JSON: so a push writes each JSON text in parts (``json_document``)."""
+    from graph.store.remote.layout import MANIFEST_PREDICATE, Document, json_document
+
+    client = engine_for(oxigraph.query, settings_for(oxigraph))
+    graph, text = f"{BASE}push/probe", "x" * (17 * 2**20)
+    try:
+        with pytest.raises(RemoteError, match="buffer maximal size"):
+            client.put(Document(graph, [f'<{graph}> <{graph}> "{text}" .\n'.encode()]))
+        client.put(Document(graph, [json_document(graph, MANIFEST_PREDICATE, {"t": text})]))
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 7])
+def test_a_json_text_in_parts_has_no_white_space_at_their_ends_and_reads_back(
+        monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+    """Virtuoso trims a literal's white space, so no part begins or ends with any (it is
+    written as a JSON escape there); joined again, the parts are the same JSON, whatever
+    characters a cut falls between (an escape, a character outside the BMP, a space)."""
+    from graph.store.remote import layout
+
+    monkeypatch.setattr(layout, "PART_CHARACTERS", size)
+    data = {"text": ' lead, trail  \\ "quoted" \u00e9\U0001f600 \u2028\u00a0 \t\n  ',
+            "spaces": "    "}
+    holder = ox.Store()
+    holder.load(layout.json_document(f"{BASE}push", layout.MANIFEST_PREDICATE, data),
+                format=ox.RdfFormat.N_TRIPLES)
+    parts = [(quad.subject.value, quad.object) for quad in holder]
+    assert len(parts) >= 10
+    assert all(isinstance(value, ox.Literal) and value.value == value.value.strip()
+               for _, value in parts)
+    assert all(layout.part_of(subject, f"{BASE}push") for subject, _ in parts)
+    assert layout.read_json(reversed(parts)) == data  # joined in their subjects' order
+
+
+def test_a_manifest_and_report_in_many_parts_read_back_whole(
+        tmp_path: Path, engine: RunningEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With parts of 200 characters the seeds' manifest and validation report are many
+    statements each, on every engine; read back joined in order, they are whole: a store
+    opens on them with every record and the report, and pushing again sends nothing."""
+    from graph.store.remote import layout
+    from graph.validate import validate
+
+    monkeypatch.setattr(layout, "PART_CHARACTERS", 200)
+    settings = settings_for(engine)
+    built = build([write_catalog(tmp_path / "catalog")], settings)
+    report = validate(built.table, settings)
+
+    def push_validated() -> PushOutcome:
+        client = engine_for(engine.query, settings)
+        try:
+            return push(client, built, build_facts(built, settings.base), report)
+        finally:
+            client.close()
+
+    push_validated()
+    held = quads(engine)
+    for graph in (f"{BASE}push", f"{BASE}push/validation"):
+        assert sum(quad.graph_name == ox.NamedNode(graph) for quad in held) > 5, graph
+    store = open_store(StoreSpec.parse(engine.spec), settings)
+    try:
+        assert len(store.record_graphs()) == len(RECORDS)
+        kept = store.validation()
+        assert kept is not None and kept.to_json() == report.to_json()
+    finally:
+        store.close()
+    again = push_validated()
+    assert (again.sent, again.deleted) == ([], [])

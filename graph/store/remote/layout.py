@@ -11,22 +11,25 @@ Graphs on the engine (``base`` is the data's base IRI):
   default graph when that is a graph of its own (Oxigraph, Fuseki), where ``GRAPH ?g`` never
   sees it; else (Virtuoso, whose default graph is every graph) into ``{base}push/merge``,
   which queries then name with ``default-graph-uri``. ``Manifest.merge`` says which;
-- ``{base}push``: the manifest, one ``rdf:JSON`` literal: the build's facts (base, when,
-  which files with their SHA-256, the counts, the rejected files), each graph's content hash
-  as the engine holds it, and whether the last push finished. One literal, so that one PUT
-  replaces it whole (old or new, never half), and one query reads it;
+- ``{base}push``: the manifest, as JSON: the build's facts (base, when, which files with
+  their SHA-256, the counts, the rejected files), each graph's content hash as the engine
+  holds it, and whether the last push finished. One graph, so that one PUT replaces it whole
+  (old or new, never half), and one query reads it;
 - ``{base}push/validation``: the validation report's JSON form, when the push validated.
 
-Both benchgraph graphs hold one statement each, whose subject is their own name and whose
-object is a literal: no data IRI appears in them, so ``GRAPH ?g { <node> ?p ?o }`` never
-meets them.
+Each of those JSON texts is written in parts (``json_document``), one statement a part:
+``<{graph}#000000> predicate "…"``, ``<{graph}#000001> …``, read back joined in the order of
+their subjects. An engine's parser may refuse one long literal: Oxigraph's server refuses a
+token over 16 MiB ("Reached the buffer maximal size"), and the manifest of 100,000 records
+is over 30 MiB of JSON. No data IRI appears in those graphs, so ``GRAPH ?g { <node> ?p ?o }``
+never meets them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -39,8 +42,8 @@ from graph.export.ntriples import write_ntriples
 from graph.stats import GraphStats
 from graph.store.base import BuildFacts, RecordGraph
 
-FORMAT = 1
-RDF_JSON = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON")
+FORMAT = 2
+"""The layout's version: 2 writes the JSON texts in parts (1: one literal each)."""
 PUSH_NS = "https://w3id.org/benchgraph/push#"
 MANIFEST_PREDICATE = ox.NamedNode(PUSH_NS + "manifest")
 REPORT_PREDICATE = ox.NamedNode(PUSH_NS + "validationReport")
@@ -123,18 +126,48 @@ class Manifest:
         return replace(self, graphs=dict(graphs), complete=complete)
 
 
-def literal_document(subject: str, predicate: ox.NamedNode, data: dict[str, Any]) -> bytes:
-    """One N-Triples statement: ``subject predicate "data as JSON"^^rdf:JSON``."""
+PART_CHARACTERS = 2**20
+"""The most characters of JSON text in one literal: at most 4 MiB of UTF-8 (8 MiB with
+every character escaped), under the 16 MiB Oxigraph's server parses as one token."""
+
+
+def json_document(graph: str, predicate: ox.NamedNode, data: dict[str, Any]) -> bytes:
+    """The statements of the graph ``graph`` that hold ``data`` as JSON: one a part of the
+    text, ``<graph#NNNNNN> predicate "part"`` (see the module's docstring)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return f"{ox.NamedNode(subject)} {predicate} {ox.Literal(text, datatype=RDF_JSON)} .\n".encode()
+    parts = range(0, max(len(text), 1), PART_CHARACTERS)
+    return "".join(f"{ox.NamedNode(f'{graph}#{number:06d}')} {predicate} "
+                   f"{ox.Literal(_escaped_ends(text[start:start + PART_CHARACTERS]))} .\n"
+                   for number, start in enumerate(parts)).encode()
 
 
-def read_literal(value: ox.Literal) -> dict[str, Any]:
-    """The JSON object a ``literal_document`` holds; ValueError when it is not one."""
-    data = json.loads(value.value)
+def _escaped_ends(part: str) -> str:
+    """``part`` with the white space at its ends written as JSON escapes: Virtuoso trims a
+    literal's (a part that ended in "a " came back as "a"). Compact JSON holds white space
+    only inside its strings, where ``\\u0020`` reads as the space it stands for."""
+    def escape(spaces: str) -> str:
+        return "".join(f"\\u{ord(character):04x}" for character in spaces)
+
+    if not part.strip():
+        return escape(part)
+    start, end = len(part) - len(part.lstrip()), len(part.rstrip())
+    return escape(part[:start]) + part[start:end] + escape(part[end:])
+
+
+def read_json(parts: Iterable[tuple[str, ox.Literal]]) -> dict[str, Any]:
+    """The JSON object ``json_document`` wrote, from its statements' subjects and objects,
+    in any order; ValueError when it is not one."""
+    text = "".join(value.value for _, value in sorted(parts, key=lambda part: part[0]))
+    data = json.loads(text)
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
     return data
+
+
+def part_of(subject: str, graph: str) -> bool:
+    """Whether ``subject`` names a part of the JSON ``json_document`` writes into ``graph``."""
+    number = subject.removeprefix(f"{graph}#")
+    return number != subject and len(number) == 6 and number.isdigit()
 
 
 @dataclass(frozen=True)
@@ -195,5 +228,5 @@ def merge_document(table: QuadTable, graph: str | None) -> Document:
     return Document(graph, list(write_ntriples(canonical(table, keep_graphs=False))))
 
 
-__all__ = ["DEFAULT", "DataGraphs", "Document", "Manifest", "Names", "literal_document",
-           "merge_document", "read_literal"]
+__all__ = ["DEFAULT", "DataGraphs", "Document", "Manifest", "Names", "json_document",
+           "merge_document", "part_of", "read_json"]

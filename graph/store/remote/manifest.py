@@ -1,9 +1,9 @@
 """Reaching an engine from the settings, and reading what the last push left in it.
 
-The manifest is found by what it is, not by where: the one statement whose predicate is
-``push:manifest``, in the graph it names (``{base}push``). So ``serve --store sparql:URL``
-needs only the URL, whatever base the push used; an engine holding pushes of several bases
-needs ``--base`` to choose.
+The manifest is found by what it is, not by where: the statements whose predicate is
+``push:manifest``, the parts of its JSON, in the graph their subjects name (``{base}push``).
+So ``serve --store sparql:URL`` needs only the URL, whatever base the push used; an engine
+holding pushes of several bases needs ``--base`` to choose.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from graph.store.remote.layout import (
     REPORT_PREDICATE,
     Manifest,
     Names,
-    read_literal,
+    part_of,
+    read_json,
 )
 
 
@@ -43,13 +44,16 @@ def find_manifest(engine: Engine, base: str | None) -> Manifest | None:
     """The manifest the last push of ``base`` (None: of any base, when there is one) left;
     None when the engine holds none. StoreError when it cannot be read, or when there are
     several and no base chooses."""
-    text = f"SELECT ?g ?manifest WHERE {{ GRAPH ?g {{ ?g {MANIFEST_PREDICATE} ?manifest }} }}"
+    text = f"SELECT ?g ?part ?text WHERE {{ GRAPH ?g {{ ?part {MANIFEST_PREDICATE} ?text }} }}"
+    parts: dict[str, list[tuple[str, ox.Literal]]] = {}
+    for graph, part, value in engine.rows(text, Dataset(), timeout=engine.client.timeout):
+        if isinstance(graph, ox.NamedNode) and isinstance(part, ox.NamedNode) and \
+                isinstance(value, ox.Literal) and part_of(part.value, graph.value):
+            parts.setdefault(graph.value, []).append((part.value, value))
     found: dict[str, Manifest] = {}
-    for graph, value in engine.rows(text, Dataset(), timeout=engine.client.timeout):
-        if not isinstance(graph, ox.NamedNode) or not isinstance(value, ox.Literal):
-            continue
-        manifest = _manifest(value, engine)
-        if graph.value == Names(manifest.facts.base).manifest:
+    for name, texts in parts.items():
+        manifest = _manifest(texts, engine)
+        if name == Names(manifest.facts.base).manifest:
             found[manifest.facts.base] = manifest
     if base is not None:
         return found.get(base)
@@ -59,9 +63,9 @@ def find_manifest(engine: Engine, base: str | None) -> Manifest | None:
     return next(iter(found.values()), None)
 
 
-def _manifest(value: ox.Literal, engine: Engine) -> Manifest:
+def _manifest(parts: list[tuple[str, ox.Literal]], engine: Engine) -> Manifest:
     try:
-        data = read_literal(value)
+        data = read_json(parts)
         if data.get("format") != FORMAT:
             raise StoreError(f"{engine.query_url.url} was pushed by another version of "
                              "benchgraph: push again")
@@ -89,14 +93,17 @@ def open_manifest(engine: Engine, settings: Settings) -> Manifest:
 
 def read_report(engine: Engine, names: Names) -> dict[str, Any]:
     """The validation report's JSON form, as the push kept it."""
-    text = (f"SELECT ?report WHERE {{ GRAPH <{names.validation}> "
-            f"{{ <{names.validation}> {REPORT_PREDICATE} ?report }} }}")
-    rows = engine.rows(text, Dataset(), timeout=engine.client.timeout)
-    if not rows or not isinstance(rows[0][0], ox.Literal):
+    text = (f"SELECT ?part ?text WHERE {{ GRAPH <{names.validation}> "
+            f"{{ ?part {REPORT_PREDICATE} ?text }} }}")
+    parts = [(part.value, value)
+             for part, value in engine.rows(text, Dataset(), timeout=engine.client.timeout)
+             if isinstance(part, ox.NamedNode) and isinstance(value, ox.Literal)
+             and part_of(part.value, names.validation)]
+    if not parts:
         raise StoreError(f"{engine.query_url.url} holds no validation report, though its "
                          "manifest says it was validated: push again")
     try:
-        return read_literal(rows[0][0])
+        return read_json(parts)
     except ValueError as error:
         raise StoreError(f"the validation report in {engine.query_url.url} cannot be read "
                          f"({error}): push again") from None

@@ -41,7 +41,7 @@ from graph.store.remote.layout import (
     Document,
     Manifest,
     Names,
-    literal_document,
+    json_document,
     merge_document,
 )
 from graph.store.remote.manifest import find_manifest
@@ -150,7 +150,7 @@ def _wanted(result: BuildResult, facts: BuildFacts, report: ValidationReport | N
     merged = merge_document(result.table, None if merge == DEFAULT else merge)
     items.append(_Item(merge, merged.sha256, lambda: merged))
     if report is not None:
-        kept = Document(names.validation, [literal_document(
+        kept = Document(names.validation, [json_document(
             names.validation, REPORT_PREDICATE, report.to_json())])
         items.append(_Item(names.validation, kept.sha256, lambda: kept))
     manifest = Manifest(facts, graph_stats(result.table, facts.base), merge,
@@ -182,7 +182,7 @@ def _ask(engine: Engine, text: str) -> bool:
 
 
 def _write_manifest(engine: Engine, names: Names, manifest: Manifest) -> None:
-    engine.put(Document(names.manifest, [literal_document(
+    engine.put(Document(names.manifest, [json_document(
         names.manifest, MANIFEST_PREDICATE, manifest.to_json())]))
 
 
