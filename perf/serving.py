@@ -166,6 +166,7 @@ def serving_store(kind: str, catalog: Path, store: Path, workdir: Path, *,
         with pushed_engine(catalog, workdir) as engine, serving_benchgraph(
                 ["--store", f"sparql:{engine.url}{OXIGRAPH_QUERY_PATH.lstrip('/')}"],
                 workdir) as served:
+            progress(f"engine: search index and dumps made in {files_made(served):.1f} s")
             yield served, engine
     elif kind == "oxigraph":
         from graph.store.disk import read_manifest
@@ -182,6 +183,26 @@ def serving_store(kind: str, catalog: Path, store: Path, workdir: Path, *,
             yield served, None
     else:
         raise PerfError(f"not a kind of store: {kind}")
+
+
+def files_made(served: Served, seconds: float = START_SECONDS) -> float:
+    """Seconds from ``served``'s first answer until it has its search index: a ``sparql:``
+    store makes it (and its dumps) in a process of its own, a 503 "being made" until then.
+    PerfError when they could not be made, or not in ``seconds``."""
+    started = time.perf_counter()
+    client = Client(served.url, timeout=START_SECONDS)
+    try:
+        while time.perf_counter() - started < seconds:
+            status, body = client.get("/search?q=a", "application/json")
+            if status == 200:
+                return time.perf_counter() - started
+            if status != 503 or b"being made" not in body:
+                raise PerfError(f"/search answered {status} while its files were made: "
+                                f"{body[:300]!r}")
+            time.sleep(0.1)
+    finally:
+        client.close()
+    raise PerfError(f"the store's files were not made in {seconds:g} s")
 
 
 @contextmanager

@@ -11,6 +11,8 @@ at ``upstream`` (``http://127.0.0.1:PORT``) unchanged, unless told otherwise:
 - ``failures``: statuses to answer, one request each, before forwarding again (503 503:
   two failures, then the engine);
 - ``delay``: seconds to wait before answering each request (a slow engine);
+- ``hold``: a text; a request whose URL or body holds it waits until ``release`` is set (an
+  engine slow at one request alone);
 - ``headers``: headers added to every answer of the engine's.
 """
 
@@ -46,6 +48,8 @@ class Proxy:
     failures: list[int] = field(default_factory=list)
     delay: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    hold: str | None = None
+    release: threading.Event = field(default_factory=threading.Event)
     seen: list[Seen] = field(default_factory=list)
     url: str = ""
 
@@ -77,6 +81,8 @@ def _handler(proxy: Proxy) -> type[BaseHTTPRequestHandler]:
                                    time.monotonic()))
             if proxy.delay:
                 time.sleep(proxy.delay)
+            if proxy.hold is not None and proxy.hold.encode() in self.path.encode() + body:
+                proxy.release.wait(120)
             if proxy.require is not None and authorization != proxy.require:
                 self._answer(401, b"unauthorized: you sent " + str(authorization).encode(),
                              {"WWW-Authenticate": 'Basic realm="engine"'})

@@ -65,11 +65,11 @@ def _command() -> list[str]:
 
 
 @contextmanager
-def serve(arguments: Sequence[str] = (), stop_group: signal.Signals | None = None
-          ) -> Iterator[LiveServer]:
-    """``benchgraph serve --port 0 ARGUMENTS...`` until the block ends; then Ctrl-C to the
-    master (or ``stop_group`` to every process of the server), and the exit status must be 0
-    with no traceback printed."""
+def serve(arguments: Sequence[str] = (), stop_group: signal.Signals | None = None, *,
+          files: bool = True) -> Iterator[LiveServer]:
+    """``benchgraph serve --port 0 ARGUMENTS...`` until the block ends, once it answers a
+    query and (with ``files``) has its dumps; then Ctrl-C to the master (or ``stop_group`` to
+    every process of the server), and the exit status must be 0 with no traceback printed."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("BENCHGRAPH_")}
     process = subprocess.Popen(
         [*_command(), "serve", "--port", "0", *arguments],
@@ -82,7 +82,7 @@ def serve(arguments: Sequence[str] = (), stop_group: signal.Signals | None = Non
     reader.start()
     try:
         server = LiveServer(_wait_for_url(process, urls, lines), lines)
-        _wait_until_answering(server, process)
+        _wait_until_answering(server, process, files)
         yield server
     finally:
         status = _stop(process, stop_group)
@@ -114,20 +114,28 @@ def _wait_for_url(process: subprocess.Popen[str], urls: queue.Queue[str],
     raise AssertionError("benchgraph serve printed no address:\n" + "".join(lines))
 
 
-def _wait_until_answering(server: LiveServer, process: subprocess.Popen[str]) -> None:
+def _wait_until_answering(server: LiveServer, process: subprocess.Popen[str],
+                          files: bool) -> None:
+    """Until the server answers a query, and with ``files`` has its dumps (a ``sparql:``
+    store makes them in a process of its own after it starts answering: a 503 until then)."""
     deadline = time.monotonic() + START_SECONDS
-    while process.poll() is None and time.monotonic() < deadline:
+    asked = [("GET", "/sparql", "text/turtle"), ("HEAD", "/dump.nt", "*/*")][:2 if files else 1]
+    while asked and process.poll() is None and time.monotonic() < deadline:
+        method, path, accept = asked[0]
         connection = server.connection(timeout=5)
         try:
-            connection.request("GET", "/sparql", headers={"Accept": "text/turtle"})
+            connection.request(method, path, headers={"Accept": accept})
             if connection.getresponse().status == 200:
-                return
+                asked.pop(0)
+                continue
         except OSError:
             pass
         finally:
             connection.close()
         time.sleep(0.2)
-    raise AssertionError("benchgraph serve never answered:\n" + "".join(server.stderr))
+    if asked:
+        raise AssertionError(f"benchgraph serve never answered {asked[0][1]}:\n"
+                             + "".join(server.stderr))
 
 
 def _stop(process: subprocess.Popen[str], group_signal: signal.Signals | None = None) -> int:

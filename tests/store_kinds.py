@@ -10,6 +10,7 @@ a remote kind is skipped, with the reason, only when its engine is not installed
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -98,8 +99,28 @@ def opened(kind: str, built: BuildResult, folder: Path, settings: Settings, *,
             push_into(engine, built, settings, validate=validate)
             store = open_store(StoreSpec.parse(engine.spec), settings)
         stack.callback(store.close)
+        prepared(store)
         yield store
 
 
+def prepared(store: Store, seconds: float = 120.0) -> None:
+    """Wait until a store opened as ``serve`` opens it has made its search index and dumps
+    (a ``sparql:`` store makes them in a process of its own: ``StorePreparing`` until then)."""
+    from graph.store.remote.prepared import StorePreparing
+    from graph.store.remote.store import RemoteStore
+
+    if not isinstance(store, RemoteStore):
+        return
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            store.loaded()
+            return
+        except StorePreparing:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 __all__ = ["ENGINE_DEVIATIONS", "OTHER_KINDS", "STORE_KINDS", "mark_deviations", "opened",
-           "push_into", "remote_settings"]
+           "prepared", "push_into", "remote_settings"]

@@ -91,7 +91,7 @@ def test_all_leaves_out_the_sections_and_stores_it_is_told_to(tmp_path: Path) ->
     assert saved["stores"] == ["oxigraph", "sparql"]
     query = saved["sections"]["query"]
     assert set(query["ratios"]) == {"disk/disk floor", "remote/engine"}
-    assert set(query["load_seconds"]) == {"store", "push", "disk", "remote"}
+    assert set(query["load_seconds"]) == {"store", "push", "disk", "remote", "files"}
     for times in query["queries"].values():
         assert set(times) == {"rows", "disk floor", "disk", "engine", "remote"}
     assert query["queries"]["publishers"]["rows"] > 0  # counted on the store folder

@@ -21,7 +21,7 @@ from graph.store.kinds import StoreSpec, open_store
 from graph.store.pool import QueryTimeout
 from tests.engines import OXIGRAPH, RunningEngine, oxigraph_server
 from tests.proxy import Proxy, proxy_to
-from tests.store_kinds import push_into
+from tests.store_kinds import prepared, push_into
 from tests.test_store import RUNAWAY
 from web import create_app
 
@@ -55,6 +55,7 @@ def proxy(engine: RunningEngine) -> Iterator[Proxy]:
 @pytest.fixture(scope="module")
 def store(proxy: Proxy, settings: Settings) -> Iterator[Store]:
     opened = open_store(StoreSpec.parse(f"sparql:{proxy.url}/query"), settings)
+    prepared(opened)  # its search index read back before the tests watch the wire
     yield opened
     opened.close()
 

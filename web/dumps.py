@@ -21,6 +21,8 @@ from werkzeug.exceptions import RequestedRangeNotSatisfiable
 from graph.export.formats import Format
 from graph.store.base import StoredFile
 from graph.store.files import DUMP_FORMATS
+from graph.store.remote.prepared import StorePreparing
+from graph.store.remote.store import RemoteStore
 from web.negotiation import content_type
 from web.stores import get_store
 
@@ -36,7 +38,8 @@ class DumpLink:
 
     format: Format
     href: str
-    size: int
+    size: int | None
+    """None while a ``sparql:`` store is still making it."""
     keeps_graphs: bool
 
 
@@ -81,12 +84,19 @@ def dump(suffix: str) -> Response:
 @bp.route("/dumps")
 def listing() -> str:
     store = get_store()
-    links = [DumpLink(fmt, url_for("dumps.dump", suffix=suffix),
-                      store.dump(fmt).size, fmt.keeps_graphs)
+    preparing: str | None = None
+    try:
+        sizes: dict[str, int | None] = {suffix: store.dump(fmt).size
+                                        for suffix, fmt in _BY_SUFFIX.items()}
+    except StorePreparing as waiting:  # a sparql: store still making them: list them all
+        sizes, preparing = dict.fromkeys(_BY_SUFFIX), waiting.message
+    links = [DumpLink(fmt, url_for("dumps.dump", suffix=suffix), sizes[suffix],
+                      fmt.keeps_graphs)
              for suffix, fmt in _BY_SUFFIX.items()]
     counts = store.counts()
     return render_template("docs/dumps.html", links=links, counts=counts,
-                           records=len(store.record_graphs()))
+                           records=len(store.record_graphs()), preparing=preparing,
+                           from_engine=isinstance(store, RemoteStore))
 
 
 __all__ = ["bp", "media_type_of", "stream_file"]

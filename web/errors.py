@@ -1,9 +1,10 @@
 """One error shape for the whole app.
 
 A ``BenchgraphError`` (the user's doing: a bad query, parameter or request, a limit reached)
-becomes its kind's HTTP status; an HTTP error Flask raises itself (404, 405, 413) keeps its
-own. A browser gets an HTML error page, any other client a JSON body
-``{"error": {"status", "title", "message"}}``. Anything else is a bug: a 500, logged.
+becomes its kind's HTTP status, with ``Retry-After`` when the error gives one; an HTTP error
+Flask raises itself (404, 405, 413) keeps its own. A browser gets an HTML error page, any
+other client a JSON body ``{"error": {"status", "title", "message"}}``. Anything else is a
+bug: a 500, logged.
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(BenchgraphError)
     def user_error(error: BenchgraphError) -> Response:
-        return error_response(error.kind.http_status, error.message)
+        retry = getattr(error, "retry_after", None)  # a store still making what was asked for
+        return error_response(error.kind.http_status, error.message,
+                              None if retry is None else {"Retry-After": str(retry)})
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:

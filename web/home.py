@@ -13,6 +13,7 @@ from flask import Blueprint, render_template
 
 from graph.search import BrowseRequest
 from graph.sparql.named import load_named_queries
+from graph.store.remote.prepared import StorePreparing
 from web.labels import fetch_labels
 from web.links import iri_href
 from web.stores import get_store
@@ -29,14 +30,19 @@ def index() -> str:
     labels = fetch_labels(store, [str(iri) for iri in counts.per_class])
     classes = [(labels.text(str(iri)), iri_href(str(iri), store.base), count)
                for iri, count in counts.per_class.items()]
-    listed = store.browse(BrowseRequest(sort="-updated", limit=RECENT, facet_size=0))
+    preparing: str | None = None
+    try:
+        listed = store.browse(BrowseRequest(sort="-updated", limit=RECENT, facet_size=0))
+    except StorePreparing as waiting:  # a sparql: store still making its index: say so
+        listed, preparing = None, waiting.message
     return render_template(
         "home/index.html",
         counts=counts,
         classes=classes,
         records=len(store.record_graphs()),
-        benchmarks=listed.total,
-        recent=[row for row in listed.rows if row.updated],
+        benchmarks=None if listed is None else listed.total,
+        recent=[] if listed is None else [row for row in listed.rows if row.updated],
+        preparing=preparing,
         href=lambda iri: iri_href(iri, store.base),
         queries=load_named_queries().values(),
     )

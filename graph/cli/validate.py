@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _show_kept(args: argparse.Namespace, settings: Settings) -> int:
     """The report a store keeps from its build (no record is read)."""
-    store = open_store(StoreSpec.parse(settings.store), settings, args.paths)
+    store = open_store(StoreSpec.parse(settings.store), settings, args.paths, lazy=True)
     try:
         report = store.validation()
     finally:

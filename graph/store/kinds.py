@@ -150,8 +150,8 @@ def open_store(
     build already made), validated too with ``validate``, into memory now, or with ``lazy``
     only when first queried (a command that asks only for counts never loads it); an
     ``oxigraph`` or ``sparql`` store is opened as it is (``paths`` must be empty; a
-    ``sparql`` store makes its search index and dumps from the engine now, or with ``lazy``
-    when first asked for them)."""
+    ``sparql`` store starts making its search index and dumps from the engine in a process
+    of its own, or with ``lazy`` makes them when first asked for them)."""
     limits = limits_from(settings)
     if spec.kind == "memory":
         from graph.build import build
@@ -193,7 +193,7 @@ def _remote(spec: StoreSpec, settings: Settings, limits: Limits, lazy: bool) -> 
     try:
         store = RemoteStore(engine, open_manifest(engine, settings), limits)
         if not lazy:
-            store.loaded()
+            store.start_preparing()
     except BaseException:
         engine.close()
         raise

@@ -16,7 +16,9 @@ engine whose default graph is the union of all (Virtuoso) includes the merge gra
 
 Search, browsing, dumps and the validation report's files are made here, once, from the
 data graphs read back in one query (the same files a store folder keeps, by the same code:
-``graph.store.disk.build_store``), in a temporary folder removed at ``close``.
+``graph.store.disk.build_store``), in a temporary folder removed at ``close``: on first use,
+or, after ``start_preparing`` (what ``serve`` does), in a process of their own while the
+store already answers (``graph.store.remote.prepared``).
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ from graph.store.remote.client import EngineLimit, RemoteError, RemoteTimeout
 from graph.store.remote.engine import Dataset, Engine
 from graph.store.remote.layout import DEFAULT, Manifest, Names
 from graph.store.remote.manifest import read_report
+from graph.store.remote.prepared import Preparation
 from graph.store.result import QueryResult
 from graph.validation.report import ValidationReport
 
@@ -79,6 +82,7 @@ class RemoteStore:
     manifest: Manifest
     limits: Limits
     _folder: Path | None = field(default=None, init=False, repr=False)
+    _preparation: Preparation | None = field(default=None, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     @property
@@ -179,25 +183,36 @@ class RemoteStore:
 
     def loaded(self) -> Path:
         """The folder of what is made from the data (search index, dumps, the report's
-        files): made now, from the engine, if it was not yet."""
+        files): made now, from the engine, if it was not yet; when a process makes it
+        (``start_preparing``), StorePreparing until it is there."""
         with self._lock:
+            if self._preparation is not None:
+                return self._preparation.folder()
             if self._folder is None:
-                self._folder = self._make_folder()
+                folder = Path(tempfile.mkdtemp(prefix="benchgraph-remote-"))
+                try:
+                    self._folder = self._make_into(folder)
+                except BaseException:
+                    shutil.rmtree(folder, ignore_errors=True)
+                    raise
             return self._folder
 
-    def _make_folder(self) -> Path:
+    def start_preparing(self) -> None:
+        """Make the folder ``loaded`` gives in a process of its own, from now on."""
+        with self._lock:
+            if self._preparation is None and self._folder is None:
+                self._preparation = Preparation.start(self._make_into)
+
+    def _make_into(self, folder: Path) -> Path:
+        """Make the search index, dumps and the report's files in ``folder``; the generation
+        folder that holds them."""
         table = self._read_data_graphs()
-        folder = Path(tempfile.mkdtemp(prefix="benchgraph-remote-"))
-        try:
-            made = build_store(folder, table, self.manifest.facts, self.manifest.counts,
-                               with_graph=False)
-            generation = folder / made.generation
-            report = self.validation()
-            if report is not None:
-                write_validation(generation, report)
-        except BaseException:
-            shutil.rmtree(folder, ignore_errors=True)
-            raise
+        made = build_store(folder, table, self.manifest.facts, self.manifest.counts,
+                           with_graph=False)
+        generation = folder / made.generation
+        report = self.validation()
+        if report is not None:
+            write_validation(generation, report)
         return generation
 
     def _read_data_graphs(self) -> QuadTable:
@@ -223,6 +238,8 @@ class RemoteStore:
 
     def close(self) -> None:
         self.engine.close()
+        if self._preparation is not None:
+            self._preparation.stop()
         if self._folder is not None:
             shutil.rmtree(self._folder.parent, ignore_errors=True)
             self._folder = None
