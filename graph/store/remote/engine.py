@@ -108,13 +108,19 @@ class Engine:
 
     def rows(self, text: str, dataset: Dataset, *, timeout: float) -> list[Row]:
         """Every solution of a SELECT query of our own, as tuples of terms."""
+        return list(self.each_row(text, dataset, timeout=timeout))
+
+    def each_row(self, text: str, dataset: Dataset, *, timeout: float) -> Iterator[Row]:
+        """``rows``, one at a time as the answer is read: what reads back millions of them
+        holds only those it has not yet let go of."""
         deadline = time.monotonic() + timeout
         answer = self._send(text, RESULTS_XML, dataset, deadline)
         with self._reading(answer, deadline):
             parsed = ox.parse_query_results(_Reader(answer, deadline),  # type: ignore[arg-type]
                                             ox.QueryResultsFormat.XML)
             assert isinstance(parsed, ox.QuerySolutions), text
-            return [tuple(solution) for solution in parsed]
+            for solution in parsed:
+                yield tuple(solution)
 
     def _send(self, text: str, accept: str, dataset: Dataset, deadline: float) -> Answer:
         body = [("query", prologue(self.base) + text), *dataset.params()]

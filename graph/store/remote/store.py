@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import islice
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -72,6 +73,9 @@ from graph.store.result import QueryResult
 from graph.validation.report import ValidationReport
 
 _SOURCE = "the query"
+_BATCH = 100_000
+"""Statements read back from the engine into the table at a time (its terms then held
+once, in the table)."""
 
 
 @dataclass
@@ -222,10 +226,11 @@ class RemoteStore:
         records = ox.Literal(f"{self.base}record/")
         text = (f"SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ ?s ?p ?o }} FILTER(STRSTARTS(STR(?g), "
                 f"{records}) || ?g IN (<{build}>, <{ONTOLOGY_IRI}>)) }}")
-        rows = self.engine.rows(text, Dataset(),
-                                timeout=max(self.engine.client.timeout, self.limits.timeout))
+        rows = self.engine.each_row(
+            text, Dataset(), timeout=max(self.engine.client.timeout, self.limits.timeout))
         table = QuadTable()
-        table.extend([tuple(map(to_rdflib, row)) for row in rows])  # type: ignore[misc]
+        while batch := [tuple(map(to_rdflib, row)) for row in islice(rows, _BATCH)]:
+            table.extend(batch)  # type: ignore[arg-type]
         if len(table) != self.manifest.quads:
             raise StoreError(f"{self.engine.query_url.url} gave {len(table):,} statements of "
                              f"the data graphs, where the push wrote {self.manifest.quads:,}: "
