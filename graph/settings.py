@@ -86,8 +86,9 @@ class Settings(BaseSettings):
         "basic auth (never on the command line, never printed).",
     )
     remote_timeout: float = Field(
-        60.0, gt=0, description="Seconds to wait for a sparql:URL store's engine to take a "
-        "graph or answer one of benchgraph's own requests (queries have query_timeout).",
+        60.0, gt=0, description="Seconds to wait for a sparql:URL store's engine to answer "
+        "one of benchgraph's own requests, and to take a graph besides a second per MB of it "
+        "(queries have query_timeout).",
     )
     remote_retries: int = Field(
         3, ge=0, description="Times a request to a sparql:URL store's engine is tried again "

@@ -391,3 +391,22 @@ def test_a_manifest_and_report_in_many_parts_read_back_whole(
         store.close()
     again = push_validated()
     assert (again.sent, again.deleted) == ([], [])
+
+
+def test_a_put_waits_longer_for_a_larger_graph(oxigraph: RunningEngine) -> None:
+    """An engine takes a graph in one transaction before it answers, so a PUT is given the
+    time limit and a second for each MB it sends: behind an engine that answers after 2 s,
+    with a time limit of 1 s, a 2 MB graph goes and a small one does not."""
+    from graph.store.remote.layout import Document
+
+    with proxy_to(oxigraph.origin, delay=2.0) as proxy:
+        slow = oxigraph.through(proxy.url)
+        client = engine_for(slow.query, settings_for(slow, remote_timeout=1.0))
+        try:
+            graph = f"{BASE}record/large"
+            line = f'<{graph}> <{graph}> "{"x" * 1000}" .\n'.encode()
+            client.put(Document(graph, [line * 2100]))  # 2.1 MB: 3.1 s to answer
+            with pytest.raises(RemoteTimeout, match="did not answer in time"):
+                client.put(Document(f"{BASE}record/small", [line]))
+        finally:
+            client.close()

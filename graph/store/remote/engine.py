@@ -40,6 +40,10 @@ from graph.store.remote.layout import Document
 from graph.store.result import QueryResult, Row
 
 RESULTS_XML = "application/sparql-results+xml"
+PUT_SECONDS_PER_MB = 1.0
+"""What a PUT is given besides ``remote_timeout``, for each MB it sends: an engine takes the
+whole graph in one transaction before it answers. The merge of 100,000 records is 800 MB,
+and ``oxigraph serve`` had not answered its PUT within 60 s (perf, 2026-12-04)."""
 GRAPH_TYPES = "application/n-triples, text/turtle;q=0.9"
 NTRIPLES = "application/n-triples"
 PARTIAL = "X-SQL-State"
@@ -159,12 +163,16 @@ class Engine:
 
     def put(self, document: Document, *, timeout: float | None = None) -> None:
         """Replace one graph (the default graph when ``document.graph`` is None) with the
-        document's statements."""
+        document's statements, waiting ``timeout`` seconds, or by default the client's time
+        limit and ``PUT_SECONDS_PER_MB`` for each MB sent."""
         what = f"PUT of {document.graph or 'the default graph'}"
+        if timeout is None:
+            size = sum(map(len, document.chunks))
+            timeout = self.client.timeout + PUT_SECONDS_PER_MB * size / 2**20
         answer = self.client.request(
             self.graph_store, "PUT", what, params=_graph_params(document.graph),
             headers={"Content-Type": NTRIPLES}, body=lambda: document.chunks,
-            deadline=None if timeout is None else time.monotonic() + timeout)
+            deadline=time.monotonic() + timeout)
         _drain(answer)
 
     def delete(self, graph: str) -> None:
