@@ -50,6 +50,8 @@ class Preparation:
     started: float = field(default_factory=time.monotonic)
     owner: int = field(default_factory=os.getpid)
     _exited: bool = field(default=False, repr=False)
+    _made: Path | None = field(default=None, repr=False)
+    """The generation folder, once read from ``ready``: every request after asks nothing."""
 
     @classmethod
     def start(cls, make: Callable[[Path], Path]) -> Preparation:
@@ -72,10 +74,13 @@ class Preparation:
     def folder(self) -> Path:
         """The generation folder, once made. StorePreparing while it is being made,
         StoreError when it could not be."""
+        if self._made is not None:
+            return self._made
         ready, failed = self.root / READY, self.root / FAILED
         running = self._running()  # before reading the files: a maker that ends between
         if ready.exists():         # the two has said how it went by then
-            return self.root / ready.read_text(encoding="utf-8")
+            self._made = self.root / ready.read_text(encoding="utf-8")
+            return self._made
         if failed.exists():
             raise StoreError("the search index and the downloads could not be made from the "
                              f"engine: {failed.read_text(encoding='utf-8')}")
