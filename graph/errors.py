@@ -37,6 +37,9 @@ class BenchgraphError(Exception):
 
     kind: ErrorKind = ErrorKind.USAGE
     """The default kind of a subclass; an instance may carry another."""
+    retry_after: int | None = None
+    """Seconds after which asking again may succeed (an HTTP ``Retry-After``), where waiting
+    helps: a store still making what was asked for."""
 
     def __init__(self, message: str, kind: ErrorKind | None = None) -> None:
         super().__init__(message)

@@ -106,7 +106,7 @@ def opened(kind: str, built: BuildResult, folder: Path, settings: Settings, *,
 def prepared(store: Store, seconds: float = 120.0) -> None:
     """Wait until a store opened as ``serve`` opens it has made its search index and dumps
     (a ``sparql:`` store makes them in a process of its own: ``StorePreparing`` until then)."""
-    from graph.store.remote.prepared import StorePreparing
+    from graph.store.errors import StorePreparing
     from graph.store.remote.store import RemoteStore
 
     if not isinstance(store, RemoteStore):

@@ -13,7 +13,8 @@ from graph.cli import main
 from graph.export.formats import Format
 from graph.settings import Settings
 from graph.store import disk
-from graph.store.disk import StoreError, read_manifest
+from graph.store.disk import read_manifest
+from graph.store.errors import StoreError
 from graph.store.files import DUMP_FORMATS as FORMATS
 from graph.store.files import dump_name
 from graph.store.kinds import StoreSpec, build_into, open_store

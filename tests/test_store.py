@@ -16,7 +16,8 @@ from graph.settings import Settings
 from graph.sparql.errors import QuerySyntaxError, ReadOnlyError
 from graph.store import disk
 from graph.store.base import Limits, QueryDataset, Store
-from graph.store.disk import StoreError, read_manifest
+from graph.store.disk import read_manifest
+from graph.store.errors import StoreError
 from graph.store.executor import OnDisk, QueryRequest
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.local import LocalStore

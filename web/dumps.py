@@ -20,9 +20,8 @@ from werkzeug.exceptions import RequestedRangeNotSatisfiable
 
 from graph.export.formats import Format
 from graph.store.base import StoredFile
+from graph.store.errors import StorePreparing
 from graph.store.files import DUMP_FORMATS
-from graph.store.remote.prepared import StorePreparing
-from graph.store.remote.store import RemoteStore
 from web.negotiation import content_type
 from web.stores import get_store
 
@@ -96,7 +95,7 @@ def listing() -> str:
     counts = store.counts()
     return render_template("docs/dumps.html", links=links, counts=counts,
                            records=len(store.record_graphs()), preparing=preparing,
-                           from_engine=isinstance(store, RemoteStore))
+                           from_engine=store.dumps_from_engine)
 
 
 __all__ = ["bp", "media_type_of", "stream_file"]

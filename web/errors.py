@@ -44,7 +44,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(BenchgraphError)
     def user_error(error: BenchgraphError) -> Response:
-        retry = getattr(error, "retry_after", None)  # a store still making what was asked for
+        retry = error.retry_after
         return error_response(error.kind.http_status, error.message,
                               None if retry is None else {"Retry-After": str(retry)})
 

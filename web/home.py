@@ -13,7 +13,7 @@ from flask import Blueprint, render_template
 
 from graph.search import BrowseRequest
 from graph.sparql.named import load_named_queries
-from graph.store.remote.prepared import StorePreparing
+from graph.store.errors import StorePreparing
 from web.labels import fetch_labels
 from web.links import iri_href
 from web.stores import get_store

@@ -197,10 +197,16 @@ class Store(Protocol):
         order and page asked for, with every facet's counts (``graph.search.browse``)."""
         ...
 
+    @property
+    def dumps_from_engine(self) -> bool:
+        """Whether ``dump`` gives the graph as a remote engine gives it back (in the engine's
+        own forms of some literals), rather than the build's own bytes."""
+        ...
+
     def dump(self, fmt: Format) -> StoredFile:
-        """The whole graph in ``fmt``: a file on this machine, byte for byte what
-        ``benchgraph build -o FILE`` writes for the same records, to stream as it is (never
-        to read whole). StoreError when the store has none."""
+        """The whole graph in ``fmt``: a file on this machine, to stream as it is (never to
+        read whole). Byte for byte what ``benchgraph build -o FILE`` writes for the same
+        records, but where ``dumps_from_engine``. StoreError when the store has none."""
         ...
 
     def validation(self) -> ValidationReport | None:

@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING, Any
 import pyoxigraph as ox
 
 from graph.dataset.table import QuadTable
-from graph.errors import BenchgraphError, ErrorKind
 from graph.export import write_atomically
 from graph.export.formats import NQUADS, NTRIPLES
 from graph.heap import release_free_memory
@@ -46,6 +45,7 @@ from graph.libc import libc_function
 from graph.search import INDEX_FILE, write_index
 from graph.stats import GraphStats
 from graph.store.base import BuildFacts, RecordGraph
+from graph.store.errors import StoreError
 from graph.store.executor import Stores
 from graph.store.files import (
     DUMP_FORMATS,
@@ -68,12 +68,6 @@ FORMAT_VERSION = 2
 _GENERATION_PREFIX = "generation-"
 _CHECKPOINTING = ".tmp"
 """What RocksDB adds to a checkpoint's folder name while it makes it (``Store.backup``)."""
-
-
-class StoreError(BenchgraphError):
-    """A store that cannot be opened or built as asked."""
-
-    kind = ErrorKind.STORE
 
 
 @dataclass(frozen=True)
@@ -418,5 +412,5 @@ def _remove_old_generations(folder: Path, keep: str) -> None:
             shutil.rmtree(entry, ignore_errors=True)
 
 
-__all__ = ["MANIFEST", "GraphUpdate", "Manifest", "StoreError", "StoreUpdate", "build_store",
+__all__ = ["MANIFEST", "GraphUpdate", "Manifest", "StoreUpdate", "build_store",
            "load_in_memory", "read_manifest", "updating_store"]

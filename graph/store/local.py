@@ -38,7 +38,7 @@ from graph.store.base import (
     ValidationSuffix,
 )
 from graph.store.describe import describe_node
-from graph.store.disk import StoreError
+from graph.store.errors import StoreError
 from graph.store.executor import Failure, QueryRequest, StoreSource
 from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE, stored_dump
 from graph.store.pages import PagesError
@@ -81,6 +81,10 @@ class LocalStore:
     @property
     def base(self) -> str:
         return self.facts.base
+
+    @property
+    def dumps_from_engine(self) -> bool:
+        return False
 
     def loaded(self) -> tuple[Path, StoreSource]:
         """The generation folder, and where query processes find the graph: put there now if

@@ -77,11 +77,11 @@ from graph.stats import updated_stats
 from graph.store.disk import (
     GraphUpdate,
     Manifest,
-    StoreError,
     StoreUpdate,
     read_manifest,
     updating_store,
 )
+from graph.store.errors import StoreError
 from graph.store.files import write_validation
 from graph.store.kinds import build_facts
 from graph.store.pages import Partition, canonical_rows, update_partition

@@ -122,6 +122,13 @@ class Manifest:
                    dict(data["graphs"]), bool(data["complete"]), int(data["quads"]),
                    int(data["triples"]), bool(data["validated"]))
 
+    def data_graphs(self) -> list[str]:
+        """The data graphs the engine holds (every record's, the build's, the ontology's),
+        in order: the graphs but the merge and benchgraph's own."""
+        own = Names(self.facts.base).own
+        return sorted(name for name in self.graphs
+                      if name != DEFAULT and not name.startswith(own))
+
     def holding(self, graphs: dict[str, str], complete: bool) -> Manifest:
         return replace(self, graphs=dict(graphs), complete=complete)
 

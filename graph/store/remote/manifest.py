@@ -13,7 +13,7 @@ from typing import Any
 import pyoxigraph as ox
 
 from graph.settings import Settings
-from graph.store.disk import StoreError
+from graph.store.errors import StoreError
 from graph.store.remote.client import Client, Credentials, Endpoint
 from graph.store.remote.engine import Dataset, Engine
 from graph.store.remote.layout import (

@@ -27,20 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graph.errors import BenchgraphError
-from graph.store.disk import StoreError
+from graph.store.errors import StoreError, StorePreparing
 
 READY = "ready"
 FAILED = "failed"
-RETRY_AFTER = 5
-"""Seconds a client is asked to wait before it asks again."""
-
-
-class StorePreparing(StoreError):
-    """What was asked for needs the files still being made: a 503, asked again later."""
-
-    retry_after = RETRY_AFTER
-
-
 @dataclass
 class Preparation:
     """The process making a store's files into ``root``, started by the process ``owner``."""
