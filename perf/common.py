@@ -11,12 +11,14 @@ import json
 import os
 import platform
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -173,6 +175,8 @@ def cached_catalog(
 STALE_SECONDS = 24 * 3600
 """How long a catalog of another generator version must have gone unused to be removed: a
 checkout of another version (a worktree beside this one) may be making or using it now."""
+STOP_SECONDS = 60.0
+"""How long a process sent SIGINT by an interrupted run is given to stop."""
 
 
 def prune_stale_catalogs(fingerprint: str, now: float | None = None) -> list[Path]:
@@ -218,21 +222,40 @@ def run_process(
         stderr = error_output if errors else subprocess.STDOUT
         process = subprocess.Popen(command, stdout=output, stderr=stderr)
         timed_out = False
-        while True:
-            pid, status, usage = os.wait4(process.pid, 0 if timeout is None else os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() - started > (timeout or 0):
-                timed_out = True
-                process.kill()
-                timeout = None  # now wait for it to go
-            else:
-                time.sleep(0.05)
+        with interrupted_with(process):
+            while True:
+                pid, status, usage = os.wait4(process.pid, 0 if timeout is None else os.WNOHANG)
+                if pid:
+                    break
+                if time.perf_counter() - started > (timeout or 0):
+                    timed_out = True
+                    process.kill()
+                    timeout = None  # now wait for it to go
+                else:
+                    time.sleep(0.05)
         seconds = time.perf_counter() - started
     process.returncode = code = os.waitstatus_to_exitcode(status)
     # Linux reports ru_maxrss in KiB, macOS in bytes.
     peak = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
     return Finished(code, seconds, usage.ru_utime + usage.ru_stime, peak, timed_out)
+
+
+@contextmanager
+def interrupted_with(process: subprocess.Popen[Any]) -> Iterator[None]:
+    """While waiting for ``process``: a run interrupted (Ctrl-C, or SIGTERM, which
+    ``perf.run`` makes the same) sends it SIGINT, so that it stops the servers it started
+    in sessions of their own, and waits for it (a minute, then kills it)."""
+    try:
+        yield
+    except BaseException:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        raise
 
 
 def run_phase(

@@ -34,7 +34,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from perf.common import Headline, PerfError, Run, SectionReport, run_phase_command, table
+from perf.common import (
+    Headline,
+    PerfError,
+    Run,
+    SectionReport,
+    interrupted_with,
+    run_phase_command,
+    table,
+)
 from perf.common import progress as say
 from perf.served_store import adopt, folder_mb
 from perf.serving import Client, Served, serving_benchgraph, serving_oxigraph
@@ -110,7 +118,7 @@ def _sampled(command: Sequence[str], log: Path, accept: Sequence[int] = (0,)) ->
     with log.open("wb") as output:
         started = time.perf_counter()
         process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
-        with TreeSampler(process.pid) as sampler:
+        with interrupted_with(process), TreeSampler(process.pid) as sampler:
             code = process.wait()
         seconds = time.perf_counter() - started
     if code not in accept:
