@@ -63,8 +63,6 @@ from perf.serving import (
 NAME = "query"
 HELP = "every named query through each store's endpoint, against the engine alone"
 MODULE = "perf.query_perf"
-FILES_SECONDS = 3600.0
-"""The most the sparql: store may take to make its files before the queries are timed."""
 TARGET_RATIO = 2.0
 TARGET_SLACK = 0.010
 """Seconds of overhead the target allows a query however fast the floor is (issue 9)."""
@@ -134,16 +132,21 @@ def _report(detail: dict[str, Any], peak_mb: float) -> SectionReport:
     rows, ratios = [], {pair: {} for pair in pairs}  # type: ignore[var-annotated]
     met = dict.fromkeys(pairs, 0)
     for name, figures in detail["queries"].items():
-        medians = {engine: _median(figures[engine]) for engine in engines}
+        failed = figures.get("failed", {})
+        medians = {engine: _median(figures[engine]) for engine in engines
+                   if engine not in failed}
         verdicts = []
         for pair in pairs:
+            if pair[0] in failed or pair[1] in failed:
+                verdicts += ["-", "-", "failed"]
+                continue
             served, alone = medians[pair[0]][0], medians[pair[1]][0]
             ratios[pair][name] = served / max(alone, 1e-6)
             ok = served <= target(alone)
             met[pair] += ok
             verdicts += [f"{ratios[pair][name]:,.2f}x", f"{1000 * (served - alone):+,.1f}",
                          "met" if ok else "MISSED"]
-        rows.append([name, str(figures["rows"]), *(_shown(*medians[e]) for e in engines),
+        rows.append([name, str(figures["rows"]), *(_cell(figures, e) for e in engines),
                      *verdicts])
     headers = ["query (median of rounds)", "rows", *(f"{e} s" for e in engines),
                *(heading for served, alone in pairs
@@ -155,11 +158,14 @@ def _report(detail: dict[str, Any], peak_mb: float) -> SectionReport:
                          for step, seconds in detail["load_seconds"].items())
              + f"; peak {peak_mb:,.0f} MB (this process)",
              f"parameters: {json.dumps(detail['parameters'], ensure_ascii=False)}"]
+    lines += [f"failed: {name} on {engine}: {reason}"
+              for name, figures in detail["queries"].items()
+              for engine, reason in figures.get("failed", {}).items()]
     for pair in pairs:
         values = ratios[pair].values()
+        median = f"{statistics.median(values):.2f}x" if values else "-"
         lines.append(f"{pair[0]} endpoint within max({TARGET_RATIO:g}x, +10 ms) of {pair[1]}: "
-                     f"{met[pair]} of {len(values)} queries; median ratio "
-                     f"{statistics.median(values):.2f}x")
+                     f"{met[pair]} of {len(values)} queries; median ratio {median}")
     data = {"target_ratio": TARGET_RATIO, "target_slack_s": TARGET_SLACK,
             "ratios": {f"{a}/{b}": {k: round(v, 3) for k, v in ratios[(a, b)].items()}
                        for a, b in pairs}, **detail}
@@ -171,6 +177,13 @@ def _median(runs: list[float | None]) -> tuple[float, bool]:
     timed_out = any(run is None for run in runs)
     values = [run if run is not None else float("inf") for run in runs]
     return statistics.median(values), timed_out
+
+
+def _cell(figures: dict[str, Any], engine: str) -> str:
+    """One query's median on one engine as the table shows it."""
+    if engine in figures.get("failed", {}):
+        return "failed"
+    return _shown(*_median(figures[engine]))
 
 
 def _shown(seconds: float, timed_out: bool) -> str:
@@ -294,7 +307,7 @@ def phase_measure(args: Sequence[str]) -> dict[str, Any]:
                     options, work, workers=1, environment=environment))
                 loads[kind] = engines[kind].ready_seconds
         if "remote" in engines:  # its maker reads the engine: not while queries are timed
-            loads["files"] = files_made(engines["remote"], FILES_SECONDS)
+            loads["files"] = files_made(engines["remote"])
         clients = {kind: serving.enter_context(closing(Client(server.url, timeout + 30)))
                    for kind, server in engines.items()}
         parameters = parameters_of(disk_floor)
@@ -371,18 +384,23 @@ def _measure(names: Sequence[str], parameters: dict[str, str], floors: dict[str,
             work_of["engine"] = partial(_asker, clients["engine"], ours + text, accept,
                                         OXIGRAPH_QUERY_PATH)
         times: dict[str, list[float | None]] = {engine: [] for engine in engines}
+        failed: dict[str, str] = {}
         for engine in engines:
-            first = (_timed_apart(work_of[engine], timeout) if "floor" in engine
-                     else _timed(work_of[engine]))
-            if first is None:  # the untimed warm-up, and a guard
-                times[engine] = [None]
-                continue
-            for _ in range(rounds):
-                times[engine].append(_timed(work_of[engine]))
-                if times[engine][-1] is None:
-                    break
-        results[name] = {"rows": _size(work_of["disk floor"]()), **times}
-        print(f"{name}: " + ", ".join(f"{e} {_shown(*_median(times[e]))}" for e in engines),
+            try:
+                first = (_timed_apart(work_of[engine], timeout) if "floor" in engine
+                         else _timed(work_of[engine]))
+                if first is None:  # the untimed warm-up, and a guard
+                    times[engine] = [None]
+                    continue
+                for _ in range(rounds):
+                    times[engine].append(_timed(work_of[engine]))
+                    if times[engine][-1] is None:
+                        break
+            except PerfError as error:  # one query on one endpoint: the others still run
+                times[engine], failed[engine] = [], str(error)
+        results[name] = {"rows": _size(work_of["disk floor"]()), **times,
+                         **({"failed": failed} if failed else {})}
+        print(f"{name}: " + ", ".join(f"{e} {_cell(results[name], e)}" for e in engines),
               file=sys.stderr, flush=True)
     return results
 
