@@ -248,14 +248,24 @@ def interrupted_with(process: subprocess.Popen[Any]) -> Iterator[None]:
     try:
         yield
     except BaseException:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(STOP_SECONDS)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop(process)
         raise
+
+
+def stop(process: subprocess.Popen[Any], *, group: bool = False) -> None:
+    """Send ``process`` SIGINT, as Ctrl-C does, and wait for it; after ``STOP_SECONDS``,
+    kill it (with ``group``, every process of the session it leads)."""
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        if group:
+            os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
+        process.wait()
 
 
 def run_phase(

@@ -14,7 +14,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlencode, urlsplit
 
-from perf.common import PerfError, progress, run_process
+from perf.common import PerfError, progress, run_process, stop
 
 START_SECONDS = 600.0
 """The most a server may take to answer its first query (a memory store builds first)."""
@@ -281,12 +280,7 @@ def _serving(command: list[str], workdir: Path, sparql_path: str, env: dict[str,
             listening = ready  # a server that prints no address: the port is its readiness
         yield Served(url, sparql_path, listening, ready, process.pid)
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(60)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop(process, group=True)
         reader.join(10)
         log.close()
 
