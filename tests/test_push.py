@@ -149,6 +149,29 @@ def test_one_changed_record_sends_its_graph_and_the_merge(
     assert data(quads(engine)) == data(fresh_push(engine, tmp_path / "fresh", changed))
 
 
+
+def test_a_push_writes_the_manifest_a_bounded_number_of_times(
+        tmp_path: Path, oxigraph: RunningEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every checkpoint writes the whole manifest (it lists every graph), so a push makes at
+    most ``CHECKPOINTS`` of them, evenly spaced, whatever the number of graphs: the
+    unfinished manifest first, the checkpoints, the finished one last."""
+    assert remote_push.checkpoint_every(100_000) == 5_000
+    assert remote_push.checkpoint_every(1_000) == remote_push.CHECKPOINT_GRAPHS == 200
+    monkeypatch.setattr(remote_push, "CHECKPOINT_GRAPHS", 1)
+    monkeypatch.setattr(remote_push, "CHECKPOINTS", 3)
+    with proxy_to(oxigraph.origin) as proxy:
+        watched = oxigraph.through(proxy.url)
+        settings = settings_for(watched)
+        outcome = push_build(watched, build([write_catalog(tmp_path / "catalog")], settings),
+                             settings)
+        puts = proxy.puts()
+    sent = len(outcome.sent)  # every record, the build, the ontology and the merge
+    assert sent == len(RECORDS) + 3
+    manifests = [at for at, graph in enumerate(puts) if graph == f"{BASE}push"]
+    between = [later - earlier - 1 for earlier, later in itertools.pairwise(manifests)]
+    every = -(-sent // 3)
+    assert between == [every, every, sent - 2 * every]
+
 def fresh_push(like: RunningEngine, folder: Path, records: dict[str, str]) -> set[ox.Quad]:
     """What one push of ``records`` into an empty engine of the same kind leaves there."""
     start = oxigraph_server if like.store.endswith("/store") else ENGINES["virtuoso"]
