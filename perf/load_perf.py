@@ -27,6 +27,7 @@ on ours; and ours against its baseline.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import threading
@@ -65,16 +66,20 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     """Seconds of every request answered with a 200."""
     errors: Counter[str] = field(default_factory=Counter)
+    """How many of each kind of error: ``HTTP 503``, ``ConnectionResetError``."""
+    first_errors: dict[str, str] = field(default_factory=dict)
+    """Each kind of error's first occurrence: the request's name and what the answer said."""
     by_name: dict[str, list[float]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, name: str, seconds: float, error: str | None) -> None:
+    def add(self, name: str, seconds: float, error: str | None, said: str = "") -> None:
         with self.lock:
             if error is None:
                 self.latencies.append(seconds)
                 self.by_name.setdefault(name, []).append(seconds)
             else:
                 self.errors[error] += 1
+                self.first_errors.setdefault(error, f"{name}: {said}" if said else name)
 
 
 # -- the section ----------------------------------------------------------------------------
@@ -185,12 +190,15 @@ def send_mix(served: Served, mix: Sequence[Asked], clients: int, seconds: float
                 asked = order[index % len(order)]
                 index += 1
                 started = time.perf_counter()
+                said = ""
                 try:
-                    status, _ = connection.sparql(served.sparql_path, asked.text, asked.accept)
+                    status, body = connection.sparql(served.sparql_path, asked.text,
+                                                     asked.accept)
                     error = None if status == 200 else f"HTTP {status}"
+                    said = "" if status == 200 else error_message(body)
                 except OSError as failure:
-                    error = type(failure).__name__
-                tally.add(asked.name, time.perf_counter() - started, error)
+                    error, said = type(failure).__name__, str(failure)
+                tally.add(asked.name, time.perf_counter() - started, error, said)
         finally:
             connection.close()
 
@@ -201,6 +209,17 @@ def send_mix(served: Served, mix: Sequence[Asked], clients: int, seconds: float
     for thread in threads:
         thread.join()
     return tally, time.perf_counter() - started
+
+
+def error_message(body: bytes, limit: int = 300) -> str:
+    """What an error answer says: our JSON error's message, or an engine's text, on one line
+    and cut at ``limit`` characters."""
+    text = body.decode("utf-8", "replace")
+    try:
+        text = json.loads(text)["error"]["message"]
+    except (ValueError, KeyError, TypeError):
+        pass
+    return " ".join(str(text).split())[:limit]
 
 
 def _percentile(values: Sequence[float], percent: int) -> float:
@@ -220,6 +239,7 @@ def _figures(tally: Tally, elapsed: float) -> dict[str, Any]:
             "p99_ms": _percentile(tally.latencies, 99) * 1000,
             "max_ms": max(tally.latencies) * 1000,
             "errors": dict(tally.errors),
+            "first_errors": dict(tally.first_errors),
             "p50_ms_by_request": {name: round(statistics.median(values) * 1000, 2)
                                   for name, values in sorted(tally.by_name.items())}}
 
@@ -249,4 +269,7 @@ def _report(figures: dict[str, Any]) -> SectionReport:
               + f"errors {errors[kind]} (target {TARGET_ERRORS}: "
               + f"{'met' if errors[kind] == TARGET_ERRORS else 'MISSED'})"
               for kind in errors]
+    lines += [f"{name}: {count} x {error}, the first on {figure['first_errors'][error]}"
+              for name, figure in figures["servers"].items()
+              for error, count in sorted(figure["errors"].items())]
     return SectionReport(NAME, "\n".join(lines), figures)
