@@ -57,6 +57,26 @@ def test_quads_come_back_in_the_order_stated_repeats_included() -> None:
     assert list(table.column(OBJECT))[1] == terms.plain("a")
 
 
+
+def test_a_selection_of_rows_is_a_table_that_grows_like_any() -> None:
+    """``of_selected`` copies the kept rows straight into the new table's buffer; quads
+    added to it after (an incremental build maps its changed records into it) and rows added
+    at its end (its build graph) land in that table."""
+    quads = random_quads(3, 200)
+    whole = QuadTable.of(quads)
+    keep = whole.held_rows()[:, GRAPH] == whole.terms.iri(G1)
+    part = QuadTable.of_selected(whole.terms, whole.held_rows(), keep)
+    assert part.quads() == [quad for quad in quads if quad[3] == G1]
+    part.extend([(A, RDF.type, C, G2)])
+    terms = part.terms
+    part.add((terms.iri(B), terms.iri(RDF.type), terms.iri(C), terms.iri(G2)))  # as mapping does
+    part.add_rows(whole.held_rows()[~keep][:2])
+    assert part.quads() == [*(quad for quad in quads if quad[3] == G1), (A, RDF.type, C, G2),
+                            (B, RDF.type, C, G2), *[quad for quad in quads if quad[3] == G2][:2]]
+    assert whole.quads() == quads  # the table it was selected from is as it was
+    empty = QuadTable.of_selected(whole.terms, whole.held_rows(), keep & False)
+    assert len(empty) == 0
+
 def random_quads(seed: int, count: int) -> list[tuple[URIRef, URIRef, URIRef | Literal, URIRef]]:
     rng = random.Random(seed)
     nodes = [URIRef(f"{EX}n{rng.randrange(40)}") for _ in range(60)]
