@@ -97,7 +97,7 @@ def headline(data: dict[str, Any]) -> Headline:
         if phase["name"] == "full":
             found["full build records/s"] = f"{data['records'] / phase['median_seconds']:,.0f}"
     found.update({phase["label"] + " peak MB": f"{phase['max_peak_rss_mb']:,.0f}"
-                  for phase in data["phases"] if phase["name"] in ("full", "serve",
+                  for phase in data["phases"] if phase["name"] in ("full", "one", "serve",
                                                                   "validate-full")})
     return found
 
@@ -126,13 +126,16 @@ def _report(measured: dict[str, Measurement], records: int) -> SectionReport:
     lines = [table(["phase (median of rounds)", "wall s", "records/s", "ms/record",
                     "read again", "peak MB"], rows), ""]
     full, one, serve = measured["full"], measured["one"], measured["serve"]
+    # a rebuild is a build into oxigraph:DIR too: the largest of the three is held to 2 GB
+    largest = max((measured[name] for name in ("full", "nothing", "one")),
+                  key=lambda m: m.peak_mb)
     lines.append(f"rebuild after one change / full build: x{one.seconds / full.seconds:.3f}; "
                  f"seconds by step (last round): {one.runs[-1].detail.get('steps')}")
     verdicts = [
         ("rebuild", one.seconds < TARGET_REBUILD_SECONDS,
          f"one record changed {one.seconds:.2f} s < {TARGET_REBUILD_SECONDS:g} s"),
-        ("build memory", full.peak_mb < TARGET_RSS_MB,
-         f"peak {full.peak_mb:,.0f} MB < {TARGET_RSS_MB:,.0f} MB"),
+        ("build memory", largest.peak_mb < TARGET_RSS_MB,
+         f"peak {largest.peak_mb:,.0f} MB ({largest.label}) < {TARGET_RSS_MB:,.0f} MB"),
         ("serving memory", serve.peak_mb < TARGET_RSS_MB,
          f"peak {serve.peak_mb:,.0f} MB < {TARGET_RSS_MB:,.0f} MB"),
     ]
