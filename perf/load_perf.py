@@ -211,6 +211,13 @@ def send_mix(served: Served, mix: Sequence[Asked], clients: int, seconds: float
     return tally, time.perf_counter() - started
 
 
+def error_lines(server: str, figures: dict[str, Any]) -> list[str]:
+    """A line for each kind of error the clients of ``server`` met (its ``errors`` and
+    ``first_errors``): how many, and the first request that met it with what it said."""
+    return [f"{server}: {count} x {error}, the first on {figures['first_errors'][error]}"
+            for error, count in sorted(figures["errors"].items())]
+
+
 def error_message(body: bytes, limit: int = 300) -> str:
     """What an error answer says: our JSON error's message, or an engine's text, on one line
     and cut at ``limit`` characters."""
@@ -269,7 +276,6 @@ def _report(figures: dict[str, Any]) -> SectionReport:
               + f"errors {errors[kind]} (target {TARGET_ERRORS}: "
               + f"{'met' if errors[kind] == TARGET_ERRORS else 'MISSED'})"
               for kind in errors]
-    lines += [f"{name}: {count} x {error}, the first on {figure['first_errors'][error]}"
-              for name, figure in figures["servers"].items()
-              for error, count in sorted(figure["errors"].items())]
+    for name, figure in figures["servers"].items():
+        lines += error_lines(name, figure)
     return SectionReport(NAME, "\n".join(lines), figures)

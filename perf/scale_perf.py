@@ -143,6 +143,7 @@ def _asked(served: Served, mix: Sequence[Any], args: argparse.Namespace, *, page
             page_thread.join()
     figures = _figures(sampler.peak, elapsed)
     figures.update(requests=len(tally.latencies), errors=dict(tally.errors),
+                   first_errors=dict(tally.first_errors),
                    ready_seconds=round(served.ready_seconds, 2))
     return figures
 
@@ -178,6 +179,8 @@ def _figures(peak: TreePeak, seconds: float) -> dict[str, Any]:
 
 
 def _report(rows: dict[str, dict[str, Any]], records: int) -> SectionReport:
+    from perf.load_perf import error_lines
+
     lines = [table(
         ["what (one round)", "wall s", "peak tree RSS MB", "peak tree PSS MB", "processes",
          "largest process MB", "target"],
@@ -190,6 +193,7 @@ def _report(rows: dict[str, dict[str, Any]], records: int) -> SectionReport:
         if "errors" in r:
             lines.append(f"{name}: {r['requests']} requests, errors {r['errors'] or 0}, "
                          f"ready in {r['ready_seconds']} s")
+            lines += error_lines(name, r)
     return SectionReport(NAME, "\n".join(lines), {"records": records, "target_mb": TARGET_MB,
                                                   "rows": rows})
 

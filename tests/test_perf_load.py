@@ -76,3 +76,14 @@ def test_an_engine_s_error_text_is_kept_on_one_line_and_cut() -> None:
         "Resource temporarily unavailable (os error 11)"
     assert error_message(b'{"error": {"message": "refused"}}') == "refused"
     assert len(error_message(b"x" * 1000)) == 300
+
+
+def test_the_scale_section_names_its_errors_as_the_load_section_does() -> None:
+    from perf.scale_perf import _report as scale_report
+
+    row = {"seconds": 30.0, "peak_rss_mb": 900.0, "peak_pss_mb": 400.0, "processes": 4,
+           "largest_process": "gunicorn", "largest_process_mb": 300.0, "requests": 12,
+           "errors": {"HTTP 503": 2}, "first_errors": {"HTTP 503": f"slow one: {LIMIT}"},
+           "ready_seconds": 1.2}
+    lines = scale_report({"ours: serve": row}, records=100).text.splitlines()
+    assert f"ours: serve: 2 x HTTP 503, the first on slow one: {LIMIT}" in lines
