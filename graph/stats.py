@@ -236,8 +236,7 @@ def updated_stats(before: GraphStats, old: QuadTable, new: QuadTable, subjects: 
 
 def _about(table: QuadTable, subjects: Ids) -> QuadTable:
     """The statements of ``table`` whose subject is one of ``subjects``."""
-    held = table.held_rows()
-    return QuadTable.of_rows(table.terms, held[np.isin(held[:, SUBJECT], subjects)])
+    return table.select(np.isin(table.held_rows()[:, SUBJECT], subjects))
 
 
 def _plus(counts: dict[URIRef, int], less: dict[URIRef, int],

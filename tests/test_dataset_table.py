@@ -59,13 +59,13 @@ def test_quads_come_back_in_the_order_stated_repeats_included() -> None:
 
 
 def test_a_selection_of_rows_is_a_table_that_grows_like_any() -> None:
-    """``of_selected`` copies the kept rows straight into the new table's buffer; quads
+    """``select`` copies the kept rows straight into the new table's buffer; quads
     added to it after (an incremental build maps its changed records into it) and rows added
     at its end (its build graph) land in that table."""
     quads = random_quads(3, 200)
     whole = QuadTable.of(quads)
     keep = whole.held_rows()[:, GRAPH] == whole.terms.iri(G1)
-    part = QuadTable.of_selected(whole.terms, whole.held_rows(), keep)
+    part = whole.select(keep)
     assert part.quads() == [quad for quad in quads if quad[3] == G1]
     part.extend([(A, RDF.type, C, G2)])
     terms = part.terms
@@ -74,7 +74,7 @@ def test_a_selection_of_rows_is_a_table_that_grows_like_any() -> None:
     assert part.quads() == [*(quad for quad in quads if quad[3] == G1), (A, RDF.type, C, G2),
                             (B, RDF.type, C, G2), *[quad for quad in quads if quad[3] == G2][:2]]
     assert whole.quads() == quads  # the table it was selected from is as it was
-    empty = QuadTable.of_selected(whole.terms, whole.held_rows(), keep & False)
+    empty = whole.select(keep & False)
     assert len(empty) == 0
 
 def random_quads(seed: int, count: int) -> list[tuple[URIRef, URIRef, URIRef | Literal, URIRef]]:

@@ -325,7 +325,7 @@ def _map(plan: _Plan, report: LoadReport, kept: KeptBuild, index: BenchmarkIndex
     # 10,000 records as 64-bit ids three times here (0.1-0.2 s each at load 3).
     held = old.held_rows()
     keep = ~_in(held[:, GRAPH], gone)
-    table = QuadTable.of_selected(terms, held, keep)
+    table = old.select(keep)
     removed = held[~keep].astype(np.int64)
     del held  # the kept table's buffer is let go
     in_build = removed[:, GRAPH] == build
@@ -367,7 +367,7 @@ def _mend_build_graph(table: QuadTable, kept_build: Ids, removed: Ids, mapped: I
     changed = np.union1d(np.union1d(removed[:, SUBJECT], mapped[:, SUBJECT]),
                          np.asarray(turned, dtype=np.int64))
     held = table.held_rows()
-    about = QuadTable.of_rows(table.terms, held[np.isin(held[:, SUBJECT], changed)])
+    about = table.select(np.isin(held[:, SUBJECT], changed))
     del held
     derived_from = len(about)
     add_build_graph(about, catalogued, iris)
