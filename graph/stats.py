@@ -213,7 +213,9 @@ def graph_stats(table: QuadTable, base: str) -> GraphStats:
 def updated_stats(before: GraphStats, old: QuadTable, new: QuadTable, subjects: Ids,
                   base: str) -> GraphStats:
     """The stats of ``new`` (``graph_stats``), from ``before``, those of ``old``, when the two
-    tables (of one term table) differ only in statements of ``subjects``: the statements of a
+    tables (of one term table) differ only in statements of ``subjects``. Of ``old`` only its
+    statements about ``subjects`` are read: it may hold them alone (an incremental build has
+    made ``new`` in the place of the old table: ``graph.store.rebuild``). The statements of a
     subject in any graph are all that decide which part its triples count in, and all that
     make it a node of a class, a suite, an access level, or a harness's task. So the counts
     of those subjects' statements in ``old`` are taken away and those in ``new`` added; the

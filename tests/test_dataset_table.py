@@ -3,12 +3,14 @@
 import random
 import tracemalloc
 
+import numpy as np
 import pyoxigraph as ox
 import pytest
 from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import RDF, RDFS, XSD
 
 from graph.dataset import canonical as canonical_module
+from graph.dataset import table as table_module
 from graph.dataset.canonical import canonical
 from graph.dataset.oxigraph import to_rdflib
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable, TermTable
@@ -76,6 +78,29 @@ def test_a_selection_of_rows_is_a_table_that_grows_like_any() -> None:
     assert whole.quads() == quads  # the table it was selected from is as it was
     empty = whole.select(keep & False)
     assert len(empty) == 0
+
+
+@pytest.mark.parametrize("block", [1, 7, 1 << 20])
+def test_a_table_kept_where_flagged_holds_those_quads_in_order_and_grows_like_any(
+    monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    """``keep_where`` moves the kept rows to the front of the table's own buffer, a block at a
+    time (an incremental build makes its table so, in place of the kept one): whatever the
+    block, the quads kept are those flagged, in their order, and the table still grows."""
+    monkeypatch.setattr(table_module, "_BLOCK_ROWS", block)
+    quads = random_quads(5, 300)
+    table = QuadTable.of(quads)
+    flags = [index % 3 != 0 and quad[3] == G2 for index, quad in enumerate(quads)]
+    table.keep_where(np.asarray(flags))
+    kept = [quad for quad, flag in zip(quads, flags, strict=True) if flag]
+    assert table.quads() == kept
+    terms = table.terms
+    table.add((terms.iri(B), terms.iri(RDF.type), terms.iri(C), terms.iri(G1)))
+    assert table.quads() == [*kept, (B, RDF.type, C, G1)]
+    with pytest.raises(ValueError, match="flags for"):
+        table.keep_where(np.ones(3, dtype=np.bool_))
+    table.keep_where(np.zeros(len(table), dtype=np.bool_))
+    assert len(table) == 0
 
 def random_quads(seed: int, count: int) -> list[tuple[URIRef, URIRef, URIRef | Literal, URIRef]]:
     rng = random.Random(seed)

@@ -6,7 +6,7 @@ import pytest
 from rdflib import Literal, URIRef
 
 import graph.stats as stats_module
-from graph.dataset.table import QuadTable, TermTable
+from graph.dataset.table import SUBJECT, QuadTable, TermTable
 from graph.namespace import BENCH, ONTOLOGY_IRI, RDF, RDFS
 from graph.stats import StatementCounts, graph_stats, statement_counts
 from tests.memory import traced
@@ -142,3 +142,5 @@ def test_counts_updated_for_some_subjects_are_the_counts_made_again(seed: int) -
     afresh = graph_stats(new, EX)
     assert updated == afresh
     assert updated.to_json() == afresh.to_json()  # the same order too
+    about = old.select(np.isin(old.held_rows()[:, SUBJECT], subjects))  # all it reads of old
+    assert stats_module.updated_stats(graph_stats(old, EX), about, new, subjects, EX) == afresh

@@ -54,6 +54,8 @@ _XSD_STRING = str(XSD.string)
 _IRI, _PLAIN, _TYPED, _TAGGED = b"IPTL"
 _ID_TYPE = "i"
 """The array type of a row's ids: a 32-bit integer."""
+_BLOCK_ROWS = 1 << 20
+"""Rows ``QuadTable.keep_where`` moves at a time: 16 MB, of the 215 MB of 100,000 records."""
 _Key = TypeVar("_Key")
 
 
@@ -478,6 +480,23 @@ class QuadTable:
         np.compress(keep, self.held_rows(), axis=0,
                     out=np.frombuffer(table._rows, dtype=np.int32).reshape(-1, 4))
         return table
+
+    def keep_where(self, keep: npt.NDArray[np.bool_]) -> None:
+        """Keep only the quads where ``keep`` is true, in place: the kept rows are moved to
+        the front of the table's own buffer a block at a time, and its end is given back.
+        An incremental build makes its table so from the kept one, which nothing else reads
+        after: ``select`` would hold both, 215 MB more at 100,000 records, where a rebuild
+        peaked 12 MB under its 2 GB. No view ``held_rows`` gave may be alive (BufferError)."""
+        rows = np.frombuffer(self._rows, dtype=np.int32).reshape(-1, 4)
+        if keep.shape != (len(rows),):
+            raise ValueError(f"{keep.shape} flags for {len(rows)} quads")
+        written = 0
+        for start in range(0, len(rows), _BLOCK_ROWS):
+            block = rows[start:start + _BLOCK_ROWS][keep[start:start + _BLOCK_ROWS]]  # a copy
+            rows[written:written + len(block)] = block  # never past the block it came from
+            written += len(block)
+        del rows
+        del self._rows[4 * written:]
 
     def __len__(self) -> int:
         return len(self._rows) // 4
