@@ -113,7 +113,7 @@ def _into_store(args: argparse.Namespace, target: Path, settings: Settings
         target, [Path(path) for path in args.paths], settings, progress_bar("reading"),
         validate=validate)
     if rebuilt is None:
-        result = build_from(args, settings, keep=True)
+        result = build_from(args, settings, apart=True)
         # the graph is let go of before the load, unless -o still writes it
         return result, build_into(target, result, settings, validate=validate,
                                   kept=kept_build(result, settings),

@@ -106,20 +106,22 @@ def opened_store(
 
 def build_from(
     args: argparse.Namespace, settings: Settings | None = None, paths: Sequence[str] | None = None,
-    *, keep: bool = False,
+    *, apart: bool = False,
 ) -> BuildResult:
     """The graph of the PATHs given on the command line (``paths`` when the command picked
     them out of its words; default: the bundled catalog), with a progress bar on a terminal;
     writes ``--report`` when asked. A PATH that does not exist is an input error
-    (``InputPathError``); with ``keep``, the build a store keeps, made in a process of its
-    own (``graph.build_apart``), its records packed for the state."""
+    (``InputPathError``); with ``apart``, made in a process of its own
+    (``graph.build_apart``), which exits with the mapping's heap: what a command that goes
+    on to validate, store or push the table of a large catalog wants (a store's state also
+    keeps the records it packs)."""
     from graph.build import build
     from graph.build_apart import build_apart
 
     given = [Path(word) for word in (args.paths if paths is None else paths)]
     settings = settings or settings_from(args)
     progress = progress_bar("reading")
-    result = (build_apart(given, settings, progress) if keep
+    result = (build_apart(given, settings, progress) if apart
               else build(given, settings, progress=progress))
     if args.report is not None:
         with output_to(args.report):
