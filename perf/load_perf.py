@@ -3,7 +3,7 @@
     python -m perf.run load [--records 10000] [--clients 16] [--seconds 30] [--stores KINDS]
 
 The synthetic catalog is built into a validated store folder (untimed;
-``perf.served_store``: once in a run, shared with the pages and startup sections). Then, for
+``perf.served_store``: once in a run, shared with the query, pages and startup sections). Then, for
 each kind of store ``--stores`` names (``perf.serving.serving_store``), ours and the engine
 it is in front of, one after the other:
 

@@ -4,8 +4,8 @@
 
 The synthetic catalog is built into a validated store folder (``perf.served_store``: as
 ``benchgraph build --store`` builds it; the benchmark pages show the validation's findings;
-built once in a run, for this section, startup and load), and what that took is reported.
-Then the real server serves it as each kind of store ``--stores`` names
+built once in a run, for the query section, this one, startup and load), and what that took
+is reported. Then the real server serves it as each kind of store ``--stores`` names
 (``perf.serving.serving_store``): ``benchgraph serve --store oxigraph:STORE --port 0``;
 ``benchgraph serve RECORDS`` (memory); ``benchgraph serve --store sparql:URL`` in front of a
 real ``oxigraph serve`` the catalog was pushed into (``push --validate``, untimed). Each is

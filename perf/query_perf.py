@@ -4,13 +4,14 @@
                              [--stores memory,oxigraph,sparql]
     python -m perf.query_perf [same options]          # the query section alone
 
-One child process (``python -m perf.query_perf measure ...``) builds the synthetic catalog,
-puts it in a store folder (``graph.store.kinds.build_into``, what ``benchgraph build
---store oxigraph:DIR`` does) and pushes it into a real ``oxigraph serve`` (what ``benchgraph
-push`` does), all untimed, then times each named query six ways, each store against its
+The catalog is put in a validated store folder (``perf.served_store``, what ``benchgraph build
+--store oxigraph:DIR`` does) and pushed into a real ``oxigraph serve`` (``perf.serving.
+pushed_engine``, what ``benchgraph push --validate`` does), both untimed and both shared with
+the later sections of the run (pages, startup, load). Then one child process (``python -m
+perf.query_perf measure ...``) times each named query six ways, each store against its
 floor:
 
-- floor: the same distinct triples in the default graph of an in-memory pyoxigraph
+- floor: the store folder's merge (its default graph) loaded into an in-memory pyoxigraph
   ``Store``, the query run directly with ``Store.query`` (parameters in the same VALUES block
   the store writes), every solution (or triple) read;
 - memory: ``GET /sparql`` on a real ``benchgraph serve`` of the catalog (a memory store;
@@ -52,12 +53,14 @@ from typing import Any
 
 from perf.common import Headline, PerfError, SectionReport, run_phase, run_phase_command, table
 from perf.common import progress as say
+from perf.served_store import served_store
 from perf.serving import (
     OXIGRAPH_QUERY_PATH,
     Client,
+    Served,
     files_made,
+    pushed_engine,
     serving_benchgraph,
-    serving_oxigraph,
 )
 
 NAME = "query"
@@ -73,8 +76,9 @@ STORES = {"memory": "memory", "disk": "oxigraph", "remote": "sparql"}
 """Each endpoint's kind of store, as ``--stores`` names it (``perf.common.STORE_KINDS``)."""
 
 
-LOADS = {"store": "store folder built", "floor": "floor loaded",
-         "push": "pushed into oxigraph serve", "memory": "serve ready (memory, building it)",
+LOADS = {"store": "store folder built (shared)", "floor": "floor loaded",
+         "push": "pushed into oxigraph serve (shared)",
+         "memory": "serve ready (memory, building it)",
          "disk": "serve ready (oxigraph:DIR)", "remote": "serve ready (sparql:)",
          "files": "its search index and dumps made from the engine after"}
 """What each untimed step of the measurement did, by its key in ``load_seconds``."""
@@ -90,12 +94,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 # -- the section (parent process) ------------------------------------------------------------
 
 def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport:
-    say(f"query: building {catalog.name} into a store and timing the named queries")
-    measured = run_phase("measure", [str(catalog), str(workdir), str(args.rounds),
-                                     args.queries or "", str(args.query_timeout),
-                                     ",".join(args.stores)],
-                         workdir, module=MODULE)
-    return _report(measured.detail, measured.peak_rss_bytes / 2**20)
+    store, built, _reused = served_store(catalog, workdir)
+    loads = {"store": round(built.seconds, 2)}
+    with ExitStack() as stack:
+        engine = ""
+        if "sparql" in args.stores:
+            pushed = stack.enter_context(pushed_engine(catalog, workdir))
+            engine, loads["push"] = pushed.engine.url, pushed.seconds
+        say(f"query: timing the named queries on {catalog.name}")
+        measured = run_phase("measure", [str(catalog), str(workdir), str(store), engine,
+                                         str(args.rounds), args.queries or "",
+                                         str(args.query_timeout), ",".join(args.stores)],
+                             workdir, module=MODULE)
+    detail = measured.detail
+    detail["load_seconds"] = {**loads, **detail["load_seconds"]}
+    return _report(detail, measured.peak_rss_bytes / 2**20)
 
 
 def headline(data: dict[str, Any]) -> Headline:
@@ -253,54 +266,38 @@ def _asker(client: Client, query: str, accept: str, path: str = "/sparql") -> by
 
 
 def phase_measure(args: Sequence[str]) -> dict[str, Any]:
-    """ARGS: catalog folder, work folder, rounds, comma-separated query names (empty: all),
+    """ARGS: catalog folder, work folder, store folder, the URL of the ``oxigraph serve`` the
+    catalog was pushed into (empty: none), rounds, comma-separated query names (empty: all),
     timeout, comma-separated kinds of store (``--stores``)."""
     import pyoxigraph as ox
 
-    from graph.build import build
-    from graph.export import serialize
-    from graph.export.formats import NTRIPLES
     from graph.settings import Settings
     from graph.store.disk import read_manifest
-    from graph.store.kinds import build_facts, build_into
-    from graph.store.remote.manifest import engine_for
-    from graph.store.remote.push import push
 
-    folder, work, rounds = Path(args[0]), Path(args[1]), int(args[2])
-    wanted, timeout, stores = args[3], float(args[4]), args[5].split(",")
+    folder, work, store_folder, engine_url = (Path(args[0]), Path(args[1]), Path(args[2]),
+                                              args[3])
+    rounds, wanted, timeout, stores = int(args[4]), args[5], float(args[6]), args[7].split(",")
     settings = Settings()
     started = time.perf_counter()
-    built = build([folder], settings)  # a catalog with defects has files rejected
+    manifest = read_manifest(store_folder)
+    disk_floor = ox.Store.read_only(str(store_folder / manifest.generation))
     loads: dict[str, float] = {}
-    clock = time.perf_counter()
-    store_folder = work / "store"
-    build_into(store_folder, built, settings)
-    loads["store"] = time.perf_counter() - clock
-    union = serialize(built.table, NTRIPLES)
-    quads, triples = len(built.table), union.statements
     floor = None
     if "memory" in stores:
         clock = time.perf_counter()
         floor = ox.Store()
-        floor.bulk_load(union.data, format=ox.RdfFormat.N_TRIPLES)
+        floor.bulk_load(disk_floor.dump(format=ox.RdfFormat.N_TRIPLES,
+                                        from_graph=ox.DefaultGraph()),
+                        format=ox.RdfFormat.N_TRIPLES)
         loads["floor"] = time.perf_counter() - clock
-    del union
-    manifest = read_manifest(store_folder)
-    disk_floor = ox.Store.read_only(str(store_folder / manifest.generation))
     environment = {"BENCHGRAPH_QUERY_TIMEOUT": str(timeout), "BENCHGRAPH_ROW_LIMIT": "0"}
     with ExitStack() as serving:
         arguments = {"memory": [str(folder)], "disk": ["--store", f"oxigraph:{store_folder}"]}
         engines: dict[str, Any] = {}
-        if "sparql" in stores:
-            engines["engine"] = serving.enter_context(
-                serving_oxigraph(work / "query-engine", work, writable=True))
-            query_url = f"{engines['engine'].url}{OXIGRAPH_QUERY_PATH.lstrip('/')}"
-            clock = time.perf_counter()
-            push(engine_for(query_url, Settings(graph_store=f"{engines['engine'].url}store")),
-                 built, build_facts(built, settings.base), None)
-            loads["push"] = time.perf_counter() - clock
+        if engine_url:
+            engines["engine"] = Served(engine_url, OXIGRAPH_QUERY_PATH, 0.0, 0.0)
+            query_url = f"{engine_url}{OXIGRAPH_QUERY_PATH.lstrip('/')}"
             arguments["remote"] = ["--store", f"sparql:{query_url}"]
-        del built
         for kind, options in arguments.items():
             if STORES[kind] in stores:
                 engines[kind] = serving.enter_context(serving_benchgraph(
@@ -315,8 +312,8 @@ def phase_measure(args: Sequence[str]) -> dict[str, Any]:
                            "disk floor": disk_floor}, clients, _engines(chosen_pairs(stores)),
                            rounds, timeout, settings)
     return {"seconds": time.perf_counter() - started, "records": _records(folder),
-            "quads": quads, "triples": triples, "stores": stores, "load_seconds": loads,
-            "parameters": parameters, "queries": results}
+            "quads": manifest.quads, "triples": manifest.triples, "stores": stores,
+            "load_seconds": loads, "parameters": parameters, "queries": results}
 
 
 def named_queries(wanted: str) -> list[str]:

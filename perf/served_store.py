@@ -1,11 +1,12 @@
-"""The validated store folder that the serving sections (pages, startup, load) measure.
+"""The validated store folder that the query section and the serving ones (pages, startup,
+load) measure.
 
     python -m perf.served_store build CATALOG STORE      # the phase, in a fresh process
 
 Built once per catalog in a run, in a child process, the way ``benchgraph build CATALOG
 --store oxigraph:DIR`` builds it: loaded and mapped apart (``graph.build_apart``), the
 validation streamed graph by graph (``build_into(validate=True)``), the state kept, the
-table let go of before the load. The three sections then share it. Each
+table let go of before the load. The four sections then share it. Each
 used to build its own with the whole catalog's rdflib quads made for validation: three
 builds where one does, and at 100,000 records each would have held about 8 GB (perf/README,
 "Scale figures").

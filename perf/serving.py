@@ -165,11 +165,11 @@ def serving_store(kind: str, catalog: Path, store: Path, workdir: Path, *,
     of its generation, unless ``baseline`` is false); a real ``oxigraph serve`` the catalog
     is pushed into first, untimed (that server)."""
     if kind == "sparql":
-        with pushed_engine(catalog, workdir) as engine, serving_benchgraph(
-                ["--store", f"sparql:{engine.url}{OXIGRAPH_QUERY_PATH.lstrip('/')}"],
+        with pushed_engine(catalog, workdir) as pushed, serving_benchgraph(
+                ["--store", f"sparql:{pushed.engine.url}{OXIGRAPH_QUERY_PATH.lstrip('/')}"],
                 workdir) as served:
             progress(f"engine: search index and dumps made in {files_made(served):.1f} s")
-            yield served, engine
+            yield served, pushed.engine
     elif kind == "oxigraph":
         from graph.store.disk import read_manifest
 
@@ -207,21 +207,35 @@ def files_made(served: Served, seconds: float = FILES_SECONDS) -> float:
     raise PerfError(f"the store's files were not made in {seconds:g} s")
 
 
+@dataclass(frozen=True)
+class Pushed:
+    """An engine the catalog was pushed into (``pushed_engine``)."""
+
+    engine: Served
+    seconds: float
+    """How long ``benchgraph push --validate`` took, here or in the section that made it."""
+    earlier: bool
+    """Whether an earlier section of the run made the push."""
+
+
 @contextmanager
-def pushed_engine(catalog: Path, workdir: Path) -> Iterator[Served]:
+def pushed_engine(catalog: Path, workdir: Path) -> Iterator[Pushed]:
     """A writable ``oxigraph serve`` on a loopback port, holding the catalog as ``benchgraph
     push --validate`` leaves it there (the report too, as a store folder keeps it), until the
     block ends. The engine's folder is kept in ``workdir`` and served again by the next
-    section that asks for the same catalog: a push of 10,000 records takes over a minute."""
+    section that asks for the same catalog: a push of 10,000 records takes over a minute,
+    of 100,000 over twenty."""
     from graph.cli.common import EXIT_OK, EXIT_REJECTED
 
-    folder, marker = workdir / "engine", workdir / "engine-pushed.txt"
-    pushed = marker.exists() and marker.read_text(encoding="utf-8") == str(catalog)
-    if not pushed:
+    folder, marker = workdir / "engine", workdir / "engine-pushed.json"
+    made = json.loads(marker.read_text(encoding="utf-8")) if marker.exists() else {}
+    if made.get("catalog") != str(catalog):
+        made = {}
         marker.unlink(missing_ok=True)
         shutil.rmtree(folder, ignore_errors=True)
+    earlier = bool(made)
     with serving_oxigraph(folder, workdir, writable=True) as engine:
-        if pushed:
+        if earlier:
             progress(f"engine: serving again the push of {catalog.name} a section made")
         else:
             progress(f"engine: benchgraph push --validate of {catalog.name} (untimed)")
@@ -229,11 +243,13 @@ def pushed_engine(catalog: Path, workdir: Path) -> Iterator[Served]:
                        "--store", f"sparql:{engine.url}{OXIGRAPH_QUERY_PATH.lstrip('/')}",
                        "--graph-store", f"{engine.url}store"]
             log = workdir / "push.log"  # a synthetic catalog has files rejected: its defects
-            if run_process(command, log).code not in (EXIT_OK, EXIT_REJECTED):
+            finished = run_process(command, log)
+            if finished.code not in (EXIT_OK, EXIT_REJECTED):
                 raise PerfError(f"benchgraph push failed: "
                                 f"{log.read_text(errors='replace')[-500:]}")
-            marker.write_text(str(catalog), encoding="utf-8")
-        yield engine
+            made = {"catalog": str(catalog), "seconds": round(finished.seconds, 2)}
+            marker.write_text(json.dumps(made), encoding="utf-8")
+        yield Pushed(engine, made["seconds"], earlier)
 
 
 def _free_port() -> int:

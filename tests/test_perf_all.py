@@ -45,9 +45,11 @@ def test_all_prints_and_saves_every_sections_headline_at_each_size(tmp_path: Pat
     names = [section.NAME for section in SECTIONS]
     for size in ("20", "40"):
         assert list(saved["runs"][size]["sections"]) == names
-    # the sparql: store's engine is pushed into once a size, and served to every section
+    # the store folder is built once a size, and the sparql: store's engine pushed into
+    # once, by the query section: the pages and load sections serve them again
+    assert done.stderr.count("into a validated store at") == 2
     assert done.stderr.count("engine: benchgraph push --validate of") == 2
-    assert done.stderr.count("engine: serving again the push of") == 2
+    assert done.stderr.count("engine: serving again the push of") == 4
     table = _table(done.stdout)
     assert table[0].split() == ["figure", "20", "40"]
     rows = {line.split(":", 1)[0] for line in table[2:]}
