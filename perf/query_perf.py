@@ -96,11 +96,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport:
     store, built, _reused = served_store(catalog, workdir)
     loads = {"store": round(built.seconds, 2)}
+    push_peak = None
     with ExitStack() as stack:
         engine = ""
         if "sparql" in args.stores:
             pushed = stack.enter_context(pushed_engine(catalog, workdir))
-            engine, loads["push"] = pushed.engine.url, pushed.seconds
+            engine, loads["push"], push_peak = pushed.engine.url, pushed.seconds, pushed.peak_mb
         say(f"query: timing the named queries on {catalog.name}")
         measured = run_phase("measure", [str(catalog), str(workdir), str(store), engine,
                                          str(args.rounds), args.queries or "",
@@ -108,6 +109,7 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
                              workdir, module=MODULE)
     detail = measured.detail
     detail["load_seconds"] = {**loads, **detail["load_seconds"]}
+    detail["push_peak_mb"] = push_peak
     return _report(detail, measured.peak_rss_bytes / 2**20)
 
 
@@ -169,7 +171,9 @@ def _report(detail: dict[str, Any], peak_mb: float) -> SectionReport:
              f"{detail['triples']:,} distinct triples; untimed: "
              + ", ".join(f"{LOADS[step]} in {seconds:.1f} s"
                          for step, seconds in detail["load_seconds"].items())
-             + f"; peak {peak_mb:,.0f} MB (this process)",
+             + f"; peak {peak_mb:,.0f} MB (this process)"
+             + (f", {detail['push_peak_mb']:,.0f} MB (benchgraph push --validate)"
+                if detail.get("push_peak_mb") else ""),
              f"parameters: {json.dumps(detail['parameters'], ensure_ascii=False)}"]
     lines += [f"failed: {name} on {engine}: {reason}"
               for name, figures in detail["queries"].items()

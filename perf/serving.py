@@ -214,8 +214,8 @@ class Pushed:
     engine: Served
     seconds: float
     """How long ``benchgraph push --validate`` took, here or in the section that made it."""
-    earlier: bool
-    """Whether an earlier section of the run made the push."""
+    peak_mb: float
+    """Its peak RSS: of its own process or its build's child, the larger (``ru_maxrss``)."""
 
 
 @contextmanager
@@ -233,9 +233,8 @@ def pushed_engine(catalog: Path, workdir: Path) -> Iterator[Pushed]:
         made = {}
         marker.unlink(missing_ok=True)
         shutil.rmtree(folder, ignore_errors=True)
-    earlier = bool(made)
     with serving_oxigraph(folder, workdir, writable=True) as engine:
-        if earlier:
+        if made:
             progress(f"engine: serving again the push of {catalog.name} a section made")
         else:
             progress(f"engine: benchgraph push --validate of {catalog.name} (untimed)")
@@ -247,9 +246,10 @@ def pushed_engine(catalog: Path, workdir: Path) -> Iterator[Pushed]:
             if finished.code not in (EXIT_OK, EXIT_REJECTED):
                 raise PerfError(f"benchgraph push failed: "
                                 f"{log.read_text(errors='replace')[-500:]}")
-            made = {"catalog": str(catalog), "seconds": round(finished.seconds, 2)}
+            made = {"catalog": str(catalog), "seconds": round(finished.seconds, 2),
+                    "peak_mb": round(finished.peak_rss_bytes / 2**20, 1)}
             marker.write_text(json.dumps(made), encoding="utf-8")
-        yield Pushed(engine, made["seconds"], earlier)
+        yield Pushed(engine, made["seconds"], made["peak_mb"])
 
 
 def _free_port() -> int:

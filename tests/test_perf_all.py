@@ -94,6 +94,8 @@ def test_all_leaves_out_the_sections_and_stores_it_is_told_to(tmp_path: Path) ->
     query = saved["sections"]["query"]
     assert set(query["ratios"]) == {"disk/disk floor", "remote/engine"}
     assert set(query["load_seconds"]) == {"store", "push", "disk", "remote", "files"}
+    assert query["push_peak_mb"] > 50  # the push's own process, or its build's child
+    assert f"{query['push_peak_mb']:,.0f} MB (benchgraph push --validate)" in done.stdout
     for times in query["queries"].values():
         assert set(times) == {"rows", "disk floor", "disk", "engine", "remote"}
     assert query["queries"]["publishers"]["rows"] > 0  # counted on the store folder
