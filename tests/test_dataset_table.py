@@ -99,6 +99,11 @@ def test_a_table_kept_where_flagged_holds_those_quads_in_order_and_grows_like_an
     assert table.quads() == [*kept, (B, RDF.type, C, G1)]
     with pytest.raises(ValueError, match="flags for"):
         table.keep_where(np.ones(3, dtype=np.bool_))
+    view = table.held_rows()
+    with pytest.raises(BufferError):  # no row moved under a view that still reads them
+        table.keep_where(np.arange(len(table)) % 2 == 1)
+    assert table.quads() == [*kept, (B, RDF.type, C, G1)]
+    del view
     table.keep_where(np.zeros(len(table), dtype=np.bool_))
     assert len(table) == 0
 

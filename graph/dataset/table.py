@@ -486,7 +486,10 @@ class QuadTable:
         the front of the table's own buffer a block at a time, and its end is given back.
         An incremental build makes its table so from the kept one, which nothing else reads
         after: ``select`` would hold both, 215 MB more at 100,000 records, where a rebuild
-        peaked 12 MB under its 2 GB. No view ``held_rows`` gave may be alive (BufferError)."""
+        peaked 12 MB under its 2 GB. While a view ``held_rows`` gave is alive, BufferError,
+        before any row moves."""
+        self._rows.append(0)  # a buffer with a view alive cannot change size: BufferError
+        self._rows.pop()
         rows = np.frombuffer(self._rows, dtype=np.int32).reshape(-1, 4)
         if keep.shape != (len(rows),):
             raise ValueError(f"{keep.shape} flags for {len(rows)} quads")
