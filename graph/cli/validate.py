@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         return _show_kept(args, settings)
     from graph.validate import validate  # pyshacl: only when records are validated now
 
-    built = build_from(args, settings)
+    built = build_from(args, settings, apart=True)  # as push: the mapping's heap goes with it
     report = validate(built.table, settings)
     report_load(args, built)
     _write(args, report, settings.base)
