@@ -442,13 +442,12 @@ class QuadTable:
         Mapping more records into it adds to ``terms``, which may be shared with another
         table."""
         table = cls(terms)
-        ids = np.ascontiguousarray(rows, dtype=np.int32).reshape(-1)
-        table._rows.frombytes(ids.view(np.uint8).data)  # one copy (none before it for 32-bit rows)
+        table.add_rows(rows)
         return table
 
     def add_rows(self, rows: npt.NDArray[np.integer[Any]]) -> None:
         """Rows of ids of this table's terms, added at its end in place (a large buffer grows
-        by remapping its pages, not by a copy)."""
+        by remapping its pages, not by a copy; 32-bit rows are copied once, others twice)."""
         ids = np.ascontiguousarray(rows, dtype=np.int32).reshape(-1)
         self._rows.frombytes(ids.view(np.uint8).data)
 
@@ -485,9 +484,8 @@ class QuadTable:
         """Keep only the quads where ``keep`` is true, in place: the kept rows are moved to
         the front of the table's own buffer a block at a time, and its end is given back.
         An incremental build makes its table so from the kept one, which nothing else reads
-        after: ``select`` would hold both, 215 MB more at 100,000 records, where a rebuild
-        peaked 12 MB under its 2 GB. While a view ``held_rows`` gave is alive, BufferError,
-        before any row moves."""
+        after: ``select`` would hold both, 215 MB more at 100,000 records. While a view
+        ``held_rows`` gave is alive, BufferError, before any row moves."""
         self._rows.append(0)  # a buffer with a view alive cannot change size: BufferError
         self._rows.pop()
         rows = np.frombuffer(self._rows, dtype=np.int32).reshape(-1, 4)
