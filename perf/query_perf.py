@@ -60,6 +60,7 @@ from perf.serving import (
     Served,
     files_made,
     pushed_engine,
+    said,
     serving_benchgraph,
 )
 
@@ -265,7 +266,7 @@ def _asker(client: Client, query: str, accept: str, path: str = "/sparql") -> by
 
         raise QueryTimeout("the endpoint stopped the query at its time limit")
     if status != 200:
-        raise PerfError(f"the endpoint answered {status}: {body[:300]!r}")
+        raise PerfError(f"the endpoint answered {status}: {said(body)}")
     return body
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlencode, urlsplit
 
+from graph.store.remote.client import dropped
 from perf.common import PerfError, progress, run_process, stop
 
 START_SECONDS = 600.0
@@ -47,6 +48,12 @@ def _drained(response: http.client.HTTPResponse) -> int:
     return size
 
 
+def said(body: bytes) -> str:
+    """The start of an answer's body as text, for an error message (an engine's error is
+    text; a body cut mid-character, or not text at all, still reads)."""
+    return body[:300].decode("utf-8", "replace")
+
+
 @dataclass(frozen=True)
 class Served:
     """A running server: its address, its SPARQL path, and how long it took to be useful."""
@@ -64,7 +71,10 @@ class Served:
 
 class Client:
     """One kept-alive HTTP/1.1 connection to a server; a connection the server closed is
-    opened again once."""
+    opened again once, and one it gave up on between requests before it is used
+    (``graph.store.remote.client.dropped``: ``oxigraph serve`` writes an unasked 500 "os
+    error 11" on a connection idle for 60 s, which three all runs at 100,000 records took for
+    the answer to ``top-results``)."""
 
     def __init__(self, base_url: str, timeout: float = 120.0) -> None:
         parts = urlsplit(base_url)
@@ -84,6 +94,8 @@ class Client:
 
     def _ask(self, path: str, accept: str, read: Callable[[http.client.HTTPResponse], _T]
              ) -> tuple[int, _T]:
+        if dropped(self.connection):
+            self.connection.close()
         for attempt in (1, 2):
             try:
                 self.connection.request("GET", path, headers={"Accept": accept})
@@ -105,7 +117,7 @@ class Client:
         """The rows of a SELECT, each variable's value as a string; an error is a PerfError."""
         status, body = self.sparql(sparql_path, query)
         if status != 200:
-            raise PerfError(f"the query answered {status}: {body[:300]!r}")
+            raise PerfError(f"the query answered {status}: {said(body)}")
         return [{name: cell["value"] for name, cell in row.items()}
                 for row in json.loads(body)["results"]["bindings"]]
 
@@ -200,7 +212,7 @@ def files_made(served: Served, seconds: float = FILES_SECONDS) -> float:
                 return time.perf_counter() - started
             if status != 503 or b"being made" not in body:
                 raise PerfError(f"/search answered {status} while its files were made: "
-                                f"{body[:300]!r}")
+                                f"{said(body)}")
             time.sleep(0.1)
     finally:
         client.close()
@@ -315,7 +327,7 @@ def _first_answer(url: str, sparql_path: str, process: subprocess.Popen[str],
                 time.sleep(0.01)
                 continue
             if status != 200:
-                raise PerfError(f"the server's first answer was {status}: {body[:300]!r}")
+                raise PerfError(f"the server's first answer was {status}: {said(body)}")
             return time.perf_counter() - started
         raise PerfError("the server did not answer in time")
     finally:

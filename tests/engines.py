@@ -53,6 +53,8 @@ class RunningEngine:
     process: subprocess.Popen[bytes] | None = None
     location: Path | None = None
     port: int = 0
+    options: tuple[str, ...] = ()
+    """Options the engine was started with (``oxigraph serve``'s)."""
 
     @property
     def spec(self) -> str:
@@ -77,7 +79,8 @@ class RunningEngine:
     def restart(self) -> None:
         """Start the killed engine again on the same folder and port."""
         assert self.location is not None
-        self.process = (_start_oxigraph(self.location, self.port) if self.query.endswith("/query")
+        self.process = (_start_oxigraph(self.location, self.port, self.options)
+                        if self.query.endswith("/query")
                         else _start_virtuoso(self.location))
         wait_until_answering(self.query, self.process)
 
@@ -89,11 +92,13 @@ def free_port() -> int:
         return port
 
 
-def _start_oxigraph(location: Path, port: int) -> subprocess.Popen[bytes]:
+def _start_oxigraph(location: Path, port: int, options: tuple[str, ...] = ()
+                    ) -> subprocess.Popen[bytes]:
     assert OXIGRAPH is not None, NO_OXIGRAPH
     location.mkdir(parents=True, exist_ok=True)
     process = subprocess.Popen(
-        [OXIGRAPH, "serve", "--location", str(location), "--bind", f"127.0.0.1:{port}"],
+        [OXIGRAPH, "serve", "--location", str(location), "--bind", f"127.0.0.1:{port}",
+         *options],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return process
 
@@ -113,14 +118,15 @@ def wait_until_answering(query_url: str, process: subprocess.Popen[bytes] | None
 
 
 @contextmanager
-def oxigraph_server(location: Path) -> Iterator[RunningEngine]:
-    """``oxigraph serve`` on ``location`` and a free loopback port, until the block ends."""
+def oxigraph_server(location: Path, *options: str) -> Iterator[RunningEngine]:
+    """``oxigraph serve`` on ``location`` and a free loopback port, until the block ends;
+    ``options``: more of its own (``--timeout-s 1``)."""
     if OXIGRAPH is None:
         pytest.skip(NO_OXIGRAPH)
     port = free_port()
-    process = _start_oxigraph(location, port)
+    process = _start_oxigraph(location, port, options)
     engine = RunningEngine(f"http://127.0.0.1:{port}/query", f"http://127.0.0.1:{port}/store",
-                           process, location, port)
+                           process, location, port, options)
     with _stopped_after(engine):
         wait_until_answering(engine.query, process)
         yield engine

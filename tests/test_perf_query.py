@@ -28,7 +28,7 @@ def test_a_query_failing_on_one_endpoint_is_named_and_the_rest_is_measured() -> 
     for name in ("publishers", "gated-medhelm"):
         figures = measured[name]
         assert figures["failed"] == {"engine": "the endpoint answered 500: "
-                                     "b'Resource temporarily unavailable (os error 11)'"}
+                                     "Resource temporarily unavailable (os error 11)"}
         assert len(figures["disk"]) == len(figures["disk floor"]) == 2
         assert figures["engine"] == []
 

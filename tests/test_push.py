@@ -343,6 +343,21 @@ def test_a_slow_engine_meets_the_time_limit(oxigraph: RunningEngine) -> None:
         assert time.monotonic() - started < 2.5
 
 
+def test_a_connection_the_engine_gave_up_on_is_not_used_again(tmp_path: Path) -> None:
+    """Past its socket timeout (60 s; 1 s here) ``oxigraph serve`` writes a 500 "os error 11"
+    on an idle connection before any request: the next query opens a new connection rather
+    than read that 500 as its answer. No retry is allowed to hide it."""
+    with oxigraph_server(tmp_path / "engine", "--timeout-s", "1") as idle:
+        client = engine_for(idle.query, Settings(remote_retries=0))
+        try:
+            for _ in range(2):
+                assert client.rows("SELECT * WHERE { ?s ?p ?o } LIMIT 1", Dataset(),
+                                   timeout=30) == []
+                time.sleep(2)
+        finally:
+            client.close()
+
+
 def test_oxigraph_takes_in_parts_a_json_text_it_refuses_as_one_literal(
         oxigraph: RunningEngine) -> None:
     """Oxigraph's server refuses a literal over 16 MiB, and the manifest of 100,000 records

@@ -15,6 +15,12 @@ dependency for none of that.
 - **Retries**: a request whose connection failed, or that the engine answered with a 5xx,
   is tried again after 0.25 s, 0.5 s, 1 s ... (``retries`` times); a 4xx is the request's
   fault and is never retried. Every request here is idempotent (a query, a PUT, a DELETE).
+- **A kept connection the engine has given up on** is not used again (``dropped``): an
+  engine may close one that sat idle, and ``oxigraph serve`` (0.5) does worse: past its 60 s
+  socket timeout it writes an unasked 500 "Resource temporarily unavailable (os error 11)"
+  on it and stops reading, so the next request on it read that 500 as its answer (a retry,
+  and 0.75 s of backoff, for nothing). A socket with something to read before any request
+  was sent is such a connection, so it is closed and a new one opened (as ``urllib3`` does).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import base64
 import http.client
 import os
+import select
 import socket
 import threading
 import time
@@ -214,6 +221,8 @@ class Client:
         connections = self._local.__dict__.setdefault("connections", {})
         connection = connections.get(key)
         timeout = self.timeout if deadline is None else max(deadline - time.monotonic(), 0.001)
+        if connection is not None and dropped(connection):
+            connection.close()  # http.client opens it again for the next request
         if connection is None:
             kind = (http.client.HTTPSConnection if endpoint.scheme == "https"
                     else http.client.HTTPConnection)
@@ -248,6 +257,17 @@ class Client:
             connection.close()
 
 
+def dropped(connection: http.client.HTTPConnection) -> bool:
+    """Whether a kept-alive ``connection``, between requests, can carry no other: its socket
+    has something to read though nothing was asked (the peer closed it, or wrote on it
+    unasked)."""
+    if connection.sock is None:
+        return False
+    poll = select.poll()
+    poll.register(connection.sock, select.POLLIN)
+    return bool(poll.poll(0))
+
+
 def _time_for(wait: float, deadline: float | None) -> bool:
     return deadline is None or time.monotonic() + wait < deadline
 
@@ -258,4 +278,4 @@ def timed_out(error: BaseException) -> bool:
 
 
 __all__ = ["Answer", "Body", "Client", "Credentials", "Endpoint", "EngineLimit", "RemoteError",
-           "RemoteTimeout", "timed_out"]
+           "RemoteTimeout", "dropped", "timed_out"]
