@@ -17,7 +17,9 @@ wall time and peak RSS):
   files (the memory kind, which builds first) to its first answer, for scale, unless
   ``--stores`` leaves ``memory`` out (at 100,000 records it takes minutes and 15 GB).
 
-Targets (issue 9): a whole ``query`` process under 1.5 s, ``serve --store`` ready under 3 s.
+Targets (issue 9, at 10,000 records): a whole ``query`` process under 1.5 s, ``serve --store``
+ready under 3 s. Where the floor also takes 1.5 s or more (at 100,000 records, the slower
+queries), a miss says so.
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
         figures["queries"][query.name] = {"seconds": ours, "floor_seconds": floor}
         rows.append([query.name, f"{statistics.median(ours):.2f}",
                      f"{statistics.median(floor):.2f}",
-                     "met" if statistics.median(ours) < QUERY_TARGET else "MISSED"])
+                     verdict(statistics.median(ours), statistics.median(floor))])
         say(f"startup: query {query.name}: {statistics.median(ours):.2f} s")
     serve_rows = _serving_times(store, generation, catalog if "memory" in args.stores else None,
                                 workdir, args.rounds, figures)
@@ -89,6 +91,15 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
              f"{'met' if figures['met']['serve'] else 'MISSED'}); the floor is a Python "
              "that imports only pyoxigraph and runs the same text on the same folder"]
     return SectionReport(NAME, "\n".join(lines), figures)
+
+
+def verdict(ours: float, floor: float) -> str:
+    """A query process against ``QUERY_TARGET``, which issue 9 set at 10,000 records: a miss
+    is marked where pyoxigraph alone, evaluating the same text, misses it too (most of the
+    slower queries at 100,000 records)."""
+    if ours < QUERY_TARGET:
+        return "met"
+    return "MISSED, as the floor" if floor >= QUERY_TARGET else "MISSED"
 
 
 def headline(data: dict[str, Any]) -> Headline:

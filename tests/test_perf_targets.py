@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from perf import targets
+from perf import startup_perf, targets
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,3 +71,9 @@ def test_targets_run_the_sections_that_carry_them() -> None:
     assert validate_options.small_rounds == 3
     # the page target is the store folder's: a memory store of 100,000 records takes minutes
     assert plan[3][1].stores == ("oxigraph",)
+
+
+def test_a_query_process_past_its_target_says_whether_the_floor_is_too() -> None:
+    assert startup_perf.verdict(0.93, 0.13) == "met"
+    assert startup_perf.verdict(1.52, 0.85) == "MISSED"
+    assert startup_perf.verdict(19.4, 18.2) == "MISSED, as the floor"
