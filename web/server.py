@@ -9,10 +9,22 @@ sync worker (its client gets an empty reply) is a query limit.
 
 The master prints the address once it listens, and stops cleanly on Ctrl-C (SIGINT) or
 SIGTERM, to it alone or to every process of the server; the caller then closes the store.
+
+Everything the master made is frozen out of the cyclic garbage collector before a worker is
+forked (``gc.freeze``, as Python's documentation advises for a forking server): the app,
+the store, every module imported. A large page makes thousands of short-lived objects, so
+full collections come often, and each walked that whole heap: at 100,000 records the
+largest publisher's page took 91.5 ms at p50 and 328.0 ms at p99 (perf, 2026-12-05). In
+one process at 10,000 records the same page's p99 went from 55.9 to 17.9 ms once frozen
+(p50 15.1 ms both; its full collections from 498 to 29 ms over 200 requests). A frozen
+object is never collected, which costs nothing here: the master's objects live as long as
+the server, and a worker's collections no longer write to the memory it shares with the
+master.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable
@@ -74,6 +86,7 @@ def serve(
         "threads": options.threads,
         "preload_app": True,
         "when_ready": when_ready,
+        "pre_fork": freeze_before_fork,
         "post_fork": _own_group,
         "post_worker_init": (lambda worker: prepare()) if prepare else (lambda worker: None),
         "accesslog": "-" if options.access_log else None,
@@ -88,6 +101,12 @@ def serve(
     except SystemExit as stop:  # the arbiter's way of saying it stopped
         if stop.code not in (None, 0):
             raise
+
+
+def freeze_before_fork(server: Arbiter | None, worker: object) -> None:
+    """gunicorn's ``pre_fork``, in the master: move every object it holds out of the
+    collector's reach (the module docstring says why)."""
+    gc.freeze()
 
 
 def _own_group(server: Arbiter, worker: object) -> None:
