@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 from perf.serving import Client
 from tests.engines import oxigraph_server
@@ -19,8 +18,7 @@ def test_a_connection_the_engine_gave_up_on_is_not_used_again(tmp_path: Path) ->
         try:
             answers = []
             for _ in range(2):
-                answers.append(client.get(f"/query?query={quote('ASK {}')}",
-                                          "application/sparql-results+json"))
+                answers.append(client.sparql("/query", "ASK {}"))
                 time.sleep(2)
         finally:
             client.close()
