@@ -11,7 +11,7 @@ from rdflib.namespace import RDF, RDFS, XSD
 
 from graph.dataset import canonical as canonical_module
 from graph.dataset import table as table_module
-from graph.dataset.canonical import canonical
+from graph.dataset.canonical import canonical, without_graphs
 from graph.dataset.oxigraph import to_rdflib
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable, TermTable
 from graph.export import serialize
@@ -146,6 +146,23 @@ def test_both_sorts_agree(monkeypatch: pytest.MonkeyPatch, keep_graphs: bool) ->
     assert packed.columns.keys() == two_keys.columns.keys()
     for position, column in packed.columns.items():
         assert column.tolist() == two_keys.columns[position].tolist()
+
+
+@pytest.mark.parametrize("packed", [True, False])
+def test_the_triples_of_canonical_quads_are_the_canonical_triples(
+        monkeypatch: pytest.MonkeyPatch, packed: bool) -> None:
+    """The merge a push sends is made from the quads' sort: the same statements, the same
+    ranks, as a sort of the triples alone (the quads state some triples in both graphs)."""
+    if not packed:
+        monkeypatch.setattr(canonical_module, "_PACKED_LIMIT", 0)
+    table = QuadTable.of(random_quads(11, 1000))
+    triples = canonical(table, keep_graphs=False)
+    made = without_graphs(canonical(table, keep_graphs=True))
+    assert len(made) < len(canonical(table, keep_graphs=True))
+    assert made.words == triples.words
+    assert made.columns.keys() == triples.columns.keys()
+    for position, column in triples.columns.items():
+        assert made.columns[position].tolist() == column.tolist()
 
 
 def test_an_empty_table_has_no_statements() -> None:

@@ -7,6 +7,7 @@ the engine's death is made whole by the next one; credentials reach only the
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import logging
 import os
@@ -358,6 +359,20 @@ def test_a_connection_the_engine_gave_up_on_is_not_used_again(tmp_path: Path) ->
             client.close()
 
 
+def test_the_merge_sent_is_what_build_writes_as_n_triples(tmp_path: Path) -> None:
+    from graph.export import serialize
+    from graph.export.formats import NTRIPLES
+    from graph.store.remote.layout import DataGraphs
+
+    built = build([write_catalog(tmp_path / "catalog")], Settings())
+    merged = DataGraphs(built.table).merge(None)
+    text = serialize(built.table, NTRIPLES).data
+    assert b"".join(merged.chunks()) == text
+    assert b"".join(merged.chunks()) == text  # made again, the same, each time it is read
+    assert (merged.size, merged.lines) == (len(text), text.count(b"\n"))
+    assert merged.sha256 == hashlib.sha256(text).hexdigest()
+
+
 def test_oxigraph_takes_in_parts_a_json_text_it_refuses_as_one_literal(
         oxigraph: RunningEngine) -> None:
     """Oxigraph's server refuses a literal over 16 MiB, and the manifest of 100,000 records
@@ -368,8 +383,8 @@ def test_oxigraph_takes_in_parts_a_json_text_it_refuses_as_one_literal(
     graph, text = f"{BASE}push/probe", "x" * (17 * 2**20)
     try:
         with pytest.raises(RemoteError, match="buffer maximal size"):
-            client.put(Document(graph, [f'<{graph}> <{graph}> "{text}" .\n'.encode()]))
-        client.put(Document(graph, [json_document(graph, MANIFEST_PREDICATE, {"t": text})]))
+            client.put(Document.of(graph, f'<{graph}> <{graph}> "{text}" .\n'.encode()))
+        client.put(Document.of(graph, json_document(graph, MANIFEST_PREDICATE, {"t": text})))
     finally:
         client.close()
 
@@ -443,8 +458,8 @@ def test_a_put_waits_longer_for_a_larger_graph(oxigraph: RunningEngine) -> None:
         try:
             graph = f"{BASE}record/large"
             line = f'<{graph}> <{graph}> "{"x" * 1000}" .\n'.encode()
-            client.put(Document(graph, [line * 2100]))  # 2.1 MB: 3.1 s to answer
+            client.put(Document.of(graph, line * 2100))  # 2.1 MB: 3.1 s to answer
             with pytest.raises(RemoteTimeout, match="did not answer in time"):
-                client.put(Document(f"{BASE}record/small", [line]))
+                client.put(Document.of(f"{BASE}record/small", line))
         finally:
             client.close()

@@ -57,6 +57,15 @@ def canonical(table: QuadTable, *, keep_graphs: bool) -> Canonical:
     return Canonical(dict(zip(positions, sorted_ranks, strict=True)), words)
 
 
+def without_graphs(quads: Canonical) -> Canonical:
+    """The distinct triples of canonical quads (``keep_graphs=True``): what ``canonical``
+    makes of the same table with ``keep_graphs=False``, from the ranks already made."""
+    positions = [SUBJECT, PREDICATE, OBJECT]
+    triples = sorted_unique_rows([quads.columns[position] for position in positions],
+                                 len(quads.words))
+    return Canonical(dict(zip(positions, triples, strict=True)), quads.words)
+
+
 def sorted_unique_rows(columns: Sequence[Ids], n: int) -> list[Ranks]:
     """The rows (one value of each column) sorted, each once, as 64-bit columns again. Every
     value is below ``n`` (term ranks or term ids); the columns may be of any integer type

@@ -38,11 +38,23 @@ from urllib.parse import urlencode, urlsplit
 
 from graph.errors import BenchgraphError, ErrorKind
 
-Body = Callable[[], Iterable[bytes]]
-"""Makes a request body afresh (a retry sends it again), chunk by chunk."""
 _FIRST_WAIT = 0.25
 _QUOTED = 300
 """Characters of an engine's error answer quoted in a message."""
+
+
+@dataclass(frozen=True)
+class Body:
+    """A request body, made afresh chunk by chunk each time it is sent (a retry sends it
+    again), and its size, which goes ahead of it as ``Content-Length``: so a large body (the
+    merge of 100,000 records is 1.9 GB) is sent without ever being held whole."""
+
+    chunks: Callable[[], Iterable[bytes]]
+    size: int
+
+    @classmethod
+    def of(cls, data: bytes) -> Body:
+        return cls(lambda: (data,), len(data))
 
 
 class RemoteError(BenchgraphError):
@@ -200,12 +212,11 @@ class Client:
             sent["Authorization"] = authorization
         try:
             connection.putrequest(method, endpoint.target(params), skip_accept_encoding=True)
-            chunks: list[bytes] = [] if body is None else list(body())
-            sent["Content-Length"] = str(sum(map(len, chunks)))
+            sent["Content-Length"] = str(0 if body is None else body.size)
             for name, value in sent.items():
                 connection.putheader(name, value)
             connection.endheaders()
-            for chunk in chunks:
+            for chunk in () if body is None else body.chunks():
                 connection.send(chunk)
             response = connection.getresponse()
         except BaseException:

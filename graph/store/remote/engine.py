@@ -29,6 +29,7 @@ from graph.namespace import PREFIXES
 from graph.sparql.query_text import QueryForm
 from graph.store.remote.client import (
     Answer,
+    Body,
     Client,
     Endpoint,
     EngineLimit,
@@ -131,7 +132,7 @@ class Engine:
         answer = self.client.request(
             self.query_url, "POST", "the query", deadline=deadline,
             headers={"Accept": accept, "Content-Type": "application/x-www-form-urlencoded"},
-            body=lambda: [urlencode(body).encode()])
+            body=Body.of(urlencode(body).encode()))
         state = answer.header(PARTIAL)
         if state is not None:
             answer.close()
@@ -167,11 +168,10 @@ class Engine:
         limit and ``PUT_SECONDS_PER_MB`` for each MB sent."""
         what = f"PUT of {document.graph or 'the default graph'}"
         if timeout is None:
-            size = sum(map(len, document.chunks))
-            timeout = self.client.timeout + PUT_SECONDS_PER_MB * size / 2**20
+            timeout = self.client.timeout + PUT_SECONDS_PER_MB * document.size / 2**20
         answer = self.client.request(
             self.graph_store, "PUT", what, params=_graph_params(document.graph),
-            headers={"Content-Type": NTRIPLES}, body=lambda: document.chunks,
+            headers={"Content-Type": NTRIPLES}, body=Body(document.chunks, document.size),
             deadline=time.monotonic() + timeout)
         _drain(answer)
 

@@ -43,7 +43,6 @@ from graph.store.remote.layout import (
     Manifest,
     Names,
     json_document,
-    merge_document,
 )
 from graph.store.remote.manifest import find_manifest
 from graph.validation.report import ValidationReport
@@ -159,11 +158,11 @@ def _wanted(result: BuildResult, facts: BuildFacts, report: ValidationReport | N
     data = DataGraphs(result.table)
     items = [_Item(document.graph or DEFAULT, document.sha256,
                    partial(data.document, index)) for index, document in enumerate(data)]
-    merged = merge_document(result.table, None if merge == DEFAULT else merge)
+    merged = data.merge(None if merge == DEFAULT else merge)
     items.append(_Item(merge, merged.sha256, lambda: merged))
     if report is not None:
-        kept = Document(names.validation, [json_document(
-            names.validation, REPORT_PREDICATE, report.to_json())])
+        kept = Document.of(names.validation, json_document(
+            names.validation, REPORT_PREDICATE, report.to_json()))
         items.append(_Item(names.validation, kept.sha256, lambda: kept))
     manifest = Manifest(facts, graph_stats(result.table, facts.base), merge,
                         {item.key: item.sha256 for item in items}, complete=True,
@@ -179,7 +178,7 @@ def choose_merge(engine: Engine, names: Names) -> str:
     statement PUT into a named graph shows in the default graph, the default graph is the
     union of all (Virtuoso's is)."""
     probe = f"{names.own}/probe"
-    engine.put(Document(probe, [f"<{probe}> <{probe}> <{probe}> .\n".encode()]))
+    engine.put(Document.of(probe, f"<{probe}> <{probe}> <{probe}> .\n".encode()))
     try:
         union = _ask(engine, f"ASK {{ <{probe}> ?p ?o }}")
         occupied = not union and _ask(engine, "ASK { ?s ?p ?o }")
@@ -194,8 +193,8 @@ def _ask(engine: Engine, text: str) -> bool:
 
 
 def _write_manifest(engine: Engine, names: Names, manifest: Manifest) -> None:
-    engine.put(Document(names.manifest, [json_document(
-        names.manifest, MANIFEST_PREDICATE, manifest.to_json())]))
+    engine.put(Document.of(names.manifest, json_document(
+        names.manifest, MANIFEST_PREDICATE, manifest.to_json())))
 
 
 def _write_manifest_if_possible(engine: Engine, names: Names, manifest: Manifest) -> None:
