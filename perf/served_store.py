@@ -15,6 +15,7 @@ builds where one does, and at 100,000 records each would have held about 8 GB (p
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -52,6 +53,15 @@ def adopt(catalog: Path, workdir: Path, store: Path, built: Run) -> None:
         kept.write_text(json.dumps({"folder": str(store), "seconds": built.seconds,
                                     "peak_rss_bytes": built.peak_rss_bytes,
                                     "detail": built.detail}), encoding="utf-8")
+
+
+def release(workdir: Path) -> None:
+    """Deletes the store folders kept in ``workdir`` for later sections (``perf.run`` does,
+    once no section left to run serves one)."""
+    for kept in workdir.glob("served-*.json"):
+        folder = json.loads(kept.read_text(encoding="utf-8"))["folder"]
+        shutil.rmtree(folder, ignore_errors=True)
+        kept.unlink()
 
 
 def _kept(catalog: Path, workdir: Path) -> Path:

@@ -239,12 +239,11 @@ def pushed_engine(catalog: Path, workdir: Path) -> Iterator[Pushed]:
     of 100,000 over twenty."""
     from graph.cli.common import EXIT_OK, EXIT_REJECTED
 
-    folder, marker = workdir / "engine", workdir / "engine-pushed.json"
+    folder, marker = _pushed(workdir)
     made = json.loads(marker.read_text(encoding="utf-8")) if marker.exists() else {}
     if made.get("catalog") != str(catalog):
         made = {}
-        marker.unlink(missing_ok=True)
-        shutil.rmtree(folder, ignore_errors=True)
+        release_pushed_engine(workdir)
     with serving_oxigraph(folder, workdir, writable=True) as engine:
         if made:
             progress(f"engine: serving again the push of {catalog.name} a section made")
@@ -262,6 +261,18 @@ def pushed_engine(catalog: Path, workdir: Path) -> Iterator[Pushed]:
                     "peak_mb": round(finished.peak_rss_bytes / 2**20, 1)}
             marker.write_text(json.dumps(made), encoding="utf-8")
         yield Pushed(engine, made["seconds"], made["peak_mb"])
+
+
+def release_pushed_engine(workdir: Path) -> None:
+    """Deletes the engine folder ``pushed_engine`` kept in ``workdir`` for later sections."""
+    folder, marker = _pushed(workdir)
+    marker.unlink(missing_ok=True)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _pushed(workdir: Path) -> tuple[Path, Path]:
+    """The pushed engine's folder in ``workdir``, and the file saying which catalog it holds."""
+    return workdir / "engine", workdir / "engine-pushed.json"
 
 
 def _free_port() -> int:

@@ -144,6 +144,35 @@ def test_a_failed_section_is_named_and_the_next_still_runs(
     assert "== fine ==\nmeasured" in printed
 
 
+def test_the_shared_store_and_engine_go_once_no_section_left_serves_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 100,000 records they hold 28 GB of disk, and the incremental and scale sections,
+    the last two, build stores of their own beside them."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    options = make_parser().parse_args(["all", "--records", "5", "--rounds", "1"])
+    held: dict[str, list[str]] = {}
+
+    def section(name: str, make: bool = False) -> SimpleNamespace:
+        def run(_options: object, _catalog: Path, workdir: Path) -> SectionReport:
+            if make:  # as perf.served_store.served_store and perf.serving.pushed_engine do
+                (workdir / "served-c").mkdir()
+                (workdir / "served-c.json").write_text(json.dumps(
+                    {"folder": str(workdir / "served-c")}), encoding="utf-8")
+                (workdir / "engine").mkdir()
+                (workdir / "engine-pushed.json").write_text("{}", encoding="utf-8")
+            held[name] = sorted(path.name for path in workdir.iterdir()
+                                if path.name.startswith(("served-", "engine")))
+            return SectionReport(name, "measured", {})
+        return SimpleNamespace(NAME=name, run=run)
+
+    steps = [(section(name, make=name == "query"), options)
+             for name in ("build", "query", "pages", "load", "incremental", "scale")]
+    run_steps(options, steps)  # type: ignore[arg-type]
+    made = ["engine", "engine-pushed.json", "served-c", "served-c.json"]
+    assert held == {"build": [], "query": made, "pages": made, "load": made,
+                    "incremental": [], "scale": []}
+
+
 def test_the_targets_of_a_failed_section_are_missed_not_lost() -> None:
     from perf import targets
 
