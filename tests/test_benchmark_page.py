@@ -297,7 +297,8 @@ def test_two_scores_for_one_model_both_show_in_a_sortable_table(client: FlaskCli
     assert [row[1] for row in table("?sort=score")] == ["55.5", "60", "70", "75"]
     assert [row[0] for row in table("?sort=-model")] == ["Model C", "Model B", "Model A",
                                                          "Model A"]
-    assert table("?sort=nonsense") == table()
+    refused = client.get("/benchmark/twin_bench?sort=nonsense", headers={"Accept": "text/html"})
+    assert refused.status_code == 400 and "sort must be one of" in refused.get_data(as_text=True)
     results = section(page(client, "twin_bench", "?sort=model"), "results")
     assert 'aria-sort="ascending"><a href="/benchmark/twin_bench?sort=-model#results"' in results
     assert 'aria-sort="none"><a href="/benchmark/twin_bench?sort=-score#results"' in results

@@ -2,10 +2,12 @@
 crawl catalog (hostile records included).
 
 Every test watches its page: each request it makes must go to the app (``data:`` and
-``blob:`` URLs, which never leave the page, aside), and no dialog may open (the hostile
-records' scripts would call ``alert``). Screenshots at desktop (1280×900) and phone (390×844)
-widths go to ``$BENCHGRAPH_ARTIFACTS`` (default ``tests/artifacts/``, ignored by git); the
-folder is printed at the start.
+``blob:`` URLs, which never leave the page, aside), no dialog may open (the hostile
+records' scripts would call ``alert``), and the app's Content-Security-Policy may block
+nothing the page does (a ``securitypolicyviolation`` event, or Chromium's console line for
+one): the editor and every page work under it as they are. Screenshots at desktop
+(1280×900) and phone (390×844) widths go to ``$BENCHGRAPH_ARTIFACTS`` (default
+``tests/artifacts/``, ignored by git); the folder is printed at the start.
 
 Chromium is Debian's (``apt-get install chromium``), driven by the pip ``playwright``
 package: ``playwright install`` (a browser download) is never run. The tests of pages another
@@ -85,6 +87,8 @@ class Watched:
     requests: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    violations: list[str] = field(default_factory=list)
+    """What the Content-Security-Policy blocked, as the page reported it."""
 
     def open(self, path: str) -> None:
         response = self.page.goto(self.server.url + path.lstrip("/"))
@@ -109,13 +113,29 @@ class Watched:
                 if not url.startswith(self.server.url) and not url.startswith(("data:", "blob:"))]
 
 
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.benchgraphViolation([event.effectiveDirective, event.blockedURI || "inline",
+                              event.sourceFile + ":" + event.lineNumber].join(" "));
+});
+"""
+"""Run in every document before its own scripts (Playwright's init scripts are not subject
+to the page's policy): hands each violation the page sees to the test."""
+
+
 @pytest.fixture()
 def watched(browser: Browser, server: LiveServer, artifacts: Path) -> Iterator[Watched]:
     context = browser.new_context(viewport=VIEWPORTS["desktop"])  # type: ignore[arg-type]
+    seen_violations: list[str] = []
+    context.expose_binding("benchgraphViolation",
+                           lambda source, text: seen_violations.append(str(text)))
+    context.add_init_script(REPORT_VIOLATIONS)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
-    seen = Watched(page, server, artifacts)
+    seen = Watched(page, server, artifacts, violations=seen_violations)
     page.on("request", lambda request: seen.requests.append(request.url))
+    page.on("console", lambda message: seen.violations.append(message.text)
+            if "Content Security Policy" in message.text else None)
 
     def dialog(opened: object) -> None:
         seen.dialogs.append(getattr(opened, "message", "?"))
@@ -124,10 +144,12 @@ def watched(browser: Browser, server: LiveServer, artifacts: Path) -> Iterator[W
     page.on("dialog", dialog)
     page.on("pageerror", lambda error: seen.errors.append(str(error)))
     yield seen
+    page.evaluate("() => new Promise((done) => setTimeout(done, 50))")  # reports in flight
     context.close()
     assert not seen.outside(), f"requests outside the app: {seen.outside()}"
     assert not seen.dialogs, f"dialogs opened: {seen.dialogs}"
     assert not seen.errors, f"script errors: {seen.errors}"
+    assert not seen.violations, f"blocked by the Content-Security-Policy: {seen.violations}"
 
 
 def _run_editor_query(watched: Watched) -> None:
@@ -170,6 +192,29 @@ def test_page_screenshots(watched: Watched, path: str, name: str) -> None:
     watched.open(path)
     assert watched.page.locator("h1").count() >= 1
     watched.shoot(name)
+
+
+# -- the Content-Security-Policy --------------------------------------------------------------
+
+def test_the_policy_blocks_a_script_of_the_pages_own_and_the_watch_sees_it(
+        watched: Watched) -> None:
+    """Pages are served under the policy, it stops a script written into the page (what a
+    record's markup would be, had it escaped), and the watch of every test sees that."""
+    response = watched.page.goto(watched.server.url + "benchmark/mimic_rrs")
+    assert response is not None
+    assert "script-src 'self'" in (response.header_value("content-security-policy") or "")
+    ran = watched.page.evaluate("""() => new Promise((done) => {
+        window.benchgraphInjected = false;
+        document.addEventListener("securitypolicyviolation", () => done(false), {once: true});
+        const script = document.createElement("script");
+        script.textContent = "window.benchgraphInjected = true";
+        document.body.append(script);
+        setTimeout(() => done(window.benchgraphInjected), 2000);
+    })""")
+    assert ran is False
+    assert any("script-src" in violation for violation in watched.violations), (
+        watched.violations)
+    watched.violations.clear()  # seen, as it should be: not this test's failure
 
 
 # -- hostile records: text, never markup -----------------------------------------------------

@@ -92,7 +92,8 @@ def test_it_answers_while_its_files_are_made_then_serves_them(
 
 
 def test_a_maker_that_fails_is_named_with_its_reason(
-        engine: RunningEngine, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+        engine: RunningEngine, settings: Settings, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
     def broken(store: RemoteStore, folder: Path) -> Path:
         raise StoreError("the engine gave 3 statements of 1,590")
 
@@ -107,8 +108,11 @@ def test_a_maker_that_fails_is_named_with_its_reason(
                 break
             time.sleep(0.05)
         assert answer.status_code == 503 and "Retry-After" not in answer.headers
-        assert message == ("the search index and the downloads could not be made from the "
-                           "engine: the engine gave 3 statements of 1,590")
+        # the store's words are the operator's (they may name its folders): the server's log
+        assert message == ("the store behind this server could not answer /search; the "
+                           "server's log says why")
+        assert ("the search index and the downloads could not be made from the engine: the "
+                "engine gave 3 statements of 1,590") in caplog.text
     finally:
         store.close()
 

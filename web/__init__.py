@@ -1,4 +1,4 @@
-"""The benchgraph web app: ``create_app`` builds it, gunicorn serves it (``benchgraph serve``).
+"""The benchgraph web app: ``create_app`` builds it, waitress serves it (``benchgraph serve``).
 
 Blueprints by concern: ``home`` (the front page), ``sparql`` (the SPARQL 1.1 Protocol endpoint,
 its service description and the query editor), ``queries`` (the named queries as pages and as
@@ -6,7 +6,9 @@ data), ``search`` and ``browse`` (search, and the benchmark list with its facets
 (the whole graph in every format), ``docs`` (the ontology, the shapes and the validation
 report) and ``entities`` (every IRI under the base, and the vocabularies' members, as pages
 and as RDF). Every blueprint reaches the graph through ``web.stores.get_store()``, which
-``web.stores.init_app`` registers; errors take one shape (``web.errors``).
+``web.stores.init_app`` registers; errors take one shape (``web.errors``). Every parameter is
+UTF-8 text before a view reads it (``web.params``), and every response carries the same
+security headers (``web.headers``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,20 @@ from flask_cors import CORS
 
 from graph.settings import Settings, default_settings
 from graph.store.base import Store
-from web import browse, docs, dumps, entities, errors, home, queries, search, sparql, stores
+from web import (
+    browse,
+    docs,
+    dumps,
+    entities,
+    errors,
+    headers,
+    home,
+    params,
+    queries,
+    search,
+    sparql,
+    stores,
+)
 
 
 def create_app(
@@ -38,8 +53,10 @@ def create_app(
     )
     if config:
         app.config.update(config)
+    headers.init_app(app)  # first: its hook runs last, on what every other one made
     stores.init_app(app, store)
     errors.init_app(app)
+    params.init_app(app)
     # The graph is public and read-only: any origin may read any page or answer, errors
     # included (a client shows the parser's message), and POST only to the endpoint. A
     # cross-origin script reads only the headers a response exposes.

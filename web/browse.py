@@ -28,7 +28,8 @@ from graph.search import SORTS, BrowsePage, BrowseRequest, BrowseRow, FacetCount
 from graph.search.facets import FACETS
 from web.links import iri_href
 from web.negotiation import RESULT_FORMATS, choose, content_type
-from web.search import data_format, page_number
+from web.params import MAX_PAGE, one_of, whole_number
+from web.search import data_format
 from web.stores import get_store
 
 bp = Blueprint("browse", __name__)
@@ -82,13 +83,14 @@ def read_view() -> View:
     args = request.args
     selection = {name: tuple(dict.fromkeys(v for v in args.getlist(name) if v))
                  for name in FACET_NAMES}
-    sort = args.get("sort") or "name"
-    if sort not in SORTS:
-        raise BenchgraphError(f"sort must be one of {', '.join(SORTS)}, not {sort[:40]!r}",
-                              ErrorKind.USAGE)
-    more = frozenset(args.getlist("more")) & set(FACET_NAMES)
-    return View({k: v for k, v in selection.items() if v}, sort, page_number(),
-                page_number("size", MAX_SIZE) if args.get("size") else PAGE_SIZE, more)
+    sort = one_of("sort", SORTS, "name")
+    more = frozenset(v for v in args.getlist("more") if v)
+    unknown = more - set(FACET_NAMES)
+    if unknown:
+        raise BenchgraphError(f"more must name a facet ({', '.join(FACET_NAMES)}), not "
+                              f"{min(unknown)[:40]!r}", ErrorKind.USAGE)
+    return View({k: v for k, v in selection.items() if v}, sort, whole_number("page", MAX_PAGE),
+                whole_number("size", MAX_SIZE, default=PAGE_SIZE), more)
 
 
 @bp.route("/benchmarks")

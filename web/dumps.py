@@ -3,9 +3,9 @@ page that lists them.
 
 Each dump is the file the store wrote when it was built (``Store.dump``), byte for byte what
 ``benchgraph build -o FILE`` writes for the same records, streamed from disk as it is: the
-server's file wrapper (gunicorn sends it with ``sendfile``) and never the whole file in a
-worker's memory; a dump an incremental build kept as its pages is streamed as one file of
-them (``graph.store.concat``), with the same headers. The response says what it is
+server's file wrapper (waitress sends it from the file a block at a time) and never the
+whole file in the server's memory; a dump an incremental build kept as its pages is streamed
+as one file of them (``graph.store.concat``), with the same headers. The response says what it is
 (Content-Type from the one format table, Content-Length, ``Content-Disposition`` with a file
 name) and carries the build's generation as its ETag, so a client that has it already gets a
 304; ranges are served too.
@@ -20,7 +20,7 @@ from werkzeug.exceptions import RequestedRangeNotSatisfiable
 
 from graph.export.formats import Format
 from graph.store.base import StoredFile
-from graph.store.errors import StorePreparing
+from graph.store.errors import StoreError, StorePreparing
 from graph.store.files import DUMP_FORMATS
 from web.negotiation import content_type
 from web.stores import get_store
@@ -44,7 +44,18 @@ class DumpLink:
 
 def stream_file(kept: StoredFile, content_type: str, download_name: str) -> Response:
     """``kept`` streamed from disk, with its length, its version as a strong ETag, and a file
-    name to save it under; a conditional or range request is answered as HTTP says."""
+    name to save it under; a conditional or range request is answered as HTTP says.
+
+    A file the store named that cannot be opened (gone with its generation, unreadable) is
+    the store's failure, a StoreError: its path goes to the server's log, and the client
+    learns only that this address could not be served (``web.errors``)."""
+    try:
+        return _send(kept, content_type, download_name)
+    except OSError as error:
+        raise StoreError(f"{kept.path} cannot be read: {error.strerror or error}") from None
+
+
+def _send(kept: StoredFile, content_type: str, download_name: str) -> Response:
     if kept.pieces is None:
         response = send_file(kept.path, download_name=download_name, as_attachment=True,
                              etag=kept.version, conditional=True, last_modified=None,
@@ -89,6 +100,8 @@ def listing() -> str:
                                         for suffix, fmt in _BY_SUFFIX.items()}
     except StorePreparing as waiting:  # a sparql: store still making them: list them all
         sizes, preparing = dict.fromkeys(_BY_SUFFIX), waiting.message
+    except OSError as error:  # a dump the store named is not there: as stream_file says
+        raise StoreError(f"a dump cannot be read: {error}") from None
     links = [DumpLink(fmt, url_for("dumps.dump", suffix=suffix), sizes[suffix],
                       fmt.keeps_graphs)
              for suffix, fmt in _BY_SUFFIX.items()]

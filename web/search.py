@@ -15,17 +15,18 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
-from graph.errors import BenchgraphError, ErrorKind
 from graph.search import SearchHit
 from graph.search.ranking import MAX_QUERY_CHARS
 from web.errors import wants_html
 from web.links import iri_href
+from web.params import whole_number
 from web.stores import get_store
 
 bp = Blueprint("search", __name__)
 
 PAGE_SIZE = 20
 MAX_PAGE = 500
+"""The last page of hits a search shows: past it, ranking says little."""
 
 
 @dataclass(frozen=True)
@@ -34,18 +35,6 @@ class ShownHit:
 
     hit: SearchHit
     href: str | None
-
-
-def page_number(name: str = "page", highest: int = MAX_PAGE) -> int:
-    """The 1-based page a request asks for (1 when it names none); BenchgraphError (a 400)
-    for anything but a whole number from 1 to ``highest``."""
-    text = request.args.get(name, "").strip()
-    if not text:
-        return 1
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= highest:
-        raise BenchgraphError(f"{name} must be a whole number from 1 to {highest}, not "
-                              f"{text[:20]!r}", ErrorKind.USAGE)
-    return int(text)
 
 
 def data_format(suffix: str | None, formats: tuple[str, ...]) -> str | None:
@@ -70,7 +59,7 @@ def _search_box() -> dict[str, int]:
 def search(suffix: str | None = None) -> Response:
     as_json = data_format(suffix, ("json",)) == "json"
     text = request.args.get("q", "")
-    page = page_number()
+    page = whole_number("page", MAX_PAGE)
     store = get_store()
     results = store.search(text, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
     hits = [ShownHit(hit, iri_href(hit.iri, store.base)) for hit in results.hits]
@@ -101,4 +90,4 @@ def _pages(text: str, page: int, total: int) -> dict[str, str | None]:
     return {"previous": previous, "next": following}
 
 
-__all__ = ["PAGE_SIZE", "bp", "data_format", "page_number"]
+__all__ = ["PAGE_SIZE", "bp", "data_format"]

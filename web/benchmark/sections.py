@@ -13,6 +13,7 @@ from flask import request
 
 from web.benchmark.data import Node, bench, dcterms, schema
 from web.benchmark.view import Said, Shown, View
+from web.params import one_of
 
 
 @dataclass(frozen=True)
@@ -122,10 +123,8 @@ def results(view: View, lower_is_better: bool) -> Results:
     rows = [Result(r.model, r.score, r.unit, r.source, r.as_of, r.said,
                    len(by_model[r.model.text]) > 1) for r in rows]
     default = "score" if lower_is_better else "-score"
-    asked = request.args.get("sort", default)
+    asked = one_of("sort", [order for name in _SORTS for order in (name, f"-{name}")], default)
     key = asked.removeprefix("-")
-    if key not in _SORTS:
-        asked, key = default, "score"
     descending = asked.startswith("-")
     rows.sort(key=lambda r: (_SORTS["model"](r), _SORTS["source"](r)))
     rows.sort(key=_SORTS[key], reverse=descending)

@@ -47,6 +47,7 @@ from web.docs.validation import (
 )
 from web.dumps import stream_file
 from web.negotiation import GRAPH_FORMATS, content_type, suffix_of, write_triples
+from web.params import MAX_PAGE, whole_number
 from web.stores import get_store
 
 bp = Blueprint("docs", __name__)
@@ -154,7 +155,7 @@ def validation() -> Response:
         return _page(render_template("docs/validation.html", report=None, store=store,
                                      alternates=[]), [])
     kept = summary(report)
-    paging = Paging.of(_page_number(), len(kept.groups), RECORDS_PER_PAGE)
+    paging = Paging.of(whole_number("page", MAX_PAGE), len(kept.groups), RECORDS_PER_PAGE)
     page = render_template(
         "docs/validation.html", report=report, counts=_severity_counts(report),
         shapes=kept.shapes, groups=grouped(kept.groups[paging.window(RECORDS_PER_PAGE)], store),
@@ -171,7 +172,7 @@ def validation_shape(name: str) -> Response:
                 for node in file.node_shapes + file.shared for shape in (node, *node.properties))
     if not results and not known:
         abort(404, f"there is no shape called {name!r}: the shapes are listed at /shapes")
-    paging = Paging.of(_page_number(), len(results), RESULTS_PER_PAGE)
+    paging = Paging.of(whole_number("page", MAX_PAGE), len(results), RESULTS_PER_PAGE)
     shown = views(results[paging.window(RESULTS_PER_PAGE)], store)
     alternates = _validation_alternates()
     page = render_template("docs/validation_shape.html", name=name, results=shown,
@@ -244,13 +245,6 @@ def _see_other(anchors: dict[str, str], rest: str, endpoint: str) -> Response:
         abort(404, f"/{rest} is not a part of this documentation")
     target = url_for(endpoint) + (f"#{anchor}" if anchor else "")
     return Response(status=303, headers={"Location": target})
-
-
-def _page_number() -> int:
-    text = request.args.get("page", "1")
-    if not text.isdigit():
-        raise BenchgraphError(f"page {text!r}: give a page number (1, 2, ...)", ErrorKind.USAGE)
-    return int(text)
 
 
 def _pager(endpoint: str, name: str | None = None) -> Callable[[int], str]:

@@ -45,6 +45,7 @@ from web.entities.view import (
 from web.errors import wants_html
 from web.labels import fetch_labels
 from web.negotiation import GRAPH_FORMATS, choose, content_type, suffix_of, write_triples
+from web.params import one_of
 from web.sparql import TRUNCATED_HEADER
 from web.stores import get_store
 
@@ -180,9 +181,7 @@ def _graph_query(graph: ox.NamedNode) -> str:
 
 def _property_page(page: NodePage) -> str:
     """Every value of one property of the node, a page at a time."""
-    direction = request.args.get("direction", "out")
-    if direction not in ("out", "in"):
-        raise BenchgraphError("direction must be out or in", ErrorKind.USAGE)
+    direction = one_of("direction", ("out", "in"), "out")
     try:
         predicate = ox.NamedNode(request.args["property"])
     except ValueError:

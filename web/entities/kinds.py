@@ -24,6 +24,7 @@ from graph.namespace import BENCH
 from graph.store.base import Store, Term, term_order
 from graph.store.result import Row
 from web.labels import values_block
+from web.params import MAX_PAGE, whole_number
 
 PAGE_SIZE = 50
 """Rows a page of a list shows."""
@@ -256,10 +257,10 @@ def section_iris(sections: tuple[Section, ...]) -> list[str]:
 
 
 def page_arg(args: Mapping[str, str], name: str) -> int:
-    """The page number a request's parameter ``name`` asks for: 1 when it is absent or not a
-    positive number of at most six digits."""
-    text = args.get(name, "1")
-    return int(text) if text.isdigit() and 0 < int(text) < 10**6 else 1
+    """The page number a request's parameter ``name`` asks for (1 when it is absent);
+    BenchgraphError (a 400 naming it) for anything but a whole number from 1 to
+    ``web.params.MAX_PAGE``. A page past a list's last shows its last."""
+    return whole_number(name, MAX_PAGE, args=args)
 
 
 __all__ = ["KIND_LISTS", "LIST_QUERIES", "PAGE_SIZE", "Column", "ListQuery", "Section",

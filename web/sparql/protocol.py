@@ -5,21 +5,24 @@ Three ways to send a query: ``GET ?query=``, ``POST`` of an HTML form
 itself (``application/sparql-query``). The dataset is ``default-graph-uri`` and
 ``named-graph-uri`` (in the URL, or in the form body). Each way of getting it wrong is
 refused with a 4xx that says what was wrong: two ``query`` parameters, a body in another
-media type, a body or form that is not UTF-8; and every update (``update=``, a
-``application/sparql-update`` body), since this endpoint is read-only.
+media type, a parameter or a body that is not UTF-8 (decided on the bytes, the same way for
+the URL and a form: ``web.params``), a ``default-graph-uri`` or ``named-graph-uri`` that is
+not an absolute IRI; and every update (``update=``, a ``application/sparql-update`` body),
+since this endpoint is read-only.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import parse_qs
 
+import pyoxigraph as ox
 from flask import request
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import UnsupportedMediaType
 
 from graph.errors import BenchgraphError, ErrorKind
 from graph.store.base import QueryDataset
+from web.params import form_pairs
 
 FORM = "application/x-www-form-urlencoded"
 QUERY = "application/sparql-query"
@@ -47,7 +50,7 @@ def read_request() -> ProtocolRequest:
         if body is None:  # the query itself is the body
             if "query" in parameters:
                 raise _bad("give the query once: in the body or as 'query', not both")
-            parameters.add("query", _utf8(request.get_data(), "the query"))
+            parameters.add("query", _utf8(request.get_data(), "'query' (the request's body)"))
         else:
             parameters.update(body)
     if "update" in parameters:
@@ -55,8 +58,8 @@ def read_request() -> ProtocolRequest:
     queries = parameters.getlist("query")
     if len(queries) > 1:
         raise _bad(f"'query' is given {len(queries)} times: send one query per request")
-    default_graphs = parameters.getlist("default-graph-uri")
-    named_graphs = parameters.getlist("named-graph-uri")
+    default_graphs = _graph_iris(parameters, "default-graph-uri")
+    named_graphs = _graph_iris(parameters, "named-graph-uri")
     dataset = None
     if default_graphs or named_graphs:
         dataset = QueryDataset(tuple(default_graphs), tuple(named_graphs))
@@ -70,13 +73,7 @@ def _post_parameters() -> MultiDict[str, str] | None:
     if charset is not None and charset.lower().replace("-", "") != "utf8":
         raise _bad(f"the body is in {charset}; the protocol's bodies are UTF-8")
     if mimetype == FORM:
-        text = _utf8(request.get_data(), "the form")
-        try:
-            pairs = parse_qs(text, keep_blank_values=True, strict_parsing=False,
-                             encoding="utf-8", errors="strict")
-        except UnicodeDecodeError:
-            raise _bad("the form's percent-encoded text is not UTF-8") from None
-        return MultiDict([(key, value) for key, values in pairs.items() for value in values])
+        return MultiDict(form_pairs(request.get_data()))
     if mimetype == QUERY:
         return None
     if mimetype == UPDATE:
@@ -93,6 +90,17 @@ def _utf8(data: bytes, what: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise _bad(f"{what} is not UTF-8 (byte {error.start})") from None
+
+
+def _graph_iris(parameters: MultiDict[str, str], name: str) -> list[str]:
+    """The graphs a dataset parameter names: each an absolute IRI, or a 400 naming it."""
+    iris = parameters.getlist(name)
+    for iri in iris:
+        try:
+            ox.NamedNode(iri)
+        except ValueError:
+            raise _bad(f"{name} {iri[:80]!r} is not an absolute IRI") from None
+    return iris
 
 
 def _bad(message: str) -> BenchgraphError:
