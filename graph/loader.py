@@ -139,11 +139,14 @@ def load_records(
     100,000 records' models do not fit the build's memory.
 
     Raises ``InputPathError`` (from ``graph.importers.reading``) for a PATH that does not
-    exist; everything wrong with a file is reported in the ``LoadReport`` instead.
+    exist; everything wrong with a file is reported in the ``LoadReport`` instead, and so is
+    a symbolic link below a folder that leads outside it: skipped, with a warning naming it
+    (``graph.importers.reading``).
     """
     started = time.time_ns()
-    files = list_record_files(paths)
-    report = LoadReport(files=len(files))
+    listed = list_record_files(paths)
+    files = listed.files
+    report = LoadReport(files=len(files), warnings=list(listed.outside))
     by_id: dict[tuple[str, str], LoadedRecord] = {}
     by_key: dict[str, LoadedRecord] = {}
     for done, (path, relative, info) in enumerate(files, start=1):

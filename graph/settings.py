@@ -20,6 +20,11 @@ BASE_RULE = "must be an http(s) IRI ending in / or #"
 _BASE = re.compile(r"https?://[^\s<>\"{}|\\^`]+[/#]")
 STORE_RULE = "must be memory, oxigraph:DIR or sparql:URL"
 _STORE = re.compile(r"memory|oxigraph:.+|sparql:.+")
+DAY = 24 * 60 * 60
+"""The longest time limit a setting takes, in seconds: every numeric setting is bounded and
+finite, so that no value reaches a clock, a buffer or a loop that cannot take it."""
+GIB = 1024 * 1024 * 1024
+"""The largest size in bytes (or characters) a setting takes."""
 
 
 class Settings(BaseSettings):
@@ -33,14 +38,16 @@ class Settings(BaseSettings):
     )
     max_file_bytes: int = Field(
         16 * 1024 * 1024,
-        ge=1,
+        ge=1, le=GIB,
         description="Largest record file read, in bytes; larger is rejected.",
     )
     max_string_chars: int = Field(
-        1_000_000, ge=1, description="Longest string value accepted in a record, in characters."
+        1_000_000, ge=1, le=GIB,
+        description="Longest string value accepted in a record, in characters.",
     )
     max_nesting_depth: int = Field(
-        100, ge=1, description="Deepest nesting of JSON arrays and objects accepted in a record."
+        100, ge=1, le=1000,
+        description="Deepest nesting of JSON arrays and objects accepted in a record.",
     )
     store: str = Field(
         "memory",
@@ -48,27 +55,50 @@ class Settings(BaseSettings):
         "once by `benchgraph build --store oxigraph:DIR`) or sparql:URL (flag --store).",
     )
     query_timeout: float = Field(
-        30.0, gt=0,
+        30.0, gt=0, le=DAY, allow_inf_nan=False,
         description="Seconds a query may run before it is stopped (flag --query-timeout).",
     )
     row_limit: int = Field(
         10_000,
-        ge=0,
+        ge=0, le=1_000_000_000,
         description="Most rows or triples a query returns; the answer says when it was cut; 0 "
         "for no limit (flag --row-limit).",
     )
+    max_query_bytes: int = Field(
+        65_536, ge=1024, le=16 * 1024 * 1024,
+        description="Longest query text accepted, in bytes of UTF-8, from the web or a query "
+        "file; longer is refused before it is parsed.",
+    )
+    query_memory_mb: int = Field(
+        1024, ge=64, le=1024 * 1024,
+        description="Memory one query may take, in MB, beyond what its query process holds "
+        "when it starts; a query past it is stopped as a time limit stops one.",
+    )
+    query_processes: int = Field(
+        6, ge=1, le=256,
+        description="Query processes of a server (or of a command), started as they are "
+        "needed: at most this many queries run at once.",
+    )
+    long_queries: int = Field(
+        3, ge=1, le=256,
+        description="Queries that may run past their first second at once; another that runs "
+        "that long is stopped and answered 503 with Retry-After, so that short queries and "
+        "pages always find a query process free.",
+    )
     max_request_bytes: int = Field(
-        1024 * 1024, ge=1024, description="Largest request body the web app accepts, in bytes."
+        1024 * 1024, ge=1024, le=GIB,
+        description="Largest request body the web app accepts, in bytes.",
     )
     host: str = Field(
         "127.0.0.1", description="Address `benchgraph serve` listens on (flag --host)."
     )
     port: int = Field(5000, ge=0, le=65535, description="Port `benchgraph serve` listens on; 0 "
                       "for any free one (flag --port).")
-    workers: int = Field(2, ge=1, description="Web server processes of `benchgraph serve` (flag "
-                         "--workers).")
-    threads: int = Field(4, ge=1, description="Requests each web server process handles at once, "
-                         "each with a query process of its own (started when first needed).")
+    threads: int = Field(
+        16, ge=1, le=256,
+        description="Requests `benchgraph serve` handles at once, a thread each; a request's "
+        "thread mostly waits on its query process. More wait, read whole, in a queue.",
+    )
 
     graph_store: str = Field(
         "", description="Graph Store Protocol URL of a sparql:URL store, where `benchgraph "
@@ -86,12 +116,14 @@ class Settings(BaseSettings):
         "basic auth (never on the command line, never printed).",
     )
     remote_timeout: float = Field(
-        60.0, gt=0, description="Seconds to wait for a sparql:URL store's engine to answer "
+        60.0, gt=0, le=DAY, allow_inf_nan=False,
+        description="Seconds to wait for a sparql:URL store's engine to answer "
         "one of benchgraph's own requests, and to take a graph besides a second per MB of it "
         "(queries have query_timeout).",
     )
     remote_retries: int = Field(
-        3, ge=0, description="Times a request to a sparql:URL store's engine is tried again "
+        3, ge=0, le=10,
+        description="Times a request to a sparql:URL store's engine is tried again "
         "after a connection failure or a 5xx answer, waiting 0.25 s, 0.5 s, 1 s ...",
     )
 
@@ -137,12 +169,29 @@ def _reason(detail: ErrorDetails) -> str:
     kind, ctx = detail["type"], detail.get("ctx") or {}
     if kind == "value_error" and "error" in ctx:
         return str(ctx["error"])
-    if kind == "greater_than_equal":
-        return f"must be at least {ctx.get('ge')}"
+    if kind in _BOUNDS:
+        words, key = _BOUNDS[kind]
+        bound = ctx.get(key)
+        if isinstance(bound, float) and bound.is_integer():
+            bound = int(bound)  # a day is 86400 seconds, not 86400.0
+        return f"must be {words} {bound}"
     if kind in ("int_parsing", "int_type", "int_from_float"):
         return "must be a whole number"
+    if kind == "finite_number":
+        return "must be a finite number"
+    if kind in ("float_parsing", "float_type"):
+        return "must be a number"
     message = detail["msg"]
     return message[:1].lower() + message[1:]
+
+
+_BOUNDS = {
+    "greater_than_equal": ("at least", "ge"),
+    "greater_than": ("more than", "gt"),
+    "less_than_equal": ("at most", "le"),
+    "less_than": ("less than", "lt"),
+}
+"""pydantic's errors of a bound, as the words ``_reason`` says them with and the bound's key."""
 
 
 @cache

@@ -7,7 +7,7 @@ The synthetic catalog is built into a validated store folder (untimed;
 each kind of store ``--stores`` names (``perf.serving.serving_store``), ours and the engine
 it is in front of, one after the other:
 
-- ours: ``benchgraph serve`` as a user starts it (its default workers, threads and query
+- ours: ``benchgraph serve`` as a user starts it (its default threads and query
   processes, its time and row limits): ``--store oxigraph:DIR`` of that folder, the record
   files built into memory, or ``--store sparql:URL`` of a real ``oxigraph serve`` the catalog
   was pushed into (untimed);

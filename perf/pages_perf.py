@@ -9,7 +9,7 @@ is reported. Then the real server serves it as each kind of store ``--stores`` n
 (``perf.serving.serving_store``): ``benchgraph serve --store oxigraph:STORE --port 0``;
 ``benchgraph serve RECORDS`` (memory); ``benchgraph serve --store sparql:URL`` in front of a
 real ``oxigraph serve`` the catalog was pushed into (``push --validate``, untimed). Each is
-gunicorn with its default workers and threads, and query processes; the figures are what a
+waitress with its default threads, and query processes; the figures are what a
 client on this machine waits,
 from sending a request on a kept-alive connection to the last byte of the answer, one request
 at a time (latency, not throughput). The first request of each kind (cold: a worker's first report
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
     lines = [*tables, "",
              f"targets: a benchmark page under {P50_TARGET_MS:g} ms at p50, every page under "
              f"{P99_TARGET_MS:g} ms at p99 (a download: its throughput at p50, no bound); "
-             "one client, kept-alive connection, real server (benchgraph serve, gunicorn); "
+             "one client, kept-alive connection, real server (benchgraph serve, waitress); "
              "sparql: in front of an oxigraph serve the catalog was pushed into (untimed)",
              describe(built, reused)]
     return SectionReport("pages", "\n".join(lines), figures)

@@ -15,7 +15,7 @@ floor:
   ``Store``, the query run directly with ``Store.query`` (parameters in the same VALUES block
   the store writes), every solution (or triple) read;
 - memory: ``GET /sparql`` on a real ``benchgraph serve`` of the catalog (a memory store;
-  gunicorn, one worker) over one kept-alive connection, the whole body read (JSON results,
+  one server process) over one kept-alive connection, the whole body read (JSON results,
   Turtle for CONSTRUCT): what a SPARQL client pays;
 - disk floor: pyoxigraph directly on the store folder (``Store.read_only``), as the floor;
 - disk: ``GET /sparql`` on ``benchgraph serve --store oxigraph:DIR`` of that folder;
@@ -306,7 +306,7 @@ def phase_measure(args: Sequence[str]) -> dict[str, Any]:
         for kind, options in arguments.items():
             if STORES[kind] in stores:
                 engines[kind] = serving.enter_context(serving_benchgraph(
-                    options, work, workers=1, environment=environment))
+                    options, work, environment=environment))
                 loads[kind] = engines[kind].ready_seconds
         if "remote" in engines:  # its maker reads the engine: not while queries are timed
             loads["files"] = files_made(engines["remote"])
@@ -347,14 +347,15 @@ class Asked:
 def asked_queries(names: Sequence[str], parameters: dict[str, str], base: str) -> list[Asked]:
     """Each named query in ``names``, its required parameters given by type from
     ``parameters`` (``parameters_of``)."""
+    from graph.sparql.admission import admit
     from graph.sparql.named import load_named_queries
     from graph.sparql.parameters import bind_parameters
-    from graph.sparql.query_text import check_query, with_values
+    from graph.sparql.query_text import with_values
 
     queries, asked = load_named_queries(), []
     for name in names:
         query = queries[name]
-        form = check_query(query.text, name, base)
+        form = admit(query.text, name, 1 << 20).form
         values = {p.name: parameters[p.type] for p in query.parameters if p.required}
         text = with_values(query.text, form, bind_parameters(query, values, base))
         assert text is not None

@@ -34,6 +34,7 @@ from types import ModuleType
 from typing import Any
 
 from perf import (
+    abuse_perf,
     build_perf,
     faithful_perf,
     incremental_perf,
@@ -61,9 +62,10 @@ from perf.common import (
 from perf.generate_catalog import DEFAULT_DEFECT_SHARE, DEFAULT_PROFILE, PROFILES
 
 SECTIONS: tuple[ModuleType, ...] = (build_perf, validate_perf, query_perf, faithful_perf,
-                                    pages_perf, startup_perf, load_perf, incremental_perf,
-                                    scale_perf)
-SHARING = frozenset({query_perf.NAME, pages_perf.NAME, startup_perf.NAME, load_perf.NAME})
+                                    pages_perf, startup_perf, load_perf, abuse_perf,
+                                    incremental_perf, scale_perf)
+SHARING = frozenset({query_perf.NAME, pages_perf.NAME, startup_perf.NAME, load_perf.NAME,
+                     abuse_perf.NAME})
 """The sections that serve the store folder and the pushed engine made once in a run
 (``perf.served_store``, ``perf.serving.pushed_engine``). Once none is left to run, both are
 deleted: at 100,000 records they hold 22 GB and 6 GB of disk, and the incremental and scale

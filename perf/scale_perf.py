@@ -13,8 +13,8 @@ their sharers: what the tree really holds), and the largest single process.
 - floor, build: a fresh interpreter that has pyoxigraph bulk-load the N-Quads and N-Triples
   our build wrote (the named graphs and their merge) into a new store folder, as our load
   child does, and nothing else;
-- ours, serve: ``benchgraph serve --store oxigraph:DIR`` (gunicorn's master, its workers,
-  their query processes) under ``--scale-clients`` clients for ``--scale-seconds`` sending the load
+- ours, serve: ``benchgraph serve --store oxigraph:DIR`` (the server, its query processes
+  and their zygote) under ``--scale-clients`` clients for ``--scale-seconds`` sending the load
   section's mix (every named query, ad-hoc SPARQL) and pages (a benchmark page, search);
 - floor, serve: ``oxigraph serve-read-only`` on the same generation, the same SPARQL mix.
 

@@ -1,10 +1,10 @@
 """A real server for the sections to time, and a kept-alive client of it.
 
-Every section that measures over HTTP starts its server here: ``benchgraph serve`` (gunicorn,
+Every section that measures over HTTP starts its server here: ``benchgraph serve`` (waitress,
 as a user runs it) or, as a baseline, ``oxigraph serve-read-only`` (Oxigraph's own HTTP
 server, from pip ``oxigraph``) over the same store folder. The server's output is read to
 the end by a thread into ``serve.log`` in the section's work folder: a pipe nobody reads
-fills, and then a worker blocked writing its log is killed by gunicorn mid-answer.
+fills, and then a server blocked writing its log stops answering.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class Served:
     ready_seconds: float
     """From the start of the process to the first query answered."""
     pid: int = 0
-    """The server's process (the root of its tree: gunicorn's master, say)."""
+    """The server's process (the root of its tree: ``benchgraph serve``, say)."""
 
 
 class Client:
@@ -125,20 +125,18 @@ class Client:
         self.connection.close()
 
 
-def benchgraph_command(store_arguments: Sequence[str], workers: int | None = None) -> list[str]:
+def benchgraph_command(store_arguments: Sequence[str]) -> list[str]:
     """``benchgraph serve`` on a free port, as this interpreter runs it."""
-    command = [sys.executable, "-m", "graph.cli", "serve", *store_arguments, "--port", "0"]
-    return command + (["--workers", str(workers)] if workers else [])
+    return [sys.executable, "-m", "graph.cli", "serve", *store_arguments, "--port", "0"]
 
 
 @contextmanager
 def serving_benchgraph(store_arguments: Sequence[str], workdir: Path, *,
-                       workers: int | None = None,
                        environment: dict[str, str] | None = None) -> Iterator[Served]:
     """``benchgraph serve STORE_ARGUMENTS`` until the block ends, started without any
     ``BENCHGRAPH_`` setting of this shell but those in ``environment``."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("BENCHGRAPH_")}
-    with _serving(benchgraph_command(store_arguments, workers), workdir, "/sparql",
+    with _serving(benchgraph_command(store_arguments), workdir, "/sparql",
                   {**env, **(environment or {})}, port=None) as served:
         yield served
 

@@ -1,8 +1,8 @@
 """The memory of a whole process tree, sampled from ``/proc`` while it runs.
 
 ``os.wait4`` gives the peak of one process; ``benchgraph build --store`` forks a child to
-bulk-load the store, and ``benchgraph serve`` is a gunicorn master, its workers and their
-query processes. What the machine must hold is their sum, at the same moment. Two sums are
+bulk-load the store, and ``benchgraph serve`` is a server process, its query processes and
+their zygote. What the machine must hold is their sum, at the same moment. Two sums are
 kept: RSS (what ``ps`` shows; pages shared after a fork count once per process, so it
 overstates) and PSS (each shared page divided among its sharers: what the tree really
 holds). Linux only, as the suite is.

@@ -1,15 +1,15 @@
 """A live ``benchgraph serve`` for the tests that talk HTTP to it, as its clients would.
 
-The server is the real command in its own process (gunicorn's master, its forked workers,
-their query processes), on a free port (``--port 0``). The address comes from the line the
-command prints on stderr once it listens; the server counts as ready when its endpoint has
-answered a request (a worker may still be starting when the line is printed). It is stopped
-as a person stops it, with Ctrl-C (SIGINT), and must then exit 0 having printed no traceback:
-a server that cannot stop cleanly is a failure too. ``serve(stop_group=...)`` sends the signal
-to the whole process group instead, as a terminal's Ctrl-C does and as a service manager
-stopping a unit does (SIGTERM to every process of it).
+The server is the real command in its own process (waitress's event loop and threads, and
+the query processes forked by its zygote), on a free port (``--port 0``). The address comes
+from the line the command prints on stderr once it listens; the server counts as ready when
+its endpoint has answered a request. It is stopped as a person stops it, with Ctrl-C (SIGINT),
+and must then exit 0 having printed no traceback: a server that cannot stop cleanly is a
+failure too. ``serve(stop=...)`` sends another signal (SIGTERM, as a service manager does),
+and ``serve(stop_group=...)`` sends the signal to the whole process group instead, as a
+terminal's Ctrl-C does and as a service manager stopping a unit does (SIGTERM to every
+process of it).
 """
-
 from __future__ import annotations
 
 import http.client
@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 LISTENING = re.compile(r"benchgraph serve: listening on (http://\S+/) \(Ctrl-C to stop\)")
 START_SECONDS = 120.0
-"""How long the bundled catalog may take to build and the workers to start."""
+"""How long the bundled catalog may take to build and the server to start."""
 STOP_SECONDS = 30.0
 
 
@@ -66,10 +66,11 @@ def _command() -> list[str]:
 
 @contextmanager
 def serve(arguments: Sequence[str] = (), stop_group: signal.Signals | None = None, *,
-          files: bool = True) -> Iterator[LiveServer]:
+          files: bool = True, stop: signal.Signals = signal.SIGINT) -> Iterator[LiveServer]:
     """``benchgraph serve --port 0 ARGUMENTS...`` until the block ends, once it answers a
-    query and (with ``files``) has its dumps; then Ctrl-C to the master (or ``stop_group`` to
-    every process of the server), and the exit status must be 0 with no traceback printed."""
+    query and (with ``files``) has its dumps; then ``stop`` (Ctrl-C) to the server's process
+    (or ``stop_group`` to every process of the server), and the exit status must be 0 with
+    no traceback printed."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("BENCHGRAPH_")}
     process = subprocess.Popen(
         [*_command(), "serve", "--port", "0", *arguments],
@@ -85,7 +86,7 @@ def serve(arguments: Sequence[str] = (), stop_group: signal.Signals | None = Non
         _wait_until_answering(server, process, files)
         yield server
     finally:
-        status = _stop(process, stop_group)
+        status = _stop(process, stop, stop_group)
         reader.join(STOP_SECONDS)
     assert status == 0, f"benchgraph serve exited {status} on Ctrl-C:\n" + "".join(lines)
     printed = "".join(lines)
@@ -138,13 +139,14 @@ def _wait_until_answering(server: LiveServer, process: subprocess.Popen[str],
                              + "".join(server.stderr))
 
 
-def _stop(process: subprocess.Popen[str], group_signal: signal.Signals | None = None) -> int:
-    """Ctrl-C to the master (or ``group_signal`` to its whole process group); its exit
-    status. A server still running after STOP_SECONDS is killed with its whole process group
-    (the master and the workers it forked), and that counts as a failure."""
+def _stop(process: subprocess.Popen[str], stop: signal.Signals,
+          group_signal: signal.Signals | None = None) -> int:
+    """``stop`` to the server's process (or ``group_signal`` to its whole process group); its
+    exit status. A server still running after STOP_SECONDS is killed with its whole process
+    group (the server and the processes it forked), and that counts as a failure."""
     if process.poll() is None:
         if group_signal is None:
-            process.send_signal(signal.SIGINT)
+            process.send_signal(stop)
         else:
             os.killpg(process.pid, group_signal)
     try:

@@ -354,7 +354,7 @@ def test_an_incremental_build_switches_atomically(
         rebuild_store(store, [records], settings)
     assert read_manifest(store) == before
     assert sorted(p.name for p in store.iterdir()) == sorted(
-        ["benchgraph-store.json", before.generation])
+        [".benchgraph-build.lock", "benchgraph-store.json", before.generation])
     assert [writer._child.returncode is not None for writer in writers  # type: ignore[union-attr]
             ] == [True]
     monkeypatch.undo()
@@ -375,7 +375,7 @@ def test_a_rebuild_removes_what_an_interrupted_one_left(
     rewrite_page(records / SEED_PAGE, lambda p: p.update(summary="after an interruption"))
     incremental(store, records, settings)
     assert sorted(p.name for p in store.iterdir()) == [
-        "benchgraph-store.json", read_manifest(store).generation]
+        ".benchgraph-build.lock", "benchgraph-store.json", read_manifest(store).generation]
 
 
 def test_another_base_or_fingerprint_builds_in_full(tmp_path: Path, records: Path,

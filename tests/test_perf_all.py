@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 STORES = ("memory", "oxigraph:DIR", "sparql:URL")
 QUICK = ["--rounds", "1", "--seconds", "1", "--clients", "2", "--scale-seconds", "1",
          "--scale-clients", "1", "--scale-no-floor", "--page-requests", "3", "--updates", "2",
-         "--queries", "publishers,gated-medhelm"]
+         "--queries", "publishers,gated-medhelm", "--abuse-seconds", "1", "--abuse-slow", "5",
+         "--abuse-runaways", "2"]
 
 
 def _perf(*argv: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:

@@ -14,8 +14,9 @@ import pytest
 from graph.build import build
 from graph.namespace import BENCH_IRI
 from graph.settings import Settings
+from graph.sparql.admission import admit
 from graph.sparql.checks import binding_problems, query_algebra
-from graph.sparql.errors import ParameterError, QuerySyntaxError, ReadOnlyError
+from graph.sparql.errors import ParameterError
 from graph.sparql.named import (
     NamedQuery,
     Parameter,
@@ -25,7 +26,7 @@ from graph.sparql.named import (
     parse_named_query,
 )
 from graph.sparql.parameters import bind_parameters, coerce
-from graph.sparql.query_text import check_query, with_values
+from graph.sparql.query_text import with_values
 from graph.store.base import Store
 from graph.store.result import QueryResult
 from tests.seeds import SEEDS
@@ -322,7 +323,7 @@ def test_every_query_parses_has_a_title_and_keeps_the_binding_rule(name: str) ->
     query = QUERIES[name]
     assert query.title and query.title != name
     assert query.description
-    assert check_query(query.text, query.source, BASE)
+    assert admit(query.text, query.source, 65_536).form
     assert binding_problems(query, query_algebra(query.text)) == []
     for parameter in query.parameters:  # every default is a value of its type
         if parameter.default is not None:
@@ -333,7 +334,7 @@ def test_every_query_parses_has_a_title_and_keeps_the_binding_rule(name: str) ->
 def test_every_select_gives_a_set_of_rows(name: str) -> None:
     """A query that names record graphs (``GRAPH ?g``) sees a triple once per graph stating it,
     so every SELECT groups or is DISTINCT: no row repeats."""
-    if check_query(QUERIES[name].text, name) == "SELECT":
+    if admit(QUERIES[name].text, name, 65_536).form == "SELECT":
         text = QUERIES[name].text
         assert "GROUP BY" in text or "SELECT DISTINCT" in text
 
@@ -541,56 +542,6 @@ def test_quotes_braces_and_hash_in_a_string_match_as_data(stores: Stores) -> Non
                              'Quote "Bench" {#1}')]
 
 
-# -- checking a query before it runs --------------------------------------------------------------
-
-@pytest.mark.parametrize(("text", "line", "column"), [
-    ("SELECT ?x WHERE { ?x ?p }", 1, 26),  # pyoxigraph points past the token it stopped at
-    ('SELECT ?x WHERE {\n  ?x ?p ?o .\n  FILTER (?x = "a) }', 3, 21),
-    ("SELECT ?x WHERE { ?x a nope:Thing }", 1, 34),
-    ("SELECT ?x WHERE { BIND (1 AS ?x) BIND (2 AS ?x) }", 1, 50),
-])
-def test_syntax_errors_say_where(text: str, line: int, column: int) -> None:
-    with pytest.raises(QuerySyntaxError) as caught:
-        check_query(text, "-e")
-    assert (caught.value.line, caught.value.column) == (line, column)
-    assert f"line {line}, column {column}" in str(caught.value)
-    assert "\n" not in str(caught.value)
-
-
-def test_line_numbers_count_the_header() -> None:
-    with pytest.raises(QuerySyntaxError, match="line 3, column"):
-        check_query(parse_named_query("#+ title: t\n\nSELECT ?x WHERE { ?x ?p }", "t").text, "t")
-
-
-@pytest.mark.parametrize("text", [
-    "INSERT DATA { <urn:a> <urn:b> <urn:c> }", "DELETE WHERE { ?s ?p ?o }", "DROP ALL",
-    "CLEAR DEFAULT", "LOAD <http://example.org/x.ttl>",
-    "PREFIX x: <urn:x#>\nINSERT { ?s x:p 1 } WHERE { ?s ?p ?o }",
-])
-def test_sparql_update_is_refused(text: str) -> None:
-    with pytest.raises(ReadOnlyError, match="read-only"):
-        check_query(text, "-e")
-
-
-@pytest.mark.parametrize("text", [
-    "SELECT * WHERE { SERVICE <http://example.org/sparql> { ?s ?p ?o } }",
-    "SELECT * WHERE { OPTIONAL { service silent ?endpoint { ?s ?p ?o } } }",
-])
-def test_service_is_refused(text: str) -> None:
-    with pytest.raises(ReadOnlyError, match="SERVICE"):
-        check_query(text, "-e")
-
-
-def test_forms_and_relative_iris(stores: Stores) -> None:
-    assert check_query("ASK { ?s ?p ?o }", "-e") == "ASK"
-    assert check_query("DESCRIBE <urn:x>", "-e") == "DESCRIBE"
-    assert check_query("CONSTRUCT WHERE { ?s ?p ?o }", "-e") == "CONSTRUCT"
-    assert check_query("SELECT * FROM <http://example.org/x> WHERE { ?s ?p ?o }", "-e") == "SELECT"
-    relative = "SELECT ?l WHERE { <benchmark/mimic_rrs> rdfs:label ?l }"
-    assert check_query(relative, "-e", BASE) == "SELECT"
-    assert rows(stores[0].query(relative)) == [("MIMIC-RRS (MedHELM)",)]
-
-
 # -- the VALUES block a parameter is bound by -----------------------------------------------------
 
 HEADER = "#+ title: t\n#+ param: v string — a value\n"
@@ -611,22 +562,6 @@ HEADER = "#+ title: t\n#+ param: v string — a value\n"
 def test_the_values_block_opens_the_where_clause(text: str, before_values: str) -> None:
     query = parse_named_query(HEADER + text, "q")
     value = ox.Literal('a "quoted" } value')
-    bound = with_values(query.text, check_query(query.text, "q"), {"v": value})
+    bound = with_values(query.text, admit(query.text, "q", 65_536).form, {"v": value})
     head, tail = HEADER + before_values, text[len(before_values):]
     assert bound == head + ' VALUES (?v) { ("a \\"quoted\\" } value") } ' + tail
-
-
-def test_service_is_refused_before_any_engine_sees_the_query(
-    monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """pyoxigraph evaluates an ASK at once, SERVICE call included: the refusal comes first."""
-
-    def no_engine(*args: object, **kwargs: object) -> None:
-        raise AssertionError("an engine saw a query with SERVICE")
-
-    monkeypatch.setattr(ox.Store, "query", no_engine)
-    with pytest.raises(ReadOnlyError, match="SERVICE"):
-        check_query("ASK { SERVICE <http://192.0.2.1/sparql> { ?s ?p ?o } }", "-e")
-    with pytest.raises(ReadOnlyError, match="SERVICE"):
-        check_query("ASK { FILTER EXISTS { SERVICE SILENT <http://192.0.2.1/> "
-                    "{ ?s ?p ?o } } }", "-e")

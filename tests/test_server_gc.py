@@ -1,33 +1,49 @@
-"""gunicorn's master freezes what it made before it forks a worker (``web.server``), so that
-a worker's full garbage collections do not walk the app, the store and every module."""
+"""``web.server.serve`` freezes what the process made before it starts the query processes
+and its threads, so that full garbage collections do not walk the app, the store and every
+module; and ``prepare`` (which forks the query processes' zygote) runs while the process has
+no thread of the server's yet: a process forked from one that runs threads inherits every
+lock they held."""
 
 from __future__ import annotations
 
 import gc
-from typing import Any
+import os
+import signal
+import threading
+import urllib.request
 
-import pytest
 from flask import Flask
 
 from web import server
 
 
-def test_the_master_freezes_its_objects_before_each_worker_is_forked(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    given: dict[str, Any] = {}
+def test_the_process_is_frozen_and_has_no_server_thread_when_it_prepares() -> None:
+    app = Flask(__name__)
+    app.add_url_rule("/", "home", lambda: "home")
+    seen: dict[str, object] = {}
+    threads_before = set(threading.enumerate())
 
-    class Gunicorn:
-        def __init__(self, app: Flask, settings: dict[str, Any]) -> None:
-            given.update(settings)
+    def prepare() -> None:
+        seen["frozen when prepared"] = gc.get_freeze_count()
+        seen["new threads when prepared"] = set(threading.enumerate()) - threads_before
 
-        def run(self) -> None:
-            """Not served: only its settings are read."""
+    def ask_then_stop(url: str) -> None:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as answer:
+                seen["answer"] = answer.read()
+        finally:
+            os.kill(os.getpid(), signal.SIGINT)  # stops it, as Ctrl-C does
 
-    monkeypatch.setattr(server, "_Gunicorn", Gunicorn)
-    server.serve(Flask(__name__), server.ServerOptions("127.0.0.1", 0, 1, 1), print)
+    def announce(url: str) -> None:  # the server answers once this returns
+        threading.Thread(target=ask_then_stop, args=(url,), daemon=True).start()
+
     assert gc.get_freeze_count() == 0
     try:
-        given["pre_fork"](None, None)
-        assert gc.get_freeze_count() > 1000  # every module imported, at least
+        server.serve(app, server.ServerOptions("127.0.0.1", 0, 2, 1024 * 1024, 65536),
+                     announce, prepare)
+        assert seen["frozen when prepared"] > 1000  # every module imported, at least
     finally:
         gc.unfreeze()
+    assert seen["new threads when prepared"] == set()
+    assert seen["answer"] == b"home"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # given back

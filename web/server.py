@@ -1,125 +1,227 @@
-"""Serving the app with gunicorn, a production WSGI server (``benchgraph serve``).
+"""Serving the app with waitress, a production WSGI server (``benchgraph serve``).
 
-gunicorn's master process makes the app (``preload_app``: the store is built or opened once,
-before any worker exists) and forks ``workers`` processes, each answering ``threads``
-requests at once (the ``gthread`` worker). A worker's threads run their queries in query
-processes of that worker (``graph.store.pool``), which the time limit can kill: neither
-gunicorn's own worker timeout (a gthread worker is never timed out while busy) nor killing a
-sync worker (its client gets an empty reply) is a query limit.
+One process. waitress reads and writes every connection in one event loop and hands a request
+to one of its threads only once it holds the request whole, headers and body. A client that
+sends its headers a byte at a time, holds a body open or sits idle before its first request
+costs a socket and a buffer, never a thread, so slow clients cannot keep a new one waiting
+(``tests/test_slow_clients.py``; gunicorn's gthread worker, served before, gave a thread to a
+connection at its first byte, and six slow clients stopped the server). The heavy work is not
+done in this process: each query runs in a query process (``graph.store.pool``) that its time
+and memory limits can kill, forked by a zygote (``graph.store.zygote``). A thread mostly
+waits on its query's answer, so one process of threads is enough, and no web worker is ever
+timed out or killed with the requests beside it.
 
-The master prints the address once it listens, and stops cleanly on Ctrl-C (SIGINT) or
-SIGTERM, to it alone or to every process of the server; the caller then closes the store.
+The limits, each set here on purpose (waitress's defaults in brackets):
 
-Everything the master made is frozen out of the cyclic garbage collector before a worker is
-forked (``gc.freeze``, as Python's documentation advises for a forking server): the app,
-the store, every module imported. A large page makes thousands of short-lived objects, so
-full collections come often, and each walked that whole heap: at 100,000 records the
-largest publisher's page took 91.5 ms at p50 and 328.0 ms at p99 (perf, 2026-12-05). In
-one process at 10,000 records the same page's p99 went from 55.9 to 17.9 ms once frozen
-(p50 15.1 ms both; its full collections from 498 to 29 ms over 200 requests). A frozen
-object is never collected, which costs nothing here: the master's objects live as long as
-the server, and a worker's collections no longer write to the memory it shares with the
-master.
+- ``threads`` (the setting ``threads``, 16; [4]): requests handled at once. A thread that
+  waits on a query process holds no CPU, and there are more threads than query processes
+  (the setting ``query_processes``) so that pages and static files, which need none, are
+  answered while every query process is busy. A request past them waits, whole, in a queue.
+- ``connection_limit`` 1000 [100]: connections open at once. A slow client costs a socket,
+  so the limit is far above the slow clients one address can be expected to open; past it
+  waitress stops accepting until some close, and new connections wait in the kernel's
+  backlog (1024). Each connection may take three file descriptors (its socket, and a
+  temporary file for each of its request and response buffers when they overflow), so the
+  soft limit of open files is raised to hold them, and the connection limit lowered where
+  the hard limit cannot.
+- ``channel_timeout`` 30 s [120]: a connection with no whole request in hand that has sent
+  nothing for this long is closed: idle before its first request, idle between requests, or
+  stopped halfway through its headers or body. One still answering (a long query) is not.
+- ``cleanup_interval`` 5 s [30]: how often connections are checked for that timeout.
+- ``max_request_header_size`` [256 KiB]: three times ``max_query_bytes`` (the longest query
+  text accepted, percent-encoded at worst into the request line of a GET) and 16 KiB for
+  the other headers: a query the app would take is never refused for coming by GET, and a
+  longer request is a 431 before any thread sees it.
+- ``max_request_body_size`` [1 GiB]: the setting ``max_request_bytes``; a longer body is a
+  413 at its ``Content-Length``, before it is read.
+- ``inbuf_overflow`` 64 KiB [512 KiB]: a request body past this waits in a temporary file,
+  not in memory, until it is whole: a thousand clients posting slowly hold 64 MB at most.
+- ``asyncore_use_poll``: ``poll`` rather than ``select``, which fails on a descriptor
+  numbered past 1024: there are more connections than that.
+- ``ident`` ``benchgraph`` [waitress]: the ``Server`` header names no server and no version.
+- ``expose_tracebacks`` stays off, ``url_scheme`` stays ``http``, and ``trusted_proxy`` stays
+  unset: no ``X-Forwarded-*`` header from a client is believed (README, "The web app", on
+  what a proxy in front should do).
+
+The address is printed once the socket listens. Ctrl-C (SIGINT) or SIGTERM, to this process
+or to its whole group, stops the server cleanly: it stops accepting, lets the requests under
+way finish for up to ``GRACE_SECONDS``, and returns; the caller then closes the store.
+
+Everything this process made is frozen out of the cyclic garbage collector before the zygote
+is forked and the threads start (``gc.freeze``, as Python's documentation advises for a
+forking server): the app, the store, every module imported. A large page makes thousands of
+short-lived objects, so full collections come often, and each walked that whole heap (perf/
+README.md has the figures of a large publisher's page, before and after). A frozen object is
+never collected, which costs nothing here: these objects live as long as the server. And the
+query processes forked from it share its memory: a collection there no longer writes to every
+page the server holds.
 """
 
 from __future__ import annotations
 
 import gc
-import os
+import logging
+import resource
+import signal
+import socket
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any, TextIO
 
 from flask import Flask
-from gunicorn.app.base import BaseApplication
-from gunicorn.arbiter import Arbiter
+from waitress import wasyncore
+from waitress.server import create_server
+
+from graph.errors import BenchgraphError, ErrorKind
+from web.access_log import LOG as ACCESS_LOG
+from web.access_log import AccessLog
+
+CONNECTION_LIMIT = 1000
+CHANNEL_TIMEOUT = 30
+CLEANUP_INTERVAL = 5
+HEADER_ROOM = 16 * 1024
+"""Bytes of request headers allowed besides a GET's query string."""
+INBUF_OVERFLOW = 64 * 1024
+LOOP_SECONDS = 1
+"""The most the event loop waits without looking at its connections' timeouts."""
+GRACE_SECONDS = 5.0
+"""How long the requests under way may take to finish once the server is stopped."""
+_FILES_PER_CONNECTION = 3
+_FILES_BESIDES = 256
+"""Files the process needs besides its connections: the store's, the query processes'
+sockets, the listening socket, the logs."""
 
 
 @dataclass(frozen=True)
 class ServerOptions:
-    """Where and how wide to serve."""
+    """Where to serve, and how much at once."""
 
     host: str
     port: int
-    workers: int
     threads: int
+    max_request_bytes: int
+    max_query_bytes: int
     access_log: bool = False
-
-
-class _Gunicorn(BaseApplication):  # type: ignore[misc]
-    def __init__(self, app: Flask, settings: dict[str, Any]) -> None:
-        self._app = app
-        self._settings = settings
-        super().__init__(prog="benchgraph serve")
-
-    def load_config(self) -> None:
-        for key, value in self._settings.items():
-            self.cfg.set(key, value)
-
-    def load(self) -> Flask:
-        return self._app
-
-
-REQUEST_LINE_LIMIT = 8190
-"""The longest request line gunicorn reads (its largest bounded value; its default, 4094,
-refused a GET of the named query ``harness-conflicts``, 6.5 kB encoded, with a 414). A
-longer query is for POST, whose body ``max_request_bytes`` bounds."""
 
 
 def serve(
     app: Flask, options: ServerOptions, announce: Callable[[str], None],
     prepare: Callable[[], None] | None = None,
 ) -> None:
-    """Serve ``app`` until interrupted; ``announce`` gets the base URL once it listens, and
-    ``prepare`` runs in each worker before it takes requests (starting its query processes)."""
+    """Serve ``app`` until stopped by SIGINT or SIGTERM; ``announce`` gets the base URL once
+    the socket listens. ``prepare`` (starting the query processes) runs before any thread
+    of the server exists, after this process's objects were frozen."""
+    stopping: list[int] = []
+    server: Any = None
 
-    def when_ready(server: Arbiter) -> None:
-        host, port = server.LISTENERS[0].sock.getsockname()[:2]
-        shown = f"[{host}]" if ":" in host else host
-        announce(f"http://{shown}:{port}/")
+    def stop(signum: int, frame: FrameType | None) -> None:
+        stopping.append(signum)
+        if server is not None:
+            server.pull_trigger()  # wakes the event loop now
 
-    settings: dict[str, Any] = {
-        "bind": [_bind(options.host, options.port)],
-        "workers": options.workers,
-        "worker_class": "gthread",
-        "threads": options.threads,
-        "preload_app": True,
-        "when_ready": when_ready,
-        "pre_fork": freeze_before_fork,
-        "post_fork": _own_group,
-        "post_worker_init": (lambda worker: prepare()) if prepare else (lambda worker: None),
-        "accesslog": "-" if options.access_log else None,
-        "errorlog": "-",
-        "loglevel": "warning",
-        "graceful_timeout": 5,
-        "limit_request_line": REQUEST_LINE_LIMIT,
-        "control_socket_disable": True,
-    }
+    listener = _listen(options.host, options.port)
+    previous = {stop_signal: signal.signal(stop_signal, stop)
+                for stop_signal in (signal.SIGINT, signal.SIGTERM)}
     try:
-        _Gunicorn(app, settings).run()
-    except SystemExit as stop:  # the arbiter's way of saying it stopped
-        if stop.code not in (None, 0):
+        gc.freeze()
+        if prepare is not None:
+            prepare()
+        connections: dict[int, Any] = {}
+        server = create_server(
+            AccessLog(app) if options.access_log else app,
+            map=connections,
+            sockets=[listener],
+            threads=options.threads,
+            connection_limit=_connection_limit(CONNECTION_LIMIT),
+            channel_timeout=CHANNEL_TIMEOUT,
+            cleanup_interval=CLEANUP_INTERVAL,
+            max_request_header_size=3 * options.max_query_bytes + HEADER_ROOM,
+            max_request_body_size=options.max_request_bytes,
+            inbuf_overflow=INBUF_OVERFLOW,
+            asyncore_use_poll=True,
+            asyncore_loop_timeout=LOOP_SECONDS,
+            ident="benchgraph",
+            expose_tracebacks=False,
+            url_scheme="http",
+        )
+        announce(_url(listener))
+        while not stopping:
+            wasyncore.loop(timeout=LOOP_SECONDS, use_poll=True, map=connections, count=1)
+        _finish(server, connections)
+    finally:
+        listener.close()
+        for stop_signal, handler in previous.items():
+            signal.signal(stop_signal, handler)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` (the first address ``host`` names; port 0: any
+    free one), not yet listening: waitress does. A port in use, or a host that names no
+    address of this machine, is the user's to fix: one line."""
+    try:
+        family, kind, protocol, _name, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        listener = socket.socket(family, kind, protocol)
+        try:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind(address)
+        except OSError:
+            listener.close()
             raise
+    except OSError as error:
+        raise BenchgraphError(f"cannot listen on {_host_port(host, port)}: "
+                              f"{error.strerror or error}", ErrorKind.USAGE) from None
+    return listener
 
 
-def freeze_before_fork(server: Arbiter | None, worker: object) -> None:
-    """gunicorn's ``pre_fork``, in the master: move every object it holds out of the
-    collector's reach (the module docstring says why)."""
-    gc.freeze()
+def _connection_limit(wanted: int) -> int:
+    """``wanted`` connections, or fewer where the hard limit of open files cannot hold them
+    (each may take three files); the soft limit raised to hold them."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    needed = wanted * _FILES_PER_CONNECTION + _FILES_BESIDES
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        needed = hard
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+    return max(1, min(wanted, (needed - _FILES_BESIDES) // _FILES_PER_CONNECTION))
 
 
-def _own_group(server: Arbiter, worker: object) -> None:
-    """Put a new worker (and the query processes it forks) in a process group of its own, so
-    that a terminal's Ctrl-C, which signals the whole foreground group, reaches the master
-    alone; the master then stops each worker once. Signalled by the terminal and again by
-    the master, a worker ran its handler a second time after closing its wakeup pipe
-    (gunicorn's gthread worker: "Exception ignored ... Bad file descriptor" on stderr)."""
-    os.setpgid(0, 0)
+def _finish(server: Any, connections: dict[int, Any]) -> None:
+    """Stop accepting, then run the event loop until the requests under way are answered
+    and their answers sent, for GRACE_SECONDS at most; then stop the threads."""
+    wasyncore.dispatcher.close(server)  # the listening socket; the loop's trigger stays
+    tasks = server.task_dispatcher
+    deadline = time.monotonic() + GRACE_SECONDS
+    while time.monotonic() < deadline and (
+            tasks.active_count or tasks.queue
+            or any(channel.writable() for channel in list(connections.values()))):
+        wasyncore.loop(timeout=0.05, use_poll=True, map=connections, count=1)
+    tasks.shutdown(cancel_pending=True, timeout=1)
 
 
-def _bind(host: str, port: int) -> str:
+def _url(listener: socket.socket) -> str:
+    host, port = listener.getsockname()[:2]
+    return f"http://{_host_port(host, port)}/"
+
+
+def _host_port(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def log_to(stream: TextIO, access_log: bool = False) -> None:
+    """The server's log on ``stream``: the warnings and errors of every logger (waitress's,
+    the store's), and with ``access_log`` a line per request (``web.access_log``)."""
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter(
+        "[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.WARNING)
+    if access_log:
+        ACCESS_LOG.setLevel(logging.INFO)
 
 
 def print_address(stream: TextIO = sys.stderr) -> Callable[[str], None]:
@@ -131,4 +233,4 @@ def print_address(stream: TextIO = sys.stderr) -> Callable[[str], None]:
     return announce
 
 
-__all__ = ["ServerOptions", "print_address", "serve"]
+__all__ = ["ServerOptions", "log_to", "print_address", "serve"]

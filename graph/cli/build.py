@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from graph.cli.common import (
+    STDOUT,
     add_build_arguments,
     build_from,
     load_exit_code,
@@ -94,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
         with output_to(args.output):
             write_file(args.output, result.table, fmt, base=settings.base)
     elif target is None:
-        write_stream(sys.stdout.buffer, result.table, fmt, base=settings.base)
+        with output_to(STDOUT):
+            write_stream(sys.stdout.buffer, result.table, fmt, base=settings.base)
     if manifest is not None and (args.output is None or not fmt.keeps_graphs):
         counts = manifest.counts.statements  # counted for the store already
     else:
@@ -105,19 +107,23 @@ def run(args: argparse.Namespace) -> int:
 
 def _into_store(args: argparse.Namespace, target: Path, settings: Settings
                 ) -> tuple[BuildResult, Manifest]:
-    """The build, put into the store folder ``target``: incrementally when it can be."""
+    """The build, put into the store folder ``target``: incrementally when it can be. The
+    folder's build lock is taken first and held until the store is written: a second build
+    stops at once, naming this one (``graph.store.lock``)."""
+    from graph.store.lock import BuildLock
     from graph.store.rebuild import kept_build, rebuild_store
 
     validate = not args.no_validate
-    rebuilt = None if args.full else rebuild_store(
-        target, [Path(path) for path in args.paths], settings, progress_bar("reading"),
-        validate=validate)
-    if rebuilt is None:
-        result = build_from(args, settings, apart=True)
-        # the graph is let go of before the load, unless -o still writes it
-        return result, build_into(target, result, settings, validate=validate,
-                                  kept=kept_build(result, settings),
-                                  let_go=args.output is None)
+    with BuildLock.take(target) as lock:
+        rebuilt = None if args.full else rebuild_store(
+            target, [Path(path) for path in args.paths], settings, progress_bar("reading"),
+            validate=validate, lock=lock)
+        if rebuilt is None:
+            result = build_from(args, settings, apart=True)
+            # the graph is let go of before the load, unless -o still writes it
+            return result, build_into(target, result, settings, validate=validate,
+                                      kept=kept_build(result, settings),
+                                      let_go=args.output is None, lock=lock)
     if args.report is not None:
         with output_to(args.report):
             write_report_json(args.report, rebuilt.result.report)

@@ -4,6 +4,8 @@ builds the graph (``build``, ``stats``, ``query``, ``validate``), declared once 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -73,9 +75,10 @@ def add_store_arguments(parser: argparse.ArgumentParser, *, limits: bool = True)
         "`benchgraph build --store oxigraph:DIR`, opened as it is)",
     )
     if limits:
-        parser.add_argument("--query-timeout", type=float, metavar="SECONDS",
-                            help="stop a query after this long (default 30)")
-        parser.add_argument("--row-limit", type=int, metavar="N",
+        # no argparse type: the settings read the value and say what is wrong with it
+        parser.add_argument("--query-timeout", metavar="SECONDS",
+                            help="stop a query after this long (default 30, at most a day)")
+        parser.add_argument("--row-limit", metavar="N",
                             help="return at most N rows or triples, 0 for all (default 10000)")
 
 
@@ -143,14 +146,36 @@ def load_exit_code(result: BuildResult | None) -> int:
 
 
 @contextmanager
-def output_to(path: Path) -> Iterator[None]:
-    """Writing ``path``: a system error (no such folder, no permission) becomes one line."""
+def output_to(path: Path | str) -> Iterator[None]:
+    """Writing ``path`` (a file, or ``stdout``): a system error (no such folder, no
+    permission, a full disk, a refusal of ``graph.export.atomic``) becomes one line naming
+    it."""
     try:
         yield
     except OSError as error:
+        if path == STDOUT:
+            _let_go_of_stdout()
         raise BenchgraphError(
             f"cannot write {path}: {error.strerror or error}", ErrorKind.INPUT
         ) from None
+
+
+STDOUT = "stdout"
+"""How ``output_to`` names the standard output."""
+
+
+def _let_go_of_stdout() -> None:
+    """Point the standard output at the null device: what a failed write left in its buffer
+    would otherwise fail again, with a traceback, when the interpreter flushes it at exit."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, ValueError):  # no descriptor (a test's capture): nothing held
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, descriptor)
+    finally:
+        os.close(null)
 
 
 def take_extra_words(

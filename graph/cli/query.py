@@ -16,34 +16,40 @@ store (``graph.store``), as every query of benchgraph does.
 
 import argparse
 import difflib
+import io
+import os
 import shutil
+import stat
 import sys
 from pathlib import Path
 
 from graph.cli.common import (
     EXIT_OK,
     EXTRA_WORDS,
+    STDOUT,
     add_build_arguments,
     add_store_arguments,
     load_exit_code,
     opened_store,
+    output_to,
     report_load,
     settings_from,
 )
 from graph.errors import BenchgraphError, ErrorKind
 from graph.export.formats import FORMATS, format_for_query, names
 from graph.export.query_results import serialize_result
+from graph.sparql.admission import admit
 from graph.sparql.named import (
     QUERY_NAME,
     NamedQuery,
     Parameter,
+    QueryFileError,
     ad_hoc_query,
     find_named_query,
     load_named_queries,
-    load_query_file,
+    parse_named_query,
 )
 from graph.sparql.parameters import bind_parameters
-from graph.sparql.query_text import check_query
 from graph.store.kinds import limits_from
 
 
@@ -140,10 +146,10 @@ def _parameter_line(parameter: Parameter) -> str:
 
 def run_query_command(args: argparse.Namespace) -> int:
     """Everything the user can get wrong is found before the graph is built or opened."""
-    query, paths = _query_and_paths(args)
-    values = _parameter_values(args.param)
     settings = settings_from(args)
-    form = check_query(query.text, query.source, settings.base)
+    query, paths = _query_and_paths(args, settings.max_query_bytes)
+    values = _parameter_values(args.param)
+    form = admit(query.text, query.source, settings.max_query_bytes).form
     bindings = bind_parameters(query, values, settings.base)
     fmt = format_for_query(args.format, form)
     with opened_store(args, settings, paths) as (store, built):
@@ -151,8 +157,9 @@ def run_query_command(args: argparse.Namespace) -> int:
             report_load(args, built)
         result = store.query(query.text, bindings=bindings, limits=limits_from(settings))
     width = None if args.wide else shutil.get_terminal_size().columns
-    sys.stdout.buffer.write(serialize_result(result, fmt, base=settings.base, width=width))
-    sys.stdout.flush()
+    with output_to(STDOUT):
+        sys.stdout.buffer.write(serialize_result(result, fmt, base=settings.base, width=width))
+        sys.stdout.flush()
     if result.truncated:
         unit = "triples" if result.is_graph else "rows"
         print(f"benchgraph query: cut at the row limit of {settings.row_limit:,} {unit}; "
@@ -160,8 +167,9 @@ def run_query_command(args: argparse.Namespace) -> int:
     return load_exit_code(built)
 
 
-def _query_and_paths(args: argparse.Namespace) -> tuple[NamedQuery, list[str]]:
-    """The query, and the words that are PATHs: all of them with -e, else all but the first."""
+def _query_and_paths(args: argparse.Namespace, max_bytes: int) -> tuple[NamedQuery, list[str]]:
+    """The query, and the words that are PATHs: all of them with -e, else all but the first
+    (a FILE.rq is read up to ``max_bytes``: ``_query_file``)."""
     words: list[str] = list(args.words)
     if args.expression is not None:
         for word in words:
@@ -173,8 +181,53 @@ def _query_and_paths(args: argparse.Namespace) -> tuple[NamedQuery, list[str]]:
         )
     target, rest = words[0], words[1:]
     if target.endswith(".rq") or "/" in target:
-        return load_query_file(Path(target)), rest
+        return _query_file(Path(target), max_bytes), rest
     return _named(target), rest
+
+
+def _query_file(path: Path, max_bytes: int) -> NamedQuery:
+    """The query in the file ``path``, read as given (a link is followed), or a
+    ``QueryFileError`` in one line. Only a regular file is read: a FIFO, a device or a folder
+    is refused from its ``stat``, before it is opened (opening a FIFO waits for a writer),
+    and what is opened is opened without waiting and looked at again. No more than
+    ``max_bytes`` (``max_query_bytes``) is ever read, whatever the file's size says: a file
+    of ``/proc`` says 0 bytes and may hold any number."""
+    data = b""
+    try:
+        refusal = _not_a_file(os.stat(path).st_mode)
+        if refusal is None:
+            with os.fdopen(os.open(path, _READ_NOW), "rb") as stream:
+                refusal = _not_a_file(os.fstat(stream.fileno()).st_mode)
+                if refusal is None:
+                    data = stream.read(max_bytes + 1)
+    except OSError as error:
+        raise QueryFileError(str(path), f"cannot read: {error.strerror or error}") from None
+    if refusal is not None:
+        raise QueryFileError(str(path), f"{refusal}: give a query file")
+    if len(data) > max_bytes:
+        raise QueryFileError(str(path), f"more than max_query_bytes = {max_bytes:,} bytes "
+                             "(read no further)")
+    try:  # as a text file is read: universal newlines, as ``Path.read_text`` reads the others
+        text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8").read()
+    except UnicodeDecodeError:
+        raise QueryFileError(str(path), "not UTF-8 text") from None
+    return parse_named_query(text, path.stem, str(path))
+
+
+_READ_NOW = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+"""How a query file is opened: a FIFO put there after its ``stat`` does not make the open
+wait, and a terminal does not become the command's."""
+
+
+def _not_a_file(mode: int) -> str | None:
+    """Why a file of this mode is not read as a query (None when it is a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder, not a file"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO, not a file"
+    return "a device, not a file" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file"
 
 
 def _refuse_a_query_beside_e(word: str) -> None:

@@ -180,7 +180,9 @@ def report_json(report: LoadReport) -> dict[str, Any]:
 
 
 def write_report_json(path: Path, report: LoadReport) -> None:
-    """``report_json`` written to ``path`` atomically (a reader never sees half of it)."""
+    """``report_json`` written to ``path`` by ``write_atomically``: a file is replaced whole
+    (a reader never sees half of it), a stream, a device or a FIFO (``/dev/stderr``) written
+    to in place, and nothing else is ever replaced."""
     data = json.dumps(report_json(report), indent=1, ensure_ascii=False).encode("utf-8")
     write_atomically(path, lambda handle: handle.write(data + b"\n"))
 

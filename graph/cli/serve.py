@@ -1,10 +1,10 @@
-"""``benchgraph serve``: the web app over a store, served by gunicorn.
+"""``benchgraph serve``: the web app over a store, served by waitress (``web.server``).
 
-    benchgraph serve [PATH ...] [--store S] [--host 127.0.0.1] [--port 5000] [--workers N]
+    benchgraph serve [PATH ...] [--store S] [--host 127.0.0.1] [--port 5000] [--access-log]
 
 With no PATH and no ``--store``, the bundled catalog is built into a memory store. The
-address is printed once the server listens; Ctrl-C stops it and removes what the store made
-for itself.
+address is printed once the server listens; Ctrl-C (or SIGTERM) stops it, and the store is
+closed: its query processes stopped, what it made for itself removed.
 """
 
 import argparse
@@ -25,14 +25,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser = subparsers.add_parser(
         "serve",
         help="serve the graph: SPARQL endpoint, query editor, named queries",
-        description="Serve the graph over HTTP with gunicorn: a SPARQL 1.1 endpoint at /sparql "
+        description="Serve the graph over HTTP with waitress: a SPARQL 1.1 endpoint at /sparql "
         "(read-only), the query editor, and the named queries at /queries. With no PATH and "
         "no --store, the bundled catalog is served.",
     )
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port to listen on (default 5000; 0: any free)")
-    parser.add_argument("--workers", type=int, metavar="N",
-                        help="web server processes (default 2)")
     parser.add_argument("--access-log", action="store_true",
                         help="log every request on stderr")
     add_build_arguments(parser)
@@ -42,7 +40,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def run(args: argparse.Namespace) -> int:
     from web import create_app
-    from web.server import ServerOptions, print_address, serve
+    from web.server import ServerOptions, log_to, print_address, serve
 
     settings = settings_from(args)
     spec = StoreSpec.parse(settings.store)
@@ -50,11 +48,13 @@ def run(args: argparse.Namespace) -> int:
     if spec.kind == "memory":
         built = build_from(args, settings)
         report_load(args, built)
-    store = open_store(spec, settings, args.paths, processes=settings.threads, built=built,
-                       validate=True)
+    store = open_store(spec, settings, args.paths, processes=settings.query_processes,
+                       built=built, validate=True)
     try:
-        options = ServerOptions(settings.host, settings.port, settings.workers, settings.threads,
+        options = ServerOptions(settings.host, settings.port, settings.threads,
+                                settings.max_request_bytes, settings.max_query_bytes,
                                 access_log=args.access_log)
+        log_to(sys.stderr, access_log=args.access_log)
         serve(create_app(settings, store), options, print_address(sys.stderr), store.prepare)
     finally:
         store.close()

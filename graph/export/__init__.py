@@ -1,5 +1,6 @@
 """Writing the graph out: every format of the registry (``graph.export.formats``), deterministic,
-atomic on disk.
+atomic on disk (``graph.export.atomic``: only a regular file is ever replaced; a stream, a
+device or a FIFO is written in place).
 
 rdflib's serialisers need tens of seconds for a build of 10,000 records, so the writers work on
 the build's ``QuadTable`` (rdflib quads are put in one first). ``graph.dataset.canonical`` puts its
@@ -19,15 +20,11 @@ CONSTRUCT or DESCRIBE graph by these same writers, a SELECT or ASK answer by the
 writers of ``graph.sparql.results``.
 """
 
-import os
-import secrets
-import stat
-from collections.abc import Callable, Iterable
-from contextlib import suppress
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import BinaryIO, TypeVar
+from typing import BinaryIO
 
 import pyoxigraph as ox
 from rdflib import Dataset, Graph, URIRef
@@ -35,6 +32,7 @@ from rdflib import Dataset, Graph, URIRef
 from graph.dataset.canonical import canonical
 from graph.dataset.quads import Quad
 from graph.dataset.table import QuadTable
+from graph.export.atomic import write_atomically
 from graph.export.formats import NQUADS, Format, FormatError, format_for
 from graph.gc_pause import gc_paused
 from graph.namespace import BASE_PREFIX, PREFIXES
@@ -127,8 +125,8 @@ def write_file(
 ) -> Written:
     """Write the quads to ``path`` atomically (``write_atomically``), in ``fmt`` or the format
     of its extension: chunk by chunk as the writer makes them, so the whole document is never
-    in memory (a dump of 100,000 records is gigabytes); a failure part way leaves ``path`` as
-    it was."""
+    in memory (a dump of 100,000 records is gigabytes); a failure part way leaves a file at
+    ``path`` as it was (a stream or a device is written in place: ``graph.export.atomic``)."""
     chosen = fmt or format_for(None, path)
 
     def write(handle: BinaryIO) -> Written:
@@ -141,66 +139,6 @@ def write_file(
         return Written(chosen, statements, size)
 
     return write_atomically(path, write)
-
-
-Done = TypeVar("Done")
-
-
-def write_atomically(path: Path, write: Callable[[BinaryIO], Done]) -> Done:
-    """Run ``write`` on a new file that replaces ``path`` only once it is whole; its answer.
-
-    The data goes to a new hidden file in the same folder, is flushed to disk, then renamed
-    onto ``path``: a reader sees the old file or the whole new one, never a part. On any error
-    or interruption the temporary file is removed and an existing ``path`` is left untouched.
-    A replaced file keeps its permission bits; a new one gets the umask's."""
-    mode = _existing_mode(path)
-    temporary, descriptor = _create_temporary(path)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            done = write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        with suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-    _sync_folder(path.parent)
-    return done
-
-
-def _existing_mode(path: Path) -> int | None:
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        return None
-
-
-def _create_temporary(path: Path) -> tuple[Path, int]:
-    """A new file beside ``path``, created with mode 0o666 less the umask (as ``open`` does)."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    while True:
-        temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-        try:
-            return temporary, os.open(temporary, flags, 0o666)
-        except FileExistsError:
-            continue
-
-
-def _sync_folder(folder: Path) -> None:
-    """Flush the rename itself to disk, where the system allows opening a folder."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
 
 
 def to_dataset(quads: Iterable[Quad]) -> Dataset:

@@ -1,48 +1,28 @@
-"""Reading a SPARQL request's text by its tokens: what it asks for, and where to bind values.
+"""Reading a SPARQL query's text by its tokens, where no decision rests on it: how deep its
+brackets nest (``brackets``, a limit checked before any parser recurses into the text), and
+where to bind values (``with_values``).
 
-**What it asks for** (``shape_of``). A read-only, closed endpoint must refuse two things
-before a query runs:
-
-- **SPARQL Update** (``INSERT``, ``DELETE``, ``LOAD``, ``CLEAR`` ...): the store is read-only;
-- **SERVICE**, anywhere in the query (nested in ``OPTIONAL``, a ``UNION`` or a sub-SELECT
-  too): pyoxigraph 0.5 calls the remote endpoint while it evaluates the pattern, and has no
-  switch to stop it. (``FROM``/``FROM NAMED`` name graphs of the store and fetch nothing,
-  measured with a listening socket; ``LOAD`` is an update.)
-
-Both answers come from the tokens: comments, strings and IRIs are skipped whole, and a
-keyword is a bare word (not part of a prefixed name such as ``ex:service``, a variable
-``?service`` or a blank node label). That is exact for both questions: SPARQL's grammar
-puts the operation's keyword first after the prologue (``PREFIX``, ``BASE``), and a SERVICE
-pattern can only be written with the bare keyword ``SERVICE``. rdflib's parser would give
-the whole algebra, but takes 20-250 ms for each of the named queries (measured on this
-machine); the scan takes microseconds, so it runs on every request. Syntax is left to
-pyoxigraph's parser, which runs the query.
+What a query may do is decided on its parse tree, never here (``graph.sparql.admission``).
 
 **Where to bind values** (``with_values``). pyoxigraph substitutes only variables a SELECT
 projects, so parameters go in as a ``VALUES`` block opening the WHERE clause (join
 semantics). The named queries keep the binding rule of ``graph.sparql.checks``, under which
 that gives the rows substitution would. Each value is written in its N-Triples form by
 pyoxigraph, from a checked RDF term: never the user's text.
+
+Tokens: comments, strings and IRIs are skipped whole, and a keyword is a bare word (not part
+of a prefixed name such as ``ex:service``, a variable ``?service`` or a blank node label).
 """
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Literal
 
 import pyoxigraph as ox
 
-from graph.namespace import PREFIXES
-from graph.sparql.errors import QueryError, QuerySyntaxError, ReadOnlyError
+from graph.sparql.errors import QueryError, QuerySyntaxError
 
 QueryForm = Literal["SELECT", "ASK", "CONSTRUCT", "DESCRIBE"]
-
-QUERY_FORMS: frozenset[str] = frozenset({"SELECT", "ASK", "CONSTRUCT", "DESCRIBE"})
-UPDATE_KEYWORDS: frozenset[str] = frozenset(
-    {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
-)
-_PROLOGUE = frozenset({"PREFIX", "BASE"})
-_NAMING_GRAPHS = frozenset({"GRAPH", "FROM"})
 
 _TOKEN = re.compile(
     r"""
@@ -56,28 +36,13 @@ _TOKEN = re.compile(
       )
     | (?P<word>[?$_:\w\u00b7][\w.:\-\u00b7]*)
     | (?P<brace>[{}])
+    | (?P<bracket>[()\[\]])
     """,
     re.VERBOSE | re.DOTALL,
 )
 _KEYWORD = re.compile(r"[A-Za-z]+")
 
 BindingTerm = ox.NamedNode | ox.Literal
-
-
-@dataclass(frozen=True)
-class RequestShape:
-    """What the text of a request is, as far as refusing it goes."""
-
-    form: QueryForm | None
-    """The query form of its operation; None when it is not a query (an update, or text that
-    is not SPARQL at all: the parser then says why)."""
-    update: bool
-    """Its first operation is a SPARQL Update operation."""
-    service: bool
-    """It uses ``SERVICE`` somewhere."""
-    names_graphs: bool = False
-    """It names graphs (``GRAPH``, ``FROM``, ``FROM NAMED``): it may read more than the
-    default graph."""
 
 
 def _keywords(text: str) -> Iterator[tuple[str, re.Match[str]]]:
@@ -91,49 +56,19 @@ def _keywords(text: str) -> Iterator[tuple[str, re.Match[str]]]:
                 yield keyword.upper(), match
 
 
-def shape_of(text: str) -> RequestShape:
-    """The shape of a request's text, from its keywords."""
-    first: str | None = None
-    service = graphs = False
-    for keyword, _match in _keywords(text):
-        if first is None and keyword not in _PROLOGUE and keyword not in "{}":
-            first = keyword
-        service = service or keyword == "SERVICE"
-        graphs = graphs or keyword in _NAMING_GRAPHS
-    form: QueryForm | None = first if first in QUERY_FORMS else None  # type: ignore[assignment]
-    return RequestShape(form=form, update=first in UPDATE_KEYWORDS, service=service,
-                        names_graphs=graphs)
-
-
-def refuse_what_is_not_read(text: str, source: str) -> RequestShape:
-    """The request's shape; ReadOnlyError for an update or a SERVICE, QueryError for text that
-    is not Unicode. Nothing is parsed or run: the engine's parser judges the syntax."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise QueryError(f"{source}: the query is not valid UTF-8 text") from None
-    shape = shape_of(text)
-    if shape.update:
-        raise ReadOnlyError(f"{source}: SPARQL Update is not allowed: the graph is read-only "
-                            "(use SELECT, ASK, CONSTRUCT or DESCRIBE)")
-    if shape.service:
-        raise ReadOnlyError(f"{source}: SERVICE is not allowed: queries run on this graph "
-                            "alone, and nothing is fetched from elsewhere")
-    return shape
-
-
-def check_query(text: str, source: str, base: str | None = None) -> QueryForm:
-    """The query's form, once it is known to be a query that may run here and that parses
-    (pyoxigraph's parser, on an empty store: nothing is evaluated but an ASK of nothing).
-    ReadOnlyError, QueryError or QuerySyntaxError otherwise; so a command can refuse a query
-    before it builds a graph to run it on."""
-    shape = refuse_what_is_not_read(text, source)
-    try:
-        ox.Store().query(text, prefixes=PREFIXES, base_iri=base)
-    except SyntaxError as error:
-        raise syntax_error(source, str(error)) from None
-    assert shape.form is not None, text  # pyoxigraph parsed it as a query
-    return shape.form
+def brackets(text: str) -> int:
+    """How deep the brackets of ``text`` nest (``{``, ``(`` and ``[`` alike), outside its
+    comments, strings and IRIs."""
+    depth = deepest = 0
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if match.lastgroup in ("brace", "bracket"):
+            if token in "{([":
+                depth += 1
+                deepest = max(deepest, depth)
+            else:
+                depth = max(depth - 1, 0)
+    return deepest
 
 
 _OX_ERROR = re.compile(r"error at (\d+):(\d+): (.*)", re.DOTALL)
@@ -208,14 +143,9 @@ def with_values(text: str, form: QueryForm, bindings: Mapping[str, BindingTerm])
 
 
 __all__ = [
-    "QUERY_FORMS",
-    "UPDATE_KEYWORDS",
     "BindingTerm",
     "QueryForm",
-    "RequestShape",
-    "check_query",
-    "refuse_what_is_not_read",
-    "shape_of",
+    "brackets",
     "syntax_error",
     "where_clause_start",
     "with_values",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -57,13 +58,16 @@ class QueryDataset:
 
 @dataclass(frozen=True)
 class Limits:
-    """How long a query may run and how many rows (or triples) it may return."""
+    """How long a query may run, how many rows (or triples) it may return, and how long its
+    text may be."""
 
     timeout: float
     """Seconds; the query is stopped, whatever it is doing, when they are up."""
     rows: int | None
     """At most this many rows or triples are returned (the result says it was cut); None
     for no limit."""
+    query_bytes: int = 65_536
+    """The longest query text a store admits, in bytes of UTF-8 (``graph.sparql.admission``)."""
 
 
 @dataclass(frozen=True)
@@ -222,6 +226,14 @@ class Store(Protocol):
     def prepare(self) -> None:
         """Start what this process needs to query (its query processes), so that the first
         query does not wait for them; a server calls it in each worker."""
+        ...
+
+    def reading(self) -> AbstractContextManager[Store]:
+        """A view of the store that answers everything from one build of it, and whose files
+        (a dump being streamed) stay readable until the block ends: a server asks a request's
+        questions of one view, from the request's first use of the store until its response
+        is sent, so that a store folder rebuilt meanwhile is moved to at a request boundary
+        (``graph.store.following``). A store that never changes is its own view."""
         ...
 
     def close(self) -> None:

@@ -6,9 +6,12 @@ of its build (base IRI, when, from which files, a SHA-256 per record, the counts
 bulk-loads a new generation beside the current one and then replaces the manifest with
 ``os.replace``, the one step that switches: a crash or Ctrl-C at any moment before it leaves
 the old store whole, and after it the new one is complete, as the generation is written out
-to disk before it (``_write_out``) and the replaced name after. Older generations are removed
-after the switch (a reader that still has one open keeps reading it: the files stay until it
-closes them).
+to disk before it (``_write_out``) and the replaced name after. A build that fails, a full
+disk included (``graph.store.space``), removes what it wrote and leaves the store as it was.
+Older generations are removed after the switch, but for any that a reader still holds
+(``graph.store.generations``: a server moves to the new one at its next request, and lets go
+of the old one once the requests under way on it are answered). One build at a time writes
+into a folder (``graph.store.lock``).
 
 What a generation holds (DESIGN.md, "The served graph"): every record's named graph, the
 build graph and the ontology, each as a named graph; and in the default graph their RDF
@@ -24,27 +27,24 @@ from __future__ import annotations
 import ctypes
 import json
 import os
-import secrets
 import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 
 from graph.dataset.table import QuadTable
-from graph.export import write_atomically
 from graph.export.formats import NQUADS, NTRIPLES
 from graph.heap import release_free_memory
 from graph.libc import libc_function
 from graph.search import INDEX_FILE, write_index
 from graph.stats import GraphStats
-from graph.store.base import BuildFacts, RecordGraph
+from graph.store.base import BuildFacts
 from graph.store.errors import StoreError
 from graph.store.executor import Stores
 from graph.store.files import (
@@ -56,68 +56,27 @@ from graph.store.files import (
     write_pages,
     write_validation,
 )
-from graph.store.writing import READY
+from graph.store.generations import (
+    CHECKPOINTING,
+    loading_name,
+    new_generation_name,
+    remove_old_generations,
+)
+from graph.store.lock import BuildLock
+from graph.store.manifest import MANIFEST, Manifest, current_generation, read_manifest
+from graph.store.manifest import write_manifest as _write_manifest
+from graph.store.space import NO_SPACE_ERRNOS, NoSpace, reported_when_full
+from graph.store.writing import NO_SPACE, READY
 from graph.validation.report import ValidationReport
 
 if TYPE_CHECKING:
     from graph.store.state import KeptBuild
 
-MANIFEST = "benchgraph-store.json"
-FORMAT_VERSION = 2
-"""2: a generation holds the dumps (``graph.store.files``) beside the Oxigraph data."""
-_GENERATION_PREFIX = "generation-"
-_CHECKPOINTING = ".tmp"
-"""What RocksDB adds to a checkpoint's folder name while it makes it (``Store.backup``)."""
-
-
-@dataclass(frozen=True)
-class Manifest:
-    """The facts a store folder keeps about the build it holds."""
-
-    generation: str
-    """The subfolder holding the current pyoxigraph store."""
-    facts: BuildFacts
-    counts: GraphStats
-    quads: int
-    """Statements in the named graphs (each record's own, the build graph, the ontology)."""
-    triples: int
-    """Statements in the default graph: their merge."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT_VERSION,
-            "generation": self.generation,
-            "base": self.facts.base,
-            "built_at": self.facts.built_at,
-            "quads": self.quads,
-            "triples": self.triples,
-            "records": [_record_json(record) for record in self.facts.records],
-            "rejected": list(self.facts.rejected),
-            "counts": self.counts.to_json(),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Manifest:
-        facts = BuildFacts(
-            base=data["base"],
-            built_at=data["built_at"],
-            records=tuple(RecordGraph(**record) for record in data["records"]),
-            rejected=tuple(data["rejected"]),
-        )
-        return cls(data["generation"], facts, GraphStats.from_json(data["counts"]),
-                   data["quads"], data["triples"])
-
-
-def _record_json(record: RecordGraph) -> dict[str, str]:
-    """``dataclasses.asdict`` of a record graph, by hand: that deep-copies every field (0.3 s
-    for the 10,000 records of a rebuild's manifest, at load 4; this, 0.01 s)."""
-    return {"graph": record.graph, "source_file": record.source_file, "sha256": record.sha256}
-
 
 def build_store(
     folder: Path, table: QuadTable, facts: BuildFacts, stats: GraphStats, *,
     with_graph: bool = True, validation: ValidationReport | None = None,
-    kept: KeptBuild | None = None, let_go: bool = False,
+    kept: KeptBuild | None = None, let_go: bool = False, lock: BuildLock | None = None,
 ) -> Manifest:
     """Write a new generation of ``table`` under ``folder`` and switch to it: the dumps of
     every format, the search index, ``validation`` (the build's report, when it was
@@ -133,12 +92,23 @@ def build_store(
     100,000 records a build that had let go of nothing held 2.0 GB beside its load's 0.2 GB
     (perf/README.md, "The fifth pass").
 
-    StoreError when ``folder`` exists and is neither empty nor a benchgraph store (nothing
-    in it is touched)."""
-    _check_folder(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    generation = _generation_name()
-    loading = folder / f".{generation}.loading"
+    The folder's build lock is held throughout: ``lock``, the caller's, or taken here
+    (``graph.store.lock``). StoreError when ``folder`` exists and is neither empty nor a
+    benchgraph store (nothing in it is touched), when another build holds it, and when the
+    disk is full (``graph.store.space``: nothing written is left)."""
+    with BuildLock.take(folder) if lock is None else nullcontext(lock) as held:
+        assert held.folder == folder and held.held, "a build under another folder's lock"
+        with reported_when_full(folder):
+            return _build_store(folder, table, facts, stats, with_graph, validation, kept,
+                                let_go)
+
+
+def _build_store(
+    folder: Path, table: QuadTable, facts: BuildFacts, stats: GraphStats, with_graph: bool,
+    validation: ValidationReport | None, kept: KeptBuild | None, let_go: bool,
+) -> Manifest:
+    generation = new_generation_name()
+    loading = folder / loading_name(generation)
     try:
         loading.mkdir()
         if kept is None:
@@ -156,15 +126,13 @@ def build_store(
         release_free_memory()  # before the load's process starts, beside this one
         _Writing("load", loading, *(loading / dump_name(fmt) for fmt in LOADED_FORMATS),
                  enabled=with_graph).wait()
-        os.rename(loading, folder / generation)
-        if with_graph:  # else the folder is a memory or remote store's, removed on close
-            _write_out(folder)
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
         raise
     manifest = Manifest(generation, facts, stats, quads=loaded[NQUADS],
                         triples=loaded[NTRIPLES])
-    _switch(folder, manifest)
+    # with_graph=False: the folder is a memory or remote store's, removed on close
+    _switch(folder, loading, manifest, write_out=with_graph)
     return manifest
 
 
@@ -183,8 +151,8 @@ class StoreUpdate:
 
     def __init__(self, folder: Path, previous: Manifest) -> None:
         self._folder = folder
-        self._generation = _generation_name()
-        self._loading = folder / f".{self._generation}.loading"
+        self._generation = new_generation_name()
+        self._loading = folder / loading_name(self._generation)
         self._child = _Writing("update", self._loading, folder / previous.generation,
                                sends_input=True)
 
@@ -193,36 +161,36 @@ class StoreUpdate:
         """Give the store's process ``update`` and, while it applies it, let ``write`` put the
         rest of the generation into its folder (the pages, the index, the state; it says how
         many quads and triples the dumps hold); then switch to it. As for ``build_store``,
-        nothing is switched to until all of it is complete."""
-        with self._child as child:
-            child.send(update)
-            child.wait_ready()
-            quads, triples = write(self._loading)
-        os.rename(self._loading, self._folder / self._generation)
-        _write_out(self._folder)
-        manifest = Manifest(self._generation, facts, stats, quads=quads, triples=triples)
-        _switch(self._folder, manifest)
+        nothing is switched to until all of it is complete, and a full disk is ``NoSpace``."""
+        with reported_when_full(self._folder):
+            with self._child as child:
+                child.send(update)
+                child.wait_ready()
+                quads, triples = write(self._loading)
+            manifest = Manifest(self._generation, facts, stats, quads=quads, triples=triples)
+            _switch(self._folder, self._loading, manifest, write_out=True)
         return manifest
 
     def abandon(self) -> None:
         """Stop the store's process, if it still runs, and remove what was written: the
         folder, or the one RocksDB makes its checkpoint in before naming it so
-        (``_CHECKPOINTING``), when the process was stopped during it."""
+        (``CHECKPOINTING``), when the process was stopped during it."""
         self._child.kill()
         for written in (self._loading, self._loading.with_name(self._loading.name
-                                                                + _CHECKPOINTING)):
+                                                                + CHECKPOINTING)):
             shutil.rmtree(written, ignore_errors=True)
 
 
 @contextmanager
-def updating_store(folder: Path, previous: Manifest) -> Iterator[StoreUpdate]:
+def updating_store(folder: Path, previous: Manifest, lock: BuildLock) -> Iterator[StoreUpdate]:
     """The next generation after ``previous``, its writing started at once: its pyoxigraph
     store is a checkpoint of the previous one (RocksDB hard-links the files they share),
     made in a process of its own (``graph.store.writing``) while the block reads and maps
     what changed (the process's start and the checkpoint took 0.05-0.06 s of a rebuild at
     10,000 records when they were waited for), then given the changed graphs
     (``StoreUpdate.apply``). Leaving the block without applying it, or by an exception,
-    leaves the store as it was."""
+    leaves the store as it was. The caller holds the folder's build ``lock`` throughout."""
+    assert lock.folder == folder and lock.held, "an update without the folder's build lock"
     update = StoreUpdate(folder, previous)
     try:
         yield update
@@ -230,15 +198,26 @@ def updating_store(folder: Path, previous: Manifest) -> Iterator[StoreUpdate]:
         update.abandon()  # once applied, nothing: the process has ended, the folder moved
 
 
-def _generation_name() -> str:
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-    return f"{_GENERATION_PREFIX}{stamp}-{secrets.token_hex(4)}"
-
-
-def _switch(folder: Path, manifest: Manifest) -> None:
-    """The one step that switches a store folder to a new generation, then the clean-up."""
-    _write_manifest(folder, manifest)
-    _remove_old_generations(folder, keep=manifest.generation)
+def _switch(folder: Path, loading: Path, manifest: Manifest, *, write_out: bool) -> None:
+    """Name the generation written in ``loading`` as ``manifest`` says, write it out to disk
+    (unless ``write_out`` is False) and switch the folder to it: the one step that switches
+    is the manifest's replacement. If any of it fails, the new generation is removed, unless
+    the manifest names it (the replacement done, a later step failed). Then the clean-up."""
+    written = folder / manifest.generation
+    try:
+        os.rename(loading, written)
+    except BaseException:
+        shutil.rmtree(loading, ignore_errors=True)
+        raise
+    try:
+        if write_out:
+            _write_out(folder)
+        _write_manifest(folder, manifest)
+    except BaseException:
+        if current_generation(folder) != manifest.generation:
+            shutil.rmtree(written, ignore_errors=True)
+        raise
+    remove_old_generations(folder, keep=manifest.generation)
 
 
 def _write_out(folder: Path) -> None:
@@ -261,6 +240,8 @@ def _write_out(folder: Path) -> None:
     try:
         if syncfs(descriptor) != 0:
             error = ctypes.get_errno()
+            if error in NO_SPACE_ERRNOS:
+                raise NoSpace(folder)
             raise StoreError(f"{folder} could not be written out: {os.strerror(error)}")
     finally:
         os.close(descriptor)
@@ -352,64 +333,12 @@ class _Writing:
         child.wait()
         child.stdout.close()
         child.stderr.close()
+        if check and child.returncode == NO_SPACE:
+            raise NoSpace(self._path.parent)
         if check and (child.returncode != 0 or errors):
             message = errors.decode(errors="replace").strip() or f"exit code {child.returncode}"
             raise StoreError(f"the store could not be written in {self._path.parent}: "
                              f"{message}")
-
-
-def read_manifest(folder: Path, base: str | None = None) -> Manifest:
-    """The manifest of the store in ``folder``; StoreError when there is none, when it is
-    unreadable, or when it was built with another base IRI than ``base``."""
-    path = folder / MANIFEST
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise StoreError(f"{folder} holds no benchgraph store: build one with "
-                         f"`benchgraph build --store oxigraph:{folder}`") from None
-    except (OSError, ValueError) as error:
-        raise StoreError(f"{path} cannot be read as a store manifest: {error}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT_VERSION:
-        raise StoreError(f"{folder} was built by another version of benchgraph: build it again")
-    manifest = Manifest.from_json(data)
-    if base is not None and manifest.facts.base != base:
-        raise StoreError(f"the store in {folder} was built with the base IRI "
-                         f"{manifest.facts.base}, not {base}: give --base "
-                         f"{manifest.facts.base} or build the store again")
-    if not (folder / manifest.generation).is_dir():
-        raise StoreError(f"the store in {folder} is incomplete (no {manifest.generation}/): "
-                         "build it again")
-    return manifest
-
-
-def _check_folder(folder: Path) -> None:
-    if not folder.exists():
-        return
-    if not folder.is_dir():
-        raise StoreError(f"{folder} is not a folder")
-    if (folder / MANIFEST).exists():
-        return
-    if any(not entry.name.startswith(f".{_GENERATION_PREFIX}") for entry in folder.iterdir()):
-        raise StoreError(f"{folder} is not empty and holds no benchgraph store: choose a new "
-                         "or empty folder")
-
-
-def _write_manifest(folder: Path, manifest: Manifest) -> None:
-    """The manifest replaced whole and on disk, its new name too (``write_atomically``)."""
-    # json.dumps, not json.dump: the latter always runs Python's own encoder, and so does any
-    # ``indent``: 0.3 s for the 10,000 records of a rebuild's manifest, against 0.02 s so.
-    text = json.dumps(manifest.to_json(), ensure_ascii=False).encode("utf-8")
-    write_atomically(folder / MANIFEST, lambda out: out.write(text))
-
-
-def _remove_old_generations(folder: Path, keep: str) -> None:
-    for entry in folder.iterdir():
-        name = entry.name
-        stale = name.startswith(_GENERATION_PREFIX) and name != keep
-        interrupted = name.startswith(f".{_GENERATION_PREFIX}") and name.endswith(
-            (".loading", f".loading{_CHECKPOINTING}"))
-        if (stale or interrupted) and entry.is_dir():
-            shutil.rmtree(entry, ignore_errors=True)
 
 
 __all__ = ["MANIFEST", "GraphUpdate", "Manifest", "StoreUpdate", "build_store",

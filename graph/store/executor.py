@@ -7,11 +7,19 @@ process keeps nothing between requests but the open store, so killing it loses n
 
 A request is a ``QueryRequest``; the answer a ``QueryResult``, or a ``Failure`` saying why
 not. Only the engine's own errors become failures: pyoxigraph's ``SyntaxError`` (the query
-text) and ``OSError`` (reading the store). Anything else is a bug, sent back as one.
+text) and ``OSError`` (reading the store), ``PermissionError`` (what the process may not do,
+such as open a socket: ``graph.store.confinement``) and ``MemoryError`` (the process's memory
+cap, where Python meets it). Anything else is a bug, sent back as one.
+
+A process with a memory limit caps its writable memory at its start (``cap_data``), and
+gives the heap's free pages back to the system after a query that left it holding more
+than a little beyond its start: what it holds between queries is what the next one's limit
+is measured from (``graph.store.pool``).
 """
 
 from __future__ import annotations
 
+import os
 import traceback
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -20,10 +28,14 @@ from typing import Literal
 
 import pyoxigraph as ox
 
+from graph.heap import release_free_memory
 from graph.sparql.query_text import QueryForm
+from graph.store.confinement import BACKSTOP, cap_data, private_memory
 from graph.store.result import QueryResult
 
-FailureKind = Literal["syntax", "store", "bug"]
+FailureKind = Literal["syntax", "store", "refused", "memory", "bug"]
+_KEEP_AFTER_QUERY = 32 * 1024 * 1024
+"""Bytes a process may hold beyond its start after a query before it trims its heap."""
 
 
 @dataclass(frozen=True)
@@ -110,14 +122,19 @@ class OnDisk:
 StoreSource = InMemory | OnDisk
 
 
-def serve(connection: Connection, source: StoreSource) -> None:
-    """A query process's whole life: reach the store, say so, answer requests until the
-    socket closes."""
+def serve(connection: Connection, source: StoreSource, memory_limit: int | None = None
+          ) -> None:
+    """A query process's whole life: reach the store, cap its memory (``memory_limit`` bytes
+    a query may add, None for no cap), say so, answer requests until the socket closes."""
     try:
         stores = source.open()
     except OSError as error:
         connection.send(Failure("store", str(error)))
         return
+    start = None
+    if memory_limit is not None:
+        cap_data(BACKSTOP * memory_limit)
+        start = private_memory(os.getpid())
     connection.send(READY)
     while True:
         try:
@@ -129,11 +146,18 @@ def serve(connection: Connection, source: StoreSource) -> None:
             response = run_request(stores, request)
         except SyntaxError as error:
             response = Failure("syntax", str(error))
+        except PermissionError as error:
+            response = Failure("refused", str(error))
         except OSError as error:
             response = Failure("store", str(error))
+        except MemoryError:
+            response = Failure("memory", "the query process ran out of memory")
         except Exception:  # a bug: sent back whole, and raised again by the parent
             response = Failure("bug", traceback.format_exc())
         connection.send(response)
+        del response
+        if start is not None and (private_memory(os.getpid()) or 0) - start > _KEEP_AFTER_QUERY:
+            release_free_memory()
 
 
 READY = "ready"

@@ -16,6 +16,7 @@ knows which kind it has.
 from __future__ import annotations
 
 import hashlib
+import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,15 +31,18 @@ from graph.mapping.iris import Iris
 from graph.settings import Settings
 from graph.stats import graph_stats
 from graph.store.base import BuildFacts, Limits, RecordGraph
-from graph.store.disk import Manifest, build_store, load_in_memory, read_manifest
+from graph.store.disk import Manifest, build_store, load_in_memory
 from graph.store.executor import InMemory, OnDisk
+from graph.store.generations import lease_current
 from graph.store.local import LocalStore
+from graph.store.pool import PoolLimits
 from graph.store.remote.manifest import engine_for, open_manifest
 from graph.store.remote.store import RemoteStore
 
 if TYPE_CHECKING:  # imported when a memory store is built: a store folder is opened without it
     from graph.build import BuildResult
     from graph.importers.base import SourceFile
+    from graph.store.lock import BuildLock
     from graph.store.state import KeptBuild
 
 StoreKind = Literal["memory", "oxigraph", "sparql"]
@@ -50,16 +54,24 @@ class StoreSpec:
 
     kind: StoreKind
     location: str = ""
-    """The folder of an ``oxigraph`` store, the query URL of a ``sparql`` one."""
+    """The folder of an ``oxigraph`` store, as an absolute path; the query URL of a
+    ``sparql`` one."""
 
     @classmethod
     def parse(cls, text: str) -> StoreSpec:
-        """``memory``, ``oxigraph:DIR`` or ``sparql:URL``; BenchgraphError (usage) otherwise."""
+        """``memory``, ``oxigraph:DIR`` or ``sparql:URL``; BenchgraphError (usage) otherwise.
+
+        A relative DIR is made absolute here, against the working directory of the moment
+        the setting is read, once: the folder is then the same from wherever it is used
+        later (a server's files are sent by a library that would take a relative path
+        against its own root, not the user's working directory)."""
         kind, _, location = text.strip().partition(":")
         if kind == "memory" and not location:
             return cls("memory")
-        if kind in ("oxigraph", "sparql") and location:
-            return cls(kind, location)  # type: ignore[arg-type]
+        if kind == "oxigraph" and location:
+            return cls("oxigraph", os.path.abspath(location))
+        if kind == "sparql" and location:
+            return cls("sparql", location)
         raise BenchgraphError(f"--store {text!r}: give memory, oxigraph:DIR or sparql:URL",
                               ErrorKind.USAGE)
 
@@ -69,7 +81,13 @@ class StoreSpec:
 
 def limits_from(settings: Settings) -> Limits:
     """The query limits the settings give."""
-    return Limits(timeout=settings.query_timeout, rows=settings.row_limit or None)
+    return Limits(timeout=settings.query_timeout, rows=settings.row_limit or None,
+                  query_bytes=settings.max_query_bytes)
+
+
+def pool_limits_from(settings: Settings) -> PoolLimits:
+    """What the settings hold a local store's query processes to."""
+    return PoolLimits(memory_mb=settings.query_memory_mb, long_queries=settings.long_queries)
 
 
 def build_facts(result: BuildResult, base: str) -> BuildFacts:
@@ -102,13 +120,16 @@ def build_facts(result: BuildResult, base: str) -> BuildFacts:
 
 def build_into(folder: Path, result: BuildResult, settings: Settings, *,
                validate: bool = False, with_graph: bool = True,
-               kept: KeptBuild | None = None, let_go: bool = False) -> Manifest:
+               kept: KeptBuild | None = None, let_go: bool = False,
+               lock: BuildLock | None = None) -> Manifest:
     """Put a build into the store folder ``folder`` (``benchgraph build --store``); with
     ``validate``, check it against the shapes first and keep the report with it (the
     ``/validation`` page and the benchmark pages' findings read it); with ``kept`` (the
     build's state, ``graph.store.rebuild.kept_build``), keep what the next build needs to be
     an incremental one; with ``let_go``, empty ``result.table`` once it is written, before
-    the load (``build_store``): the caller has no more use for it.
+    the load (``build_store``): the caller has no more use for it. ``lock`` is the folder's
+    build lock when the caller holds it already (``graph.store.lock``); else it is taken for
+    the writing.
 
     Validation is a choice, not a step of every build: at 10,000 records it costs more than
     the build itself (perf/README.md). It reads the table graph by graph, each batch's
@@ -133,7 +154,7 @@ def build_into(folder: Path, result: BuildResult, settings: Settings, *,
         report = run_validation(result.table, settings)
         release_free_memory()
     return build_store(folder, result.table, facts, stats, with_graph=with_graph,
-                       validation=report, kept=kept, let_go=let_go)
+                       validation=report, kept=kept, let_go=let_go, lock=lock)
 
 
 def open_store(
@@ -162,7 +183,7 @@ def open_store(
         stats = graph_stats(result.table, settings.base)
         store = LocalStore(folder, facts, stats, limits, processes,
                            load=partial(_in_memory, folder, result, settings, validate),
-                           remove_on_close=True)
+                           remove_on_close=True, pool_limits=pool_limits_from(settings))
         if not lazy:
             try:
                 store.loaded()
@@ -177,10 +198,11 @@ def open_store(
                 f"files, run `benchgraph build PATH... --store {spec}`", ErrorKind.USAGE)
         folder = Path(spec.location)
         expected = settings.base if "base" in settings.model_fields_set else None
-        manifest = read_manifest(folder, expected)
-        generation = folder / manifest.generation
+        opened = lease_current(folder, expected)  # held while the store reads it
+        manifest, generation = opened.manifest, opened.generation
         return LocalStore(folder, manifest.facts, manifest.counts, limits, processes,
-                          generation=generation, source=OnDisk(generation))
+                          generation=generation, source=OnDisk(generation), opened=opened,
+                          pool_limits=pool_limits_from(settings))
     if paths:
         raise BenchgraphError(
             f"--store {spec} serves what was pushed to the engine; to load it from record "
@@ -211,4 +233,5 @@ def _in_memory(
     return generation, InMemory(load_in_memory(generation))
 
 
-__all__ = ["StoreSpec", "build_facts", "build_into", "limits_from", "open_store"]
+__all__ = ["StoreSpec", "build_facts", "build_into", "limits_from", "open_store",
+           "pool_limits_from"]

@@ -6,26 +6,29 @@ RAM where the system has ``/dev/shm``) and removes it at ``close``. Either way e
 runs in a child process that opened the store read-only (``graph.store.pool``), so the time
 limit can really stop it; the facts of the build (base IRI, record graphs, counts) come from
 the folder's manifest, without reading a record.
+
+A store folder may be built again while it is served: the store then moves to the new
+generation at the next call or request (``graph.store.following``), and what a request began
+on one generation it finishes on it (``reading``).
 """
 
 from __future__ import annotations
 
-import json
+import copy
 import os
 import sqlite3
-import threading
-from collections.abc import Callable, Sequence
-from contextlib import closing
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 
 from graph.export.formats import Format
 from graph.namespace import PREFIXES
 from graph.search import INDEX_FILE, BrowsePage, BrowseRequest, SearchResults, browse, search
 from graph.search import open_index as _open_index
+from graph.sparql.admission import admit
 from graph.sparql.errors import QueryError
-from graph.sparql.query_text import refuse_what_is_not_read, syntax_error, with_values
+from graph.sparql.query_text import syntax_error, with_values
 from graph.stats import GraphStats
 from graph.store.base import (
     Bindings,
@@ -39,10 +42,11 @@ from graph.store.base import (
 )
 from graph.store.describe import describe_node
 from graph.store.errors import StoreError
-from graph.store.executor import Failure, QueryRequest, StoreSource
-from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE, stored_dump
-from graph.store.pages import PagesError
-from graph.store.pool import QueryPool, QueryProcessError
+from graph.store.executor import Failure, OnDisk, QueryRequest, StoreSource
+from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE
+from graph.store.following import Generations, Served
+from graph.store.generations import Leased, lease_current
+from graph.store.pool import PoolLimits, QueryPool, QueryProcessError
 from graph.store.result import QueryResult
 from graph.validation.report import ValidationReport
 
@@ -54,7 +58,9 @@ _SOURCE = "the query"
 class LocalStore:
     """The store in ``folder``, queried in ``processes`` children. Its build's facts and counts
     are known without reading the store; the store itself may be written only when first
-    queried (``load``, for a memory store that a command may never query)."""
+    queried (``load``, for a memory store that a command may never query). ``facts``,
+    ``stats``, ``generation`` and ``source`` are those of the current generation, or of a
+    ``reading`` view's own."""
 
     folder: Path
     facts: BuildFacts
@@ -67,16 +73,47 @@ class LocalStore:
     source: StoreSource | None = None
     """Where query processes find the graph (a store folder's generation, or a pyoxigraph
     store in this process's memory), once it is there."""
+    opened: Leased | None = None
+    """A store folder's manifest and this process's lease on the generation it names
+    (``graph.store.generations``): the store follows the folder to each generation a build
+    switches it to. None for a store that never changes (the ``memory`` kind)."""
     load: Callable[[], tuple[Path, StoreSource]] | None = None
     """Puts the build where the store finds it, and says where (its generation folder, and
     the graph): called on first use."""
     remove_on_close: bool = False
     """True for a store this object made for itself (the ``memory`` kind)."""
-    _pool: QueryPool | None = field(default=None, init=False, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
-    _dumps: dict[str, StoredFile] = field(default_factory=dict, init=False, repr=False)
-    """Each dump by format name, once asked for (a dump kept as its pages is read from its
-    index and the sizes of its files: ``graph.store.files.stored_dump``)."""
+    pool_limits: PoolLimits = field(default_factory=PoolLimits)
+    """What the query processes hold each query to: memory, and how many may run long."""
+    _generations: Generations = field(init=False, repr=False)
+    _held: Served | None = field(default=None, init=False, repr=False)
+    """A ``reading`` view's generation, which it answers every call from."""
+
+    def __post_init__(self) -> None:
+        first = None
+        if self.generation is not None and self.source is not None:
+            opened = self.opened
+            first = Served(self.generation, self.source, self.facts, self.stats,
+                           None if opened is None else opened.version,
+                           None if opened is None else opened.lease)
+        self._generations = Generations(
+            self.folder, served=first, load=None if first is not None else self._load_first,
+            reopen=None if self.opened is None else self._reopen, switched=self._switched)
+
+    def _load_first(self) -> Served:
+        assert self.load is not None, "a store with neither a source nor a loader"
+        self.generation, self.source = self.load()
+        self.load = None
+        return Served(self.generation, self.source, self.facts, self.stats)
+
+    def _reopen(self) -> Served:
+        """The folder's current generation, leased (StoreError if it cannot be served)."""
+        leased = lease_current(self.folder, self.base)
+        return Served(leased.generation, OnDisk(leased.generation), leased.manifest.facts,
+                      leased.manifest.counts, leased.version, leased.lease)
+
+    def _switched(self, served: Served) -> None:
+        self.facts, self.stats = served.facts, served.stats
+        self.generation, self.source = served.path, served.source
 
     @property
     def base(self) -> str:
@@ -86,28 +123,50 @@ class LocalStore:
     def dumps_from_engine(self) -> bool:
         return False
 
+    def reading(self) -> AbstractContextManager[LocalStore]:
+        """A view of the store that answers everything from the generation current when the
+        block begins, which no build removes until the block ends (``graph.store.following``);
+        a view's own block is the view."""
+        return self._reading()
+
+    @contextmanager
+    def _reading(self) -> Iterator[LocalStore]:
+        if self._held is not None:
+            yield self
+            return
+        with self._generations.using() as here:
+            view = copy.copy(self)  # shares the generations; closing it closes nothing
+            view._held = here
+            view._switched(here)
+            yield view
+
+    def _here(self) -> AbstractContextManager[Served]:
+        """The generation a call is answered from, held until it ends: a view's own, else
+        the current one."""
+        return nullcontext(self._held) if self._held is not None else self._generations.using()
+
+    def _current(self) -> Served:
+        """The generation to read facts from (held by nothing)."""
+        return self._held if self._held is not None else self._generations.current()
+
     def loaded(self) -> tuple[Path, StoreSource]:
         """The generation folder, and where query processes find the graph: put there now if
         they were not yet."""
-        with self._lock:
-            if self.generation is None or self.source is None:
-                assert self.load is not None, "a store with neither a source nor a loader"
-                self.generation, self.source = self.load()
-                self.load = None
-            return self.generation, self.source
+        here = self._current()
+        return here.path, here.source
 
-    def _pool_here(self) -> QueryPool:
-        """The query processes of this process (made on first use: a gunicorn worker forked
-        after the store was opened makes its own)."""
-        _generation, source = self.loaded()
-        with self._lock:
-            pool = self._pool
+    def _pool_here(self, here: Served) -> QueryPool:
+        """The query processes of this process over the generation ``here`` (made on first
+        use: a process forked after the store was opened makes its own)."""
+        with here.pool_lock:
+            pool = here.pool
             if pool is None or pool.owner != os.getpid():
-                pool = self._pool = QueryPool(source, self.processes)
+                pool = here.pool = QueryPool(here.source, self.processes, self.pool_limits)
         return pool
 
     def prepare(self) -> None:
-        self._pool_here()
+        with self._here() as here:
+            self._pool_here(here)
 
     def query(
         self,
@@ -116,23 +175,23 @@ class LocalStore:
         dataset: QueryDataset | None = None,
         limits: Limits | None = None,
     ) -> QueryResult:
-        shape = refuse_what_is_not_read(text, _SOURCE)
-        form = shape.form or "SELECT"  # not a query: the parser will say why
-        bound = with_values(text, form, bindings or {})
+        limits = limits or self.limits
+        admitted = admit(text, _SOURCE, limits.query_bytes)
+        bound = with_values(admitted.text, admitted.form, bindings or {})
         if bound is None:
             raise QueryError(f"{_SOURCE}: parameters need a WHERE clause to bind in")
-        limits = limits or self.limits
         request = QueryRequest(
             text=bound,
-            form=form,
+            form=admitted.form,
             prefixes=dict(PREFIXES),
             base_iri=self.base,
             default_graphs=None if dataset is None else dataset.default_graphs,
             named_graphs=None if dataset is None else dataset.named_graphs,
             row_limit=limits.rows,
-            default_graph_only=dataset is None and not shape.names_graphs,
+            default_graph_only=dataset is None and not admitted.names_graphs,
         )
-        answer = self._pool_here().run(request, limits.timeout)
+        with self._here() as here:
+            answer = self._pool_here(here).run(request, limits.timeout)
         if isinstance(answer, Failure):
             raise _failure(answer)
         return answer
@@ -144,64 +203,45 @@ class LocalStore:
         return self.query(text, bindings=bindings)
 
     def search(self, text: str, limit: int = 20, offset: int = 0) -> SearchResults:
-        with self._index() as db:
+        with self._here() as here, self._index(here) as db:
             return search(db, text, limit, offset)
 
     def browse(self, request: BrowseRequest) -> BrowsePage:
-        with self._index() as db:
+        with self._here() as here, self._index(here) as db:
             return browse(db, request)
 
-    def _index(self) -> closing[sqlite3.Connection]:
-        """The search index of the current generation, opened for one call (a connection
+    def _index(self, here: Served) -> closing[sqlite3.Connection]:
+        """The search index of the generation ``here``, opened for one call (a connection
         costs ~0.1 ms, and then no connection ever crosses a thread or a fork)."""
-        return closing(_open_index(self.loaded()[0] / INDEX_FILE,
-                                   self.base))
+        return closing(_open_index(here.path / INDEX_FILE, self.base))
 
     def record_graphs(self) -> Sequence[RecordGraph]:
-        return self.facts.records
+        return self._current().facts.records
 
     def record_graph(self, graph: str) -> RecordGraph | None:
-        return self.facts.record(graph)
+        return self._current().facts.record(graph)
 
     def counts(self) -> GraphStats:
-        return self.stats
+        return self._current().stats
 
     def dump(self, fmt: Format) -> StoredFile:
-        found = self._dumps.get(fmt.name)
-        if found is None:
-            try:
-                found = stored_dump(self.loaded()[0], fmt)
-            except PagesError:
-                raise StoreError(f"the store in {self.folder} holds no {fmt.name} dump: build "
-                                 "it again") from None
-            self._dumps[fmt.name] = found  # a generation's files never change
-        return found
+        """``fmt``'s dump, to stream within the ``reading`` block it was asked for in (once
+        the block ends, a build may remove its generation)."""
+        with self._here() as here:
+            return here.dump(fmt, self.folder)
 
     def validation(self) -> ValidationReport | None:
-        return self._validation
-
-    @cached_property
-    def _validation(self) -> ValidationReport | None:
-        """The kept report, read once (a store's generation never changes)."""
-        kept = self.validation_file(".json")
-        if kept is None:
-            return None
-        with kept.path.open(encoding="utf-8") as handle:
-            return ValidationReport.from_json(json.load(handle))
+        with self._here() as here:
+            return here.validation
 
     def validation_file(self, suffix: ValidationSuffix) -> StoredFile | None:
-        return self._kept(VALIDATION_JSON if suffix == ".json" else VALIDATION_TURTLE)
-
-    def _kept(self, name: str) -> StoredFile | None:
-        """The file ``name`` of the generation folder (``graph.store.files``), if it has one."""
-        generation = self.loaded()[0]
-        path = generation / name
-        return StoredFile(path, generation.name) if path.is_file() else None
+        with self._here() as here:
+            return here.kept(VALIDATION_JSON if suffix == ".json" else VALIDATION_TURTLE)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.close()
-            self._pool = None
+        if self._held is not None:
+            return  # a view: its block lets go of its generation
+        self._generations.close()
         if self.remove_on_close:
             import shutil
 

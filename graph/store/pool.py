@@ -1,19 +1,45 @@
-"""Query processes, and the time limit that really stops a query.
+"""Query processes, and the limits that really stop a query: time, memory, and the share of
+the processes that long queries may hold.
 
-pyoxigraph 0.5 has no timeout and no way to cancel a running query from Python, and a
-signal handler runs only once the query has returned. So a limit must end the work from
-outside: each query runs in a long-lived child process (``graph.store.executor``) that
-reaches the store once; the parent waits for the answer until the deadline, and past it
-kills the child (SIGKILL: it holds nothing worth saving) and starts a new one.
+Why processes at all: pyoxigraph 0.5 has no timeout and no way to cancel a running query
+from Python, and a signal handler runs only once the query has returned. So a limit must
+end the work from outside: each query runs in a long-lived child process
+(``graph.store.executor``) that reaches the store once; the parent waits for the answer,
+and when a limit is reached kills the child (SIGKILL: it holds nothing worth saving) and
+starts a new one. The children are forked by the pool's zygote (``graph.store.zygote``),
+so a memory store is shared with them by fork as it is, never loaded again, and none is
+forked from a threaded process; the zygote also forbids them the network
+(``graph.store.confinement``).
 
 The command line and the web app use this one mechanism. A ``QueryPool`` belongs to the
-process that made it (a gunicorn worker, a CLI run); each thread of that process borrows a
-free child for one query. Children are forked by the pool's zygote (``graph.store.zygote``),
-so a memory store is shared with them as it is, and none is forked from a threaded process.
+process that made it (the server, a CLI run); each thread of that process borrows a free
+child for one query. While it waits for the answer, it holds the query to three limits:
+
+- **time**: the query's time limit, counted from the call, so the wait for a free process
+  counts too; past it the query is stopped, within moments (limit + 2 s at most);
+- **memory**: a query process may hold at most ``memory_mb`` more than it held once it had
+  reached its store, as ``private_memory`` measures it (a memory store's data, shared by
+  fork, is in that start); the wait looks every ``_WATCH_SECONDS`` and kills it past that.
+  The process caps its own writable memory at twice as much (``cap_data``): a burst faster
+  than the watch makes its allocation fail, and the process abort, which its zygote tells
+  (``Zygote.ended``). Either way the caller gets the same LIMIT error, naming the limit;
+- **long queries**: a query still running after its first ``long_after`` seconds is long,
+  and at most ``long_queries`` run at once; one more that turns long is stopped then,
+  answered 503 with ``Retry-After``. So ``size - long_queries`` processes are always left to
+  short queries and pages, whatever heavy ones are sent.
+
+So the memory of a pool's tree is bounded: ``size`` x (a query process's start +
+``memory_mb``), beside the pages the processes share (the zygote's, which hold a memory
+store's data once for all). A query process's start is what it holds once it has reached its
+store, and it gives back what a query left free before the next (``graph.store.executor``).
+One look of the watch may let a process pass its limit by what it allocates in that time,
+and never past twice the limit (the kernel's cap).
 """
 
 from __future__ import annotations
 
+import logging
+import math
 import os
 import queue
 import signal
@@ -23,24 +49,27 @@ from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing.connection import Connection
 
-from graph.errors import BenchgraphError, ErrorKind
+from graph.sparql.errors import QueryError
+from graph.store.confinement import private_memory
 from graph.store.executor import READY, Failure, QueryRequest, StoreSource, serve
 from graph.store.result import QueryResult
+from graph.store.stops import (
+    LongQueriesBusy,
+    PoolLimits,
+    QueryOverMemory,
+    QueryProcessError,
+    QueryStopped,
+    QueryTimeout,
+)
 from graph.store.zygote import Zygote
+
+logger = logging.getLogger(__name__)
 
 _START_TIMEOUT = 60.0
 """Seconds a new query process may take to reach its store."""
-
-
-class QueryTimeout(BenchgraphError):
-    """A query stopped by its time limit, or one that found no free query process in time."""
-
-    kind = ErrorKind.LIMIT
-
-
-class QueryProcessError(RuntimeError):
-    """A query process that died or failed in a way no query should make it: a bug, or the
-    system killed it; never the user's doing."""
+_WATCH_SECONDS = 0.05
+"""How often the wait for an answer looks at the query process's memory."""
+_MB = 1024 * 1024
 
 
 @dataclass
@@ -50,18 +79,31 @@ class _Child:
     pid: int
     connection: Connection
     ready: bool = False
+    born: float = field(default_factory=time.monotonic)
+    start: int | None = None
+    """The memory it held once it reached its store (``private_memory``), if known."""
 
     def wait_ready(self, deadline: float) -> Failure | None:
-        """Wait for the process to reach its store: None once it has, else why not."""
+        """Wait, until ``deadline`` at most, for the process to reach its store: None once
+        it has, or while it still may; else why it cannot."""
         if self.ready:
             return None
-        if not self.connection.poll(max(deadline - time.monotonic(), 0)):
+        started = self.born + _START_TIMEOUT
+        if not self.connection.poll(max(min(deadline, started) - time.monotonic(), 0)):
+            if time.monotonic() < started:
+                return None
             return Failure("store", "the query process did not reach the store in time")
         hello = self.connection.recv()
         if isinstance(hello, Failure):
             return hello
         self.ready = hello == READY
+        self.start = private_memory(self.pid)
         return None
+
+    def added(self) -> int:
+        """Bytes it holds beyond its start (0 where unknown)."""
+        now = private_memory(self.pid)
+        return 0 if now is None or self.start is None else now - self.start
 
     def stop(self) -> None:
         """Kill the process (its zygote reaps it)."""
@@ -85,6 +127,7 @@ class QueryPool:
 
     source: StoreSource
     size: int = 1
+    limits: PoolLimits = field(default_factory=PoolLimits)
     owner: int = field(init=False, default_factory=os.getpid)
     """The process the pool belongs to: only it may use or stop the children."""
     _zygote: Zygote = field(init=False, repr=False)
@@ -95,45 +138,114 @@ class QueryPool:
     _slots: int = field(init=False, repr=False, default=1)
     """The processes the pool keeps (started, or being started; ``size`` at most): one from
     the start, one more each time a query finds none free (``_borrow``)."""
+    _long: list[float] = field(init=False, repr=False, default_factory=list)
+    """The deadlines of the long queries running."""
 
     def __post_init__(self) -> None:
         if self.size < 1:
             raise ValueError("a query pool needs at least one process")
-        self._zygote = Zygote(partial(serve, source=self.source))
+        memory = None if self.limits.memory_mb is None else self.limits.memory_mb * _MB
+        self._zygote = Zygote(partial(serve, source=self.source, memory_limit=memory))
+        if self._zygote.unconfined is not None:
+            logger.warning("query processes can open network connections (%s): only the "
+                           "query parser keeps SERVICE out", self._zygote.unconfined)
         self._add()
 
     def run(self, request: QueryRequest, timeout: float) -> QueryResult | Failure:
-        """The answer to ``request``; QueryTimeout once ``timeout`` seconds have passed (the
-        wait for a free process counts)."""
+        """The answer to ``request``, or the engine's Failure; a QueryStopped when a limit
+        stops it (QueryTimeout once ``timeout`` seconds have passed, the wait for a free
+        process included)."""
         if os.getpid() != self.owner:
             raise QueryProcessError("a query pool is used only by the process that made it")
         deadline = time.monotonic() + timeout
         try:
-            child = self._borrow(timeout)
+            child = self._borrow(deadline)
         except queue.Empty:
             raise QueryTimeout(f"no query process was free within {timeout:g} s: the server "
                                "is busy; try again") from None
-        answer: QueryResult | Failure | None = None
+        keep = False
         try:
-            answer = child.wait_ready(time.monotonic() + _START_TIMEOUT)
-            if answer is None:
-                child.connection.send(request)
-                if not child.connection.poll(max(deadline - time.monotonic(), 0)):
-                    raise QueryTimeout(f"the query ran longer than its time limit of "
-                                       f"{timeout:g} s and was stopped")
-                answer = child.connection.recv()
-                self._idle.put(child)
-                return answer
-            return answer  # the process could not reach the store
+            failure = child.wait_ready(deadline)
+            if failure is not None:
+                return failure  # the process could not reach the store
+            if not child.ready:
+                keep = True  # still starting: the next query waits for it
+                raise QueryTimeout(f"no query process was ready within {timeout:g} s: the "
+                                   "server is busy; try again")
+            child.connection.send(request)
+            answer = self._answer(child, deadline, timeout)
+            if isinstance(answer, Failure) and answer.kind == "memory":
+                raise QueryOverMemory.of(self.limits.memory_mb)  # a new process is cleaner
+            keep = True
+            if isinstance(answer, Failure) and answer.kind == "refused":
+                raise QueryError(f"the query asked for what a query process may not do, such "
+                                 f"as open a network connection ({answer.message})")
+            return answer
         except (EOFError, OSError) as error:
-            raise QueryProcessError(f"the query process stopped unexpectedly ({error})") from None
+            raise self._died(child, error) from None
         finally:
-            if answer is None or (isinstance(answer, Failure) and not child.ready):
+            if keep:
+                self._idle.put(child)
+            else:
                 self._replace(child)
 
-    def _borrow(self, timeout: float) -> _Child:
+    def _answer(self, child: _Child, deadline: float, timeout: float) -> QueryResult | Failure:
+        """The child's answer, waited for until ``deadline``, as the pool's limits allow."""
+        long_at = time.monotonic() + self.limits.long_after
+        long = False
+        memory = self.limits.memory_mb
+        try:
+            while True:
+                now = time.monotonic()
+                wake = deadline if long else min(deadline, long_at)
+                if memory is not None:
+                    wake = min(wake, now + _WATCH_SECONDS)
+                if child.connection.poll(max(wake - now, 0)):
+                    answer: QueryResult | Failure = child.connection.recv()
+                    return answer
+                now = time.monotonic()
+                if now >= deadline:
+                    logger.info("a query was stopped at its time limit of %g s", timeout)
+                    raise QueryTimeout(f"the query ran longer than its time limit of "
+                                       f"{timeout:g} s and was stopped")
+                if memory is not None and child.added() > memory * _MB:
+                    logger.warning("a query was stopped at its memory limit of %d MB", memory)
+                    raise QueryOverMemory.of(memory)
+                if not long and now >= long_at:
+                    self._turn_long(deadline)
+                    long = True
+        finally:
+            if long:
+                with self._lock:
+                    self._long.remove(deadline)
+
+    def _turn_long(self, deadline: float) -> None:
+        """Count a query as long until ``deadline``; LongQueriesBusy if as many are already."""
+        cap = self.limits.long_queries
+        with self._lock:
+            if cap is None or len(self._long) < cap:
+                self._long.append(deadline)
+                return
+            wait = min(self._long) - time.monotonic()
+        logger.warning("a query was stopped: %d long queries were running", cap)
+        raise LongQueriesBusy.of(self.limits, max(1, math.ceil(wait)))
+
+    def _died(self, child: _Child, error: BaseException) -> Exception:
+        """What to raise for a child that died under a query: what its zygote says ended it."""
+        code = self._zygote.ended(child.pid)
+        if code == -signal.SIGABRT and self.limits.memory_mb is not None:
+            logger.warning("a query's process ran into its memory cap")
+            return QueryOverMemory.of(self.limits.memory_mb)
+        if code == -signal.SIGKILL:
+            logger.warning("a query's process was killed by someone else (pid %d)", child.pid)
+            return QueryStopped("the query's process was killed by the system (for want of "
+                                "memory, most often); try again later")
+        return QueryProcessError(f"the query process stopped unexpectedly ({error}; exit "
+                                 f"code {code})")
+
+    def _borrow(self, deadline: float) -> _Child:
         """A free process: an idle one, else a new one while the pool has fewer than
-        ``size``, else the first to be free within ``timeout`` (queue.Empty if none is)."""
+        ``size``, else the first to be free by ``deadline`` (queue.Empty if none is)."""
         try:
             return self._idle.get_nowait()
         except queue.Empty:
@@ -144,7 +256,7 @@ class QueryPool:
                 self._slots += 1
         if grow:
             self._add()
-        return self._idle.get(timeout=timeout)
+        return self._idle.get(timeout=max(deadline - time.monotonic(), 0))
 
     def _add(self) -> None:
         """Start a process for one of the slots and make it free (a slot it cannot start in
@@ -183,4 +295,5 @@ class QueryPool:
             self._zygote.close()
 
 
-__all__ = ["QueryPool", "QueryProcessError", "QueryTimeout"]
+__all__ = ["LongQueriesBusy", "PoolLimits", "QueryOverMemory", "QueryPool", "QueryProcessError",
+           "QueryStopped", "QueryTimeout"]

@@ -84,6 +84,8 @@ from graph.store.disk import (
 from graph.store.errors import StoreError
 from graph.store.files import write_validation
 from graph.store.kinds import build_facts
+from graph.store.lock import BuildLock
+from graph.store.manifest import manifest_version
 from graph.store.pages import Partition, canonical_rows, update_partition
 from graph.store.state import KeptBuild, MappedRecord, fingerprint
 from graph.vocabulary import bundled_vocabulary
@@ -140,8 +142,8 @@ def kept_build(result: BuildResult, settings: Settings) -> KeptBuild:
 
 
 def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
-                  progress: Progress | None = None, *, validate: bool = False
-                  ) -> Rebuilt | None:
+                  progress: Progress | None = None, *, validate: bool = False,
+                  lock: BuildLock | None = None) -> Rebuilt | None:
     """Build the store in ``folder`` again from ``paths``, incrementally; None when the folder
     holds no store an incremental build can start from (then build it in full). With
     ``validate``, the new graph is validated, in full and graph by graph from the table, as
@@ -149,22 +151,31 @@ def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
     whole catalog is never made into rdflib quads: 13 million of them, several gigabytes, at
     100,000 records), and its report kept.
 
+    The folder's build lock is held throughout (``graph.store.lock``): ``lock``, the
+    caller's (who may then build in full under it when this answers None), or taken here
+    when the folder holds a store (StoreError if another build holds it).
+
     The cyclic collector is paused throughout (``gc_paused``): the kept state is millions of
     objects, and with it running, the allocations of reading it and of the steps after set
     off collections walking all of them: 0.2-0.4 s each in the state's unpickling, the
     stats' dictionary and the manifest's records at 10,000 records (load 5, cProfile). What
     it hands back (the report: every file's kept state) is then old (``survivors_old``)."""
     with gc_paused(survivors_old=True):
-        return _rebuild(folder, paths, settings, progress, validate)
+        if lock is not None:
+            return _rebuild(folder, paths, settings, progress, validate, lock)
+        if manifest_version(folder) is None:  # no store to start from (and none made)
+            return None
+        with BuildLock.take(folder) as taken:
+            return _rebuild(folder, paths, settings, progress, validate, taken)
 
 
 def _rebuild(folder: Path, paths: Sequence[Path], settings: Settings,
-             progress: Progress | None, validate: bool) -> Rebuilt | None:
+             progress: Progress | None, validate: bool, lock: BuildLock) -> Rebuilt | None:
     clock = _Clock()
     previous = _previous(folder, settings)
     if previous is None:
         return None
-    with updating_store(folder, previous.manifest) as next_generation:
+    with updating_store(folder, previous.manifest, lock) as next_generation:
         return _rebuild_into(next_generation, previous, paths, settings, progress, validate,
                              clock)
 

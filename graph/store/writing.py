@@ -14,7 +14,8 @@ process that ever opens a store for writing.
 
 Each writes ``ready`` on its standard output once the folder PATH exists (the parent may
 then write files beside the store's), and exits with 0 when the store is complete; a system
-error is written on its standard error, with exit code 1.
+error is written on its standard error, with exit code 1, or ``NO_SPACE`` when it says the
+disk (or the quota) is full (RocksDB's errors carry the system's words, not its number).
 
 A load gives pyoxigraph the dumps a block of ``LOAD_BLOCK`` lines at a time, one
 ``bulk_load`` each: pyoxigraph's bulk loader holds about a million statements of a file in
@@ -31,18 +32,25 @@ blocks of 200,000 not compacted, 50-55 s, 303 MB and 0.75 s (each twice, side by
 It is a fresh interpreter, not a forked child. RocksDB keeps a process-wide pool of
 background threads that a fork does not copy: a forked child of a process that had opened
 any store (a test, the performance suite) waits for ever when it opens or flushes one. And
-a process that has run RocksDB and then forks (gunicorn's master does, for its workers)
+a process that has run RocksDB and then forks (a forking server does, for its workers)
 leaves its threads behind in each child, whose exit then crashes. It imports nothing but
 pyoxigraph, so it starts in a tenth of a second.
 """
 
+import errno
 import json
+import os
 import sys
 from itertools import islice
 
 import pyoxigraph as ox
 
 READY = b"ready\n"
+NO_SPACE = 3
+"""The exit code of a process that found the disk full."""
+_FULL = (errno.ENOSPC, errno.EDQUOT)
+"""A full disk, a full quota: ``graph.store.space``'s, repeated here, since this process
+imports nothing of benchgraph."""
 LOAD_BLOCK = 100_000
 """Lines of a dump given to one ``bulk_load``."""
 
@@ -113,7 +121,8 @@ def main(arguments: list[str]) -> int:
             update(*rest)
     except OSError as error:
         print(error, file=sys.stderr)
-        return 1
+        full = error.errno in _FULL or any(os.strerror(code) in str(error) for code in _FULL)
+        return NO_SPACE if full else 1
     return 0
 
 

@@ -4,7 +4,7 @@ A query process must be a process of its own, so that the time limit can kill it
 (``graph.store.pool``), and it must reach the store without loading it again: a memory store
 is a pyoxigraph store in this process's memory, and a forked child shares those pages with
 its parent until one writes them (none does: the store is read-only). Forking the process
-that serves requests is not safe once it runs threads (a gunicorn worker does), because a
+that serves requests is not safe once it runs threads (a server does), because a
 child inherits every lock another thread held. So the pool forks a zygote once, while its
 process is still single-threaded (when the app starts, or a command runs), and the zygote,
 which never runs a thread, forks each query process on request and hands its socket back
@@ -12,7 +12,13 @@ which never runs a thread, forks each query process on request and hands its soc
 where a new interpreter (``python -c``) takes about 150 ms and loads the store again.
 
 On Linux every process of the family dies with its parent (``PR_SET_PDEATHSIG``): a killed
-server leaves no query process behind. The zygote reaps the processes the pool kills.
+server leaves no query process behind. The zygote reaps the processes the pool kills, and
+tells the pool how one ended when it asks (``ended``): a process that died under a query
+was stopped by its memory cap (SIGABRT), or by a bug.
+
+Before it forks any, the zygote forbids itself, and so every query process, to open a
+network connection (``graph.store.confinement``), and tells the pool whether it could
+(``unconfined``).
 """
 
 from __future__ import annotations
@@ -30,14 +36,25 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 
 from graph.libc import libc_function
+from graph.store.confinement import forbid_network
 
 Serve = Callable[[Connection], None]
 """What a query process runs, on its end of the socket the pool talks to it by."""
 
 _PR_SET_PDEATHSIG = 1
 _STOPS = {signal.SIGINT, signal.SIGTERM, signal.SIGQUIT}
-"""The signals a server is stopped by (gunicorn's quit, a terminal's Ctrl-C, a manager's)."""
+"""The signals a server is stopped by (a quit, a terminal's Ctrl-C, a manager's SIGTERM)."""
 _CLOSE_SECONDS = 5.0
+_SPAWN = b"+"
+"""The pool's request for a new query process."""
+_ENDED = b"?"
+"""The pool's question how a query process ended (its pid follows, in four bytes)."""
+_UNKNOWN = -(2**31)
+"""The answer to it when the zygote cannot tell."""
+_ENDING_SECONDS = 2.0
+"""How long the zygote waits for a process asked about to end (its socket closes first)."""
+_KEPT = 64
+"""How many ended processes the zygote remembers, for the pool to ask about."""
 _MAX_FD = os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536
 
 
@@ -56,12 +73,14 @@ class Zygote:
 
     serve: Serve
     pid: int = field(init=False)
+    unconfined: str | None = field(init=False)
+    """Why the query processes may open network connections; None: they may not."""
     _control: socket.socket = field(init=False, repr=False)
     _lock: threading.Lock = field(init=False, repr=False, default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         ours, theirs = socket.socketpair()
-        # The stop signals wait until the fork is done, in both processes: a gunicorn worker's
+        # The stop signals wait until the fork is done, in both processes: a server's
         # handler that ran inside the fork's own hooks (logging's lock release) raised its
         # SystemExit where nothing can take it ("Exception ignored in: _releaseLock").
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
@@ -72,16 +91,34 @@ class Zygote:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         theirs.close()
         self.pid, self._control = pid, ours
+        try:
+            size = int.from_bytes(_exactly(ours, 2), "little")
+            self.unconfined = _exactly(ours, size).decode() or None
+        except BaseException:
+            self.close()
+            raise
 
     def spawn(self) -> tuple[int, Connection]:
         """A new query process: its pid, and the connection to it (one at a time: the
         threads of a server may ask at once)."""
         with self._lock:
-            self._control.sendall(b"+")
+            self._control.sendall(_SPAWN)
             message, descriptors, _flags, _address = socket.recv_fds(self._control, 32, 1)
         if not message or not descriptors:
             raise OSError("the zygote stopped")
         return int(message), Connection(descriptors[0])
+
+    def ended(self, pid: int) -> int | None:
+        """How the query process ``pid`` ended, as ``os.waitstatus_to_exitcode`` gives it (a
+        signal's number, negated, if one killed it); None when the zygote cannot tell."""
+        try:
+            with self._lock:
+                self._control.sendall(_ENDED + pid.to_bytes(4, "little"))
+                answer = _exactly(self._control, 4)
+        except OSError:
+            return None
+        code = int.from_bytes(answer, "little", signed=True)
+        return None if code == _UNKNOWN else code
 
     def close(self) -> None:
         """Stop the zygote (the query processes it started die with it): it ends when its
@@ -100,24 +137,35 @@ class Zygote:
 
 
 def _live(control: socket.socket, serve: Serve, mask: set[int | signal.Signals]) -> None:
-    """The zygote's life: fork a query process for each byte read, until the socket closes.
+    """The zygote's life: fork a query process for each request, or say how one ended,
+    until the socket closes.
 
     It first closes every file it inherited but its socket and the standard streams: the
     sockets of other pools and of their query processes (a process that holds a copy of the
-    other end keeps a socket from ever closing), a server's listening socket."""
+    other end keeps a socket from ever closing), a server's listening socket. Then it puts
+    up the network wall and tells the pool whether it stands."""
     code = 0
+    ended = _Ended()
     try:
-        # Not the parent's handlers, first: a gunicorn worker's would run here on SIGTERM and
-        # write to its wakeup fd, closed below ("Exception ignored ... Bad file descriptor").
+        # Not the parent's handlers, first: a server's would run here on SIGTERM and write to
+        # its wakeup fd, closed below ("Exception ignored ... Bad file descriptor"). A stop
+        # sent to the whole group (Ctrl-C, a manager's SIGTERM) is the pool's to handle: its
+        # server answers the queries under way, then closes it (or dies, and takes us along).
         signal.set_wakeup_fd(-1)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the pool's to handle
-        signal.signal(signal.SIGCHLD, _reap)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGCHLD, ended.reap)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # blocked across the fork
         os.closerange(3, control.fileno())
         os.closerange(control.fileno() + 1, _MAX_FD)
         die_with_parent()
-        while _asked(control):
+        unconfined = (forbid_network() or "").encode()[:4096]
+        control.sendall(len(unconfined).to_bytes(2, "little") + unconfined)
+        while command := _asked(control):
+            if command == _ENDED:
+                asked = int.from_bytes(_exactly(control, 4), "little")
+                control.sendall(ended.code_of(asked).to_bytes(4, "little", signed=True))
+                continue
             ours, theirs = socket.socketpair()
             pid = os.fork()
             if pid == 0:  # a query process
@@ -141,24 +189,67 @@ def _live(control: socket.socket, serve: Serve, mask: set[int | signal.Signals])
         os._exit(code)
 
 
-def _asked(control: socket.socket) -> bool:
-    """Whether the pool asks for another query process; False once it has gone, whether it
+def _asked(control: socket.socket) -> bytes:
+    """What the pool asks next (``_SPAWN``, ``_ENDED``); empty once it has gone, whether it
     closed its end (a stopping server) or its process ended without closing it."""
     try:
-        return bool(control.recv(1))
+        return control.recv(1)
     except ConnectionResetError:
-        return False
+        return b""
 
 
-def _reap(signum: int, frame: object) -> None:
-    """Collect every query process that has ended (killed by the pool, or done)."""
-    while True:
+def _exactly(control: socket.socket, size: int) -> bytes:
+    """The next ``size`` bytes from ``control``; OSError if it closes first."""
+    data = control.recv(size, socket.MSG_WAITALL) if size else b""
+    if len(data) < size:
+        raise OSError("the zygote's socket closed")
+    return data
+
+
+@dataclass
+class _Ended:
+    """The query processes of a zygote that have ended, and how: the last ``_KEPT`` of them."""
+
+    codes: dict[int, int] = field(default_factory=dict)
+
+    def reap(self, signum: int, frame: object) -> None:
+        """Collect every query process that has ended (killed by the pool, or done)."""
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            self._keep(pid, status)
+
+    def code_of(self, pid: int) -> int:
+        """How ``pid`` ended (``os.waitstatus_to_exitcode``), waiting a moment for it to end
+        (the pool asks once its socket has closed, which comes just before); ``_UNKNOWN``
+        if it has not, or is no process of ours. SIGCHLD waits meanwhile, so that ``reap``
+        does not take the status from under the question."""
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
         try:
-            pid, _status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+            deadline = time.monotonic() + _ENDING_SECONDS
+            while pid not in self.codes:
+                try:
+                    found, status = os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:  # reaped by a handler already under way
+                    break
+                if found:
+                    self._keep(pid, status)
+                elif time.monotonic() > deadline:
+                    break
+                else:
+                    time.sleep(0.005)
+            return self.codes.pop(pid, _UNKNOWN)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+    def _keep(self, pid: int, status: int) -> None:
+        self.codes[pid] = os.waitstatus_to_exitcode(status)
+        if len(self.codes) > _KEPT:
+            del self.codes[next(iter(self.codes))]
 
 
 __all__ = ["Serve", "Zygote", "die_with_parent"]

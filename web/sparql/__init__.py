@@ -17,9 +17,10 @@ from flask.typing import ResponseReturnValue
 
 from graph.namespace import ONTOLOGY_IRI, PREFIXES
 from graph.settings import Settings
+from graph.sparql.admission import admit
 from graph.sparql.named import load_named_queries
 from graph.sparql.parameters import bind_parameters
-from graph.sparql.query_text import shape_of, with_values
+from graph.sparql.query_text import with_values
 from graph.store.base import Store
 from graph.store.kinds import limits_from
 from web.errors import wants_html
@@ -97,8 +98,9 @@ def editor_examples(store: Store) -> dict[str, dict[str, str]]:
                 break
         else:
             bindings = bind_parameters(query, values, store.base)
-            form = shape_of(query.text).form or "SELECT"
-            text = with_values(query.text, form, bindings)
+            settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
+            admitted = admit(query.text, query.name, settings.max_query_bytes)
+            text = with_values(admitted.text, admitted.form, bindings)
             if text is not None:
                 examples[query.name] = {"title": query.title, "query": text}
     return examples

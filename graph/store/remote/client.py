@@ -7,6 +7,12 @@ PUT on a loopback engine), request bodies sent as they are made, answers read as
 (the row limit stops reading; the time limit closes the socket). ``requests`` would add a
 dependency for none of that.
 
+- **Deadlines**: every request has one, a time and not a socket timeout that each byte
+  read would start again (``graph.store.remote.connection``): the caller's (a query's time
+  limit), or ``timeout`` seconds from when it is sent. Connecting, sending, the answer's
+  status line, headers and body, the retries and the waits between them, and the reading of
+  a refusal all fit within it, whatever the engine does.
+
 - **Credentials** come from settings (``BENCHGRAPH_REMOTE_USER`` / ``_PASSWORD``, or
   ``BENCHGRAPH_REMOTE_TOKEN`` for a bearer token), never from the command line, and a URL
   holding ``user:password@`` is refused. They reach only the ``Authorization`` header: no
@@ -28,7 +34,6 @@ from __future__ import annotations
 import base64
 import http.client
 import os
-import select
 import socket
 import threading
 import time
@@ -37,10 +42,13 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode, urlsplit
 
 from graph.errors import BenchgraphError, ErrorKind
+from graph.store.remote.connection import BoundedConnection, dropped, open_connection
 
 _FIRST_WAIT = 0.25
 _QUOTED = 300
 """Characters of an engine's error answer quoted in a message."""
+_REFUSAL_SECONDS = 5.0
+"""The longest an engine's error answer is read, to be quoted."""
 
 
 @dataclass(frozen=True)
@@ -142,16 +150,14 @@ class Answer:
     status: int
     content_type: str
     response: http.client.HTTPResponse
-    connection: http.client.HTTPConnection
+    connection: BoundedConnection
 
     def header(self, name: str) -> str | None:
         return self.response.getheader(name)
 
-    def set_deadline(self, deadline: float | None) -> None:
-        """Reads of the body give up at ``deadline`` (``time.monotonic``)."""
-        sock = self.connection.sock
-        if sock is not None and deadline is not None:
-            sock.settimeout(max(deadline - time.monotonic(), 0.001))
+    def set_deadline(self, deadline: float) -> None:
+        """Reads of the body give up at ``deadline``."""
+        self.connection.deadline.at = deadline
 
     def read(self) -> bytes:
         return self.response.read()
@@ -159,6 +165,7 @@ class Answer:
     def close(self) -> None:
         """Done with the answer: an unread body is abandoned with its connection."""
         if not self.response.isclosed():
+            self.response.close()
             self.connection.close()
 
 
@@ -179,8 +186,12 @@ class Client:
                 params: Sequence[tuple[str, str]] = (), headers: dict[str, str] | None = None,
                 body: Body | None = None, deadline: float | None = None) -> Answer:
         """Send a request (again on a connection failure or a 5xx, while tries and the
-        ``deadline`` allow) and return the answer once its status is 2xx; RemoteError
-        otherwise, naming ``what`` was asked. The caller reads and closes the answer."""
+        ``deadline`` allow; by default ``timeout`` seconds from now) and return the answer
+        once its status is 2xx; RemoteError otherwise, naming ``what`` was asked, and
+        RemoteTimeout when the deadline passed first. The caller reads and closes the answer,
+        whose reads give up at the same deadline until it sets another."""
+        if deadline is None:
+            deadline = time.monotonic() + self.timeout
         wait = _FIRST_WAIT
         for attempt in range(self.retries + 1):
             last = attempt == self.retries
@@ -194,7 +205,7 @@ class Client:
             else:
                 if 200 <= answer.status < 300:
                     return answer
-                failure = self._refusal(endpoint, what, answer)
+                failure = self._refusal(endpoint, what, answer, deadline)
                 if answer.status < 500:
                     raise failure
             if last or not _time_for(wait, deadline):
@@ -204,7 +215,7 @@ class Client:
         raise AssertionError("unreachable")
 
     def _send(self, endpoint: Endpoint, method: str, params: Sequence[tuple[str, str]],
-              headers: dict[str, str], body: Body | None, deadline: float | None) -> Answer:
+              headers: dict[str, str], body: Body | None, deadline: float) -> Answer:
         connection = self._connection(endpoint, deadline)
         sent = dict(headers)
         authorization = self._credentials.header()
@@ -225,27 +236,27 @@ class Client:
         return Answer(response.status, response.getheader("Content-Type") or "", response,
                       connection)
 
-    def _connection(self, endpoint: Endpoint, deadline: float | None) -> http.client.HTTPConnection:
-        """This thread's connection to the engine's host, kept open between requests."""
+    def _connection(self, endpoint: Endpoint, deadline: float) -> BoundedConnection:
+        """This thread's connection to the engine's host, kept open between requests, its
+        every step bounded by ``deadline``."""
         key = (os.getpid(), endpoint.scheme, endpoint.host, endpoint.port)
-        connections: dict[tuple[int, str, str, int], http.client.HTTPConnection]
+        connections: dict[tuple[int, str, str, int], BoundedConnection]
         connections = self._local.__dict__.setdefault("connections", {})
         connection = connections.get(key)
-        timeout = self.timeout if deadline is None else max(deadline - time.monotonic(), 0.001)
         if connection is not None and dropped(connection):
             connection.close()  # http.client opens it again for the next request
         if connection is None:
-            kind = (http.client.HTTPSConnection if endpoint.scheme == "https"
-                    else http.client.HTTPConnection)
-            connection = connections[key] = kind(endpoint.host, endpoint.port, timeout=timeout)
-        connection.timeout = timeout
-        if connection.sock is not None:
-            connection.sock.settimeout(timeout)
+            connection = connections[key] = open_connection(endpoint.scheme, endpoint.host,
+                                                            endpoint.port)
+        connection.deadline.at = deadline
         return connection
 
-    def _refusal(self, endpoint: Endpoint, what: str, answer: Answer) -> RemoteError:
+    def _refusal(self, endpoint: Endpoint, what: str, answer: Answer,
+                 deadline: float) -> RemoteError:
+        """The engine's refusal, quoting what it said in the first seconds of its body (and
+        no later than ``deadline``)."""
         try:
-            answer.set_deadline(time.monotonic() + 5)
+            answer.set_deadline(min(time.monotonic() + _REFUSAL_SECONDS, deadline))
             text = answer.read()[:4 * _QUOTED].decode("utf-8", "replace")
         except (OSError, http.client.HTTPException):
             text = ""
@@ -268,19 +279,8 @@ class Client:
             connection.close()
 
 
-def dropped(connection: http.client.HTTPConnection) -> bool:
-    """Whether a kept-alive ``connection``, between requests, can carry no other: its socket
-    has something to read though nothing was asked (the peer closed it, or wrote on it
-    unasked)."""
-    if connection.sock is None:
-        return False
-    poll = select.poll()
-    poll.register(connection.sock, select.POLLIN)
-    return bool(poll.poll(0))
-
-
-def _time_for(wait: float, deadline: float | None) -> bool:
-    return deadline is None or time.monotonic() + wait < deadline
+def _time_for(wait: float, deadline: float) -> bool:
+    return time.monotonic() + wait < deadline
 
 
 def timed_out(error: BaseException) -> bool:

@@ -5,10 +5,12 @@ A query is sent as the SPARQL 1.1 Protocol says (a form POST of ``query`` with a
 (the local kinds give them to pyoxigraph; an engine knows none of them). The answer is
 parsed as it arrives by pyoxigraph's own parsers (SPARQL results XML, which every engine
 writes; N-Triples or Turtle for a graph), so the row limit stops reading after one row more
-than the limit, and the time limit is a deadline on every read of the socket: past it the
+than the limit, and the time limit is one deadline for the whole request, from connecting
+to the last byte of the answer, status line and headers included, retries too
+(``graph.store.remote.connection``): however the engine trickles or stalls, past it the
 request is abandoned and its connection closed. What the engine then does is its own
 affair: Oxigraph stops a query whose answer it is streaming once the socket is gone, but
-finishes one that had not produced its first row (give ``oxigraph serve --timeout``);
+finishes one that had not produced its first row (give ``oxigraph serve --timeout-s``);
 Virtuoso stops at its own ``MaxQueryExecutionTime``.
 """
 
@@ -74,12 +76,12 @@ class _Reader:
     """The answer's body as a file for pyoxigraph's parsers, each read bounded by the
     deadline: a read past it raises ``RemoteTimeout``."""
 
-    def __init__(self, answer: Answer, deadline: float | None) -> None:
+    def __init__(self, answer: Answer, deadline: float) -> None:
         self._answer = answer
         self._deadline = deadline
 
     def read(self, size: int = -1) -> bytes:
-        if self._deadline is not None and time.monotonic() >= self._deadline:
+        if time.monotonic() >= self._deadline:
             raise RemoteTimeout("the time limit is up")
         self._answer.set_deadline(self._deadline)
         try:
@@ -203,7 +205,7 @@ def _drain(answer: Answer) -> None:
 
 
 def _result(answer: Answer, form: QueryForm, rows: int | None,
-            deadline: float | None) -> QueryResult:
+            deadline: float) -> QueryResult:
     reader: IO[bytes] = _Reader(answer, deadline)  # type: ignore[assignment]
     if form in ("CONSTRUCT", "DESCRIBE"):
         media = answer.content_type.split(";")[0].strip().lower()

@@ -50,6 +50,11 @@ MANIFEST_PREDICATE = ox.NamedNode(PUSH_NS + "manifest")
 REPORT_PREDICATE = ox.NamedNode(PUSH_NS + "validationReport")
 DEFAULT = "default"
 """``Manifest.merge`` when the merge is the engine's default graph."""
+UNKNOWN = "unknown"
+"""The hash an unfinished manifest gives a graph the engine may hold but whose content it
+cannot vouch for: one a push was sending or removing when it stopped (it may be the old
+graph, the new one, or gone). No content has this hash, so the next push sends the graph
+again when it wants it, and deletes it when it does not."""
 _RECORD_FIELDS = tuple(item.name for item in fields(RecordGraph))
 """A record's entry in the manifest. Not ``dataclasses.asdict``, which deep-copies each
 value: 7.6 s of the 10.4 s that the 52 manifests of a push of 10,000 records took."""
@@ -93,8 +98,11 @@ class Manifest:
     merge: str
     """``DEFAULT``, or the IRI of the named graph holding the merge."""
     graphs: dict[str, str]
-    """The SHA-256 of each graph's canonical N-Triples, as the engine holds it: the data
-    graphs, the merge (under ``merge``'s name, or ``DEFAULT``) and the validation graph."""
+    """Every graph a push wrote that the engine may hold (the data graphs, the merge under
+    ``merge``'s name or ``DEFAULT``, the validation graph), each with the SHA-256 of its
+    canonical N-Triples as the engine holds it; in an unfinished manifest, ``UNKNOWN`` for
+    a graph a push was sending or removing. A graph the engine may hold is never left out:
+    a graph the manifest does not list is one no push will ever delete."""
     complete: bool
     """False while a push is under way, or when one stopped before it finished."""
     quads: int = 0
@@ -253,5 +261,5 @@ class DataGraphs:
         return (self.document(index) for index in range(len(self)))
 
 
-__all__ = ["DEFAULT", "DataGraphs", "Document", "Manifest", "Names", "json_document",
+__all__ = ["DEFAULT", "UNKNOWN", "DataGraphs", "Document", "Manifest", "Names", "json_document",
            "part_of", "read_json"]

@@ -7,12 +7,13 @@ files need the files made from the data graphs read back (``RemoteStore``): at 1
 ``serve --store sparql:URL`` took 45.4 s to answer its first query while it made them before
 listening (perf, 2026-12-04), minutes at 100,000. So ``serve`` forks one process that makes
 them into a folder of its own and says when they are there by a file in it: ``ready``
-naming the generation folder, or ``failed`` with the reason. Every web worker, forked after,
-reads those files; until they are there, what needs them answers 503 with ``Retry-After``,
-saying what is being made and for how long (``StorePreparing``).
+naming the generation folder, or ``failed`` with the reason. The server reads those files;
+until they are there, what needs them answers 503 with ``Retry-After``, saying what is being
+made and for how long (``StorePreparing``).
 
-A process, not a thread: gunicorn forks its workers from the process that opened the store,
-and a thread running at a fork leaves the locks it held locked in every child.
+A process, not a thread: the server then forks its query processes' zygote from the process
+that opened the store, and a thread running at a fork leaves the locks it held locked in every
+child.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ class Preparation:
         if os.getpid() == self.owner:  # its parent: reap it, or learn another reaped it
             try:
                 done, _ = os.waitpid(self.pid, os.WNOHANG)
-            except ChildProcessError:  # gunicorn's master reaps every child of its own
+            except ChildProcessError:  # a server that reaps every child of its own did
                 done = self.pid
             self._exited = done == self.pid
             return not self._exited

@@ -6,20 +6,26 @@ records for it; the graph of a record that is gone is removed with DELETE. So pu
 same build again sends nothing, and a build with one record changed sends that record's
 graph, the merge (which holds its statements too) and the manifest.
 
-An interrupted push resumes correctly: before the first graph is sent, the manifest is
-replaced by one marked unfinished that no longer lists the graphs about to be sent; each
-graph is listed again (with its new hash) once the engine has taken it, at a checkpoint
-every ``CHECKPOINT_GRAPHS`` graphs, or every twentieth of the graphs to send when that is more
-(``checkpoint_every``); the last step writes the finished manifest. A push that stops
-anywhere (the engine killed, the network down, Ctrl-C) leaves a manifest that lists only
-graphs the engine holds as listed, so the next push sends every other one again.
+An interrupted push is made whole by the next one. The manifest, finished or not, lists
+every graph the engine may hold (``Manifest.graphs``): a graph it leaves out is one no push
+would ever delete. So before the first graph is sent, the manifest is replaced by one marked
+unfinished in which every graph about to be sent or removed is listed as ``UNKNOWN`` (it may
+be the old graph, the new one or, once removed, none); each sent graph is listed with its
+new hash once the engine has taken it, at a checkpoint every ``CHECKPOINT_GRAPHS`` graphs,
+or every twentieth of the graphs to send when that is more (``checkpoint_every``); a removed
+graph is forgotten only by a manifest written after its DELETE succeeded: the finished one,
+which the last step writes. A push that stops anywhere (the engine killed, the network down,
+Ctrl-C, the push itself killed) leaves a manifest in which each graph is listed with the hash
+of what the engine holds or as unknown, so the next push sends again each unknown graph it
+wants and deletes each one it does not, whatever version it pushes.
 
-Each PUT replaces one graph, never half of one, on the engines measured: Virtuoso runs it as
-one transaction, Oxigraph's server clears the graph and then loads the new one as one
-transaction, so an interrupted PUT there can leave that one graph empty (never half-loaded)
-until the next push sends it again. A graph that the engine refused is reported with its
-record's file, and the push goes on with the others; once the engine cannot be reached at
-all, the push stops, and every graph not sent is reported.
+Each PUT replaces one graph, never half of one, on the engines measured: each takes it in
+one transaction, and Oxigraph's server keeps the old graph when a PUT is cut short halfway
+through its body (tests/test_push_interrupted.py). The manifest relies on that for itself:
+a manifest lost to a PUT cut short would make the engine look as if it held no push. A
+graph that the engine refused is reported with its record's file (and stays unknown), and
+the push goes on with the others; once the engine cannot be reached at all, the push stops,
+and every graph not sent is reported.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from graph.store.remote.layout import (
     DEFAULT,
     MANIFEST_PREDICATE,
     REPORT_PREDICATE,
+    UNKNOWN,
     DataGraphs,
     Document,
     Manifest,
@@ -104,8 +111,8 @@ def push(engine: Engine, result: BuildResult, facts: BuildFacts,
     outcome = PushOutcome(merge=merge, unchanged=len(items) - len(to_send))
     if old == new:
         return outcome
-    pending = {key: sha for key, sha in held.items() if new.graphs.get(key) == sha}
-    _write_manifest(engine, names, new.holding(pending, complete=False))
+    listed = _unfinished(held, new, [item.key for item in to_send] + gone)
+    _write_manifest(engine, names, new.holding(listed, complete=False))
     since_checkpoint, every = 0, checkpoint_every(len(to_send))
     for number, item in enumerate(to_send, 1):
         try:
@@ -118,13 +125,13 @@ def push(engine: Engine, result: BuildResult, facts: BuildFacts,
                 break
         else:
             outcome.sent.append(item.key)
-            pending[item.key] = item.sha256
+            listed[item.key] = item.sha256
         if progress is not None:
             progress(number, len(to_send))
         since_checkpoint += 1
         if since_checkpoint >= every and number < len(to_send):
             try:
-                _write_manifest(engine, names, new.holding(pending, complete=False))
+                _write_manifest(engine, names, new.holding(listed, complete=False))
             except RemoteError as error:  # the engine went away between two graphs
                 outcome.failed.update((later.key, f"not sent: {error.message}")
                                       for later in to_send[number:])
@@ -138,11 +145,23 @@ def push(engine: Engine, result: BuildResult, facts: BuildFacts,
                 outcome.failed[graph] = error.message
             else:
                 outcome.deleted.append(graph)
+                del listed[graph]
     if outcome.failed:
-        _write_manifest_if_possible(engine, names, new.holding(pending, complete=False))
+        _write_manifest_if_possible(engine, names, new.holding(listed, complete=False))
         raise PushError(_failure_message(outcome, facts))
     _write_manifest(engine, names, new)
     return outcome
+
+
+def _unfinished(held: dict[str, str], new: Manifest, touched: list[str]) -> dict[str, str]:
+    """What the unfinished manifest lists before anything is sent: the graphs the engine
+    holds as ``new`` wants them, with their hashes, and every graph the push will send or
+    remove (``touched``) as ``UNKNOWN``. A graph left out would stay on the engine for good:
+    one about to be removed, when the push stops before its DELETE; one about to be sent,
+    when the next push no longer wants it."""
+    listed = {key: sha for key, sha in held.items() if new.graphs.get(key) == sha}
+    listed.update((key, UNKNOWN) for key in touched)
+    return listed
 
 
 def checkpoint_every(graphs: int) -> int:
@@ -198,8 +217,9 @@ def _write_manifest(engine: Engine, names: Names, manifest: Manifest) -> None:
 
 
 def _write_manifest_if_possible(engine: Engine, names: Names, manifest: Manifest) -> None:
-    """The unfinished manifest, so that the next push resends what did not go; when the
-    engine cannot take even that, the one it has is already unfinished and lists less."""
+    """The unfinished manifest, so that the next push resends what did not go and deletes
+    what was not removed; when the engine cannot take even that, the one it has (the last
+    checkpoint's) lists every graph sent or removed since as ``UNKNOWN`` already."""
     try:
         _write_manifest(engine, names, manifest)
     except RemoteError:

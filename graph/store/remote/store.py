@@ -2,10 +2,12 @@
 ``benchgraph push`` loaded (``graph.store.remote.layout`` says what it wrote there).
 
 It needs nothing on this machine but the URL: the build's facts come from the manifest the
-push wrote into the engine. Our guarantees hold in front of the engine: an update or SERVICE
-is refused before anything is sent (``refuse_what_is_not_read``), a query is parsed here
-first (so a syntax error reads as it does on every store), and the limits are ours (the
-time limit abandons the request, the row limit stops reading the answer).
+push wrote into the engine. Our guarantees hold in front of the engine: a query is admitted on
+its parse tree before anything is sent (``graph.sparql.admission``: no update, no SERVICE,
+within the size and nesting limits), and the limits are ours (the time limit abandons the
+request, the row limit stops reading the answer). Nothing here evaluates a query, so an
+engine that would fetch a SERVICE endpoint never receives one; what the parse tree admits and
+the engine still refuses (an unknown prefix, say) is the engine's 400, passed on.
 
 The engine's default graph is not taken on trust: a query that names no graph is sent with
 the dataset it needs (``default-graph-uri`` of the merge the push wrote, where the merge is
@@ -28,7 +30,7 @@ import sqlite3
 import tempfile
 import threading
 from collections.abc import Sequence
-from contextlib import closing
+from contextlib import AbstractContextManager, closing, nullcontext
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import islice
@@ -39,16 +41,11 @@ import pyoxigraph as ox
 from graph.dataset.oxigraph import to_rdflib
 from graph.dataset.table import QuadTable
 from graph.export.formats import Format
-from graph.namespace import PREFIXES
 from graph.search import INDEX_FILE, BrowsePage, BrowseRequest, SearchResults, browse, search
 from graph.search import open_index as _open_index
+from graph.sparql.admission import Admitted, admit
 from graph.sparql.errors import QueryError
-from graph.sparql.query_text import (
-    RequestShape,
-    refuse_what_is_not_read,
-    syntax_error,
-    with_values,
-)
+from graph.sparql.query_text import with_values
 from graph.stats import GraphStats
 from graph.store.base import (
     Bindings,
@@ -130,18 +127,13 @@ class RemoteStore:
         dataset: QueryDataset | None = None,
         limits: Limits | None = None,
     ) -> QueryResult:
-        shape = refuse_what_is_not_read(text, _SOURCE)
-        form = shape.form or "SELECT"  # not a query: the parser will say why
-        bound = with_values(text, form, bindings or {})
+        limits = limits or self.limits
+        admitted = admit(text, _SOURCE, limits.query_bytes)
+        bound = with_values(admitted.text, admitted.form, bindings or {})
         if bound is None:
             raise QueryError(f"{_SOURCE}: parameters need a WHERE clause to bind in")
         try:
-            ox.Store().query(bound, prefixes=PREFIXES, base_iri=self.base)
-        except SyntaxError as error:
-            raise syntax_error(_SOURCE, str(error)) from None
-        limits = limits or self.limits
-        try:
-            return self.engine.query(bound, form, self._dataset(shape, dataset),
+            return self.engine.query(bound, admitted.form, self._dataset(admitted, dataset),
                                      rows=limits.rows, timeout=limits.timeout)
         except EngineLimit as error:
             raise QueryTimeout(error.message) from None
@@ -153,12 +145,12 @@ class RemoteStore:
                 raise QueryError(f"{_SOURCE}: the engine refused it: {error.message}") from None
             raise
 
-    def _dataset(self, shape: RequestShape, dataset: QueryDataset | None) -> Dataset:
+    def _dataset(self, query: Admitted, dataset: QueryDataset | None) -> Dataset:
         """Exactly the dataset the request needs (see the module's docstring)."""
         nothing = (self.names.nothing,)
         if dataset is not None:
             return Dataset(dataset.default_graphs or nothing, dataset.named_graphs or nothing)
-        if shape.names_graphs or self.manifest.merge == DEFAULT:
+        if query.names_graphs or self.manifest.merge == DEFAULT:
             return Dataset()
         return Dataset((self.manifest.merge,), nothing)
 
@@ -267,6 +259,10 @@ class RemoteStore:
 
     def prepare(self) -> None:
         """Nothing to start: a worker opens its connection on its first query."""
+
+    def reading(self) -> AbstractContextManager[RemoteStore]:
+        """The store itself: what it made for itself never changes while it serves."""
+        return nullcontext(self)
 
     def close(self) -> None:
         self.engine.close()

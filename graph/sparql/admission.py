@@ -1,0 +1,172 @@
+"""What a query may do, decided on its parse tree before anything runs it.
+
+The graph is read-only and closed (DESIGN.md, "The served graph"): SPARQL Update is refused,
+and so is ``SERVICE`` anywhere in a query, since pyoxigraph fetches a SERVICE endpoint while
+it evaluates the pattern and has no switch to stop it (a remote engine may fetch it too).
+``admit`` makes that decision on the query as a SPARQL 1.1 parser reads it, rdflib's, which
+follows the recommendation's grammar: a ``ServiceGraphPattern`` anywhere in the tree (an
+OPTIONAL, a UNION branch, a sub-SELECT, an EXISTS, a MINUS) refuses the query, whatever the
+spelling around it. No scan of tokens decides it. The query processes cannot open a network
+connection either (``graph.store.confinement``), a second wall for what a parser could miss.
+
+Before any parser sees the text, two limits that a parser cannot be trusted with:
+
+- **size**: at most ``max_query_bytes`` of UTF-8;
+- **nesting**: at most ``MAX_NESTING`` brackets deep (``{``, ``(``, ``[``, counted outside
+  strings, IRIs and comments). Both parsers recurse once per level: a query nested ten
+  thousand groups deep overflowed pyoxigraph's stack and killed the process parsing it, and
+  rdflib needs about forty Python frames a level. A deeper text is a 400, never a crash.
+
+Codepoint escapes (``\\u0053``) are expanded first, as SPARQL 1.1 (section 19.2) says they
+are, before parsing: the text that runs is that expanded text, so the engine parses the
+characters that were checked. (pyoxigraph leaves them unexpanded outside strings, where
+``\\u0053ERVICE`` would be a syntax error to it and a keyword to the recommendation.)
+
+rdflib's parser is exact but slow, tens of milliseconds a query, so the outcome is kept per
+text (``_judged``): the named queries and the pages' own queries are parsed once a process.
+What rdflib reads as a query and pyoxigraph still refuses (an unknown prefix, a variable
+bound twice) is a syntax error from the engine, as before.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pyparsing import ParseBaseException, ParseResults
+from rdflib.plugins.sparql.parser import expandUnicodeEscapes, parseQuery, parseUpdate
+from rdflib.plugins.sparql.parserutils import CompValue
+
+from graph.sparql.errors import QueryError, QuerySyntaxError, ReadOnlyError
+from graph.sparql.query_text import QueryForm, brackets
+
+MAX_NESTING = 20
+"""Deepest nesting of brackets a query may have. The named queries nest at most 11 deep;
+rdflib parses 21 levels of nested function calls in a thread of its own, its deepest form."""
+
+_FORMS: dict[str, QueryForm] = {"SelectQuery": "SELECT", "AskQuery": "ASK",
+                                "ConstructQuery": "CONSTRUCT", "DescribeQuery": "DESCRIBE"}
+_CACHED = 512
+"""Texts whose outcome a process keeps: more than the named queries and pages ever use."""
+
+
+@dataclass(frozen=True)
+class Admitted:
+    """A query that may run here, as its parse tree says."""
+
+    text: str
+    """The text to run: the query's, its codepoint escapes expanded."""
+    form: QueryForm
+    names_graphs: bool
+    """It names graphs (``GRAPH``, ``FROM``, ``FROM NAMED``): it may read more than the
+    default graph."""
+
+
+def admit(text: str, source: str, max_bytes: int) -> Admitted:
+    """``text`` as a query that may run; otherwise QueryError (too large, too deep, not
+    UTF-8, not SPARQL), QuerySyntaxError or ReadOnlyError (an update, a SERVICE), whose
+    message names ``source``."""
+    outcome = _judged(text, max_bytes)
+    if isinstance(outcome, Admitted):
+        return outcome
+    kind, reason, place = outcome
+    if kind is QuerySyntaxError:
+        line, column = place
+        raise QuerySyntaxError(source, line, column, reason)
+    raise kind(f"{source}: {reason}")
+
+
+_Refusal = tuple[type[QueryError], str, tuple[int, int]]
+
+
+@lru_cache(maxsize=_CACHED)
+def _judged(text: str, max_bytes: int) -> Admitted | _Refusal:
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        return QueryError, "the query is not valid UTF-8 text", (0, 0)
+    if size > max_bytes:
+        return (QueryError, f"the query is {size:,} bytes long, over the limit of "
+                f"{max_bytes:,}", (0, 0))
+    depth = brackets(text)
+    if depth > MAX_NESTING:
+        return (QueryError, f"the query nests brackets {depth} deep, deeper than the limit "
+                f"of {MAX_NESTING}", (0, 0))
+    try:
+        expanded = expandUnicodeEscapes(text)
+    except ValueError as error:  # an escape past U+10FFFF
+        return QueryError, f"not a valid query: {error}", (0, 0)
+    tree = _parse(expanded)
+    if not isinstance(tree, CompValue):
+        return _refusal(expanded, tree)
+    if _finds(tree, "ServiceGraphPattern"):
+        return (ReadOnlyError, "SERVICE is not allowed: queries run on this graph alone, and "
+                "nothing is fetched from elsewhere", (0, 0))
+    names_graphs = "datasetClause" in tree or _finds(tree, "GraphGraphPattern")
+    return Admitted(expanded, _FORMS[tree.name], names_graphs)
+
+
+_PARSING = threading.Lock()
+"""rdflib's parser is not safe in two threads at once: its grammar objects set themselves up
+on first use, and parses racing there failed, and went on failing, in a server's threads.
+One parse at a time costs nothing here: a parse holds the interpreter's lock throughout."""
+
+
+def _parse(text: str) -> CompValue | ParseBaseException | RecursionError:
+    """The query's parse tree, or why it has none: parsed in a thread of its own, whose
+    whole recursion budget the parser may use (a request's thread has spent part of it)."""
+    outcome: list[CompValue | ParseBaseException | RecursionError] = []
+
+    def parse() -> None:
+        try:
+            with _PARSING:
+                outcome.append(parseQuery(text)[1])
+        except (ParseBaseException, RecursionError) as error:
+            outcome.append(error)
+
+    thread = threading.Thread(target=parse, name="sparql-parse")
+    thread.start()
+    thread.join()
+    return outcome[0]
+
+
+def _refusal(text: str, error: ParseBaseException | RecursionError) -> _Refusal:
+    """Why a text that is not a query is refused: an update, too deep, or where it stops
+    being SPARQL."""
+    if isinstance(error, RecursionError):
+        return QueryError, "the query nests too deeply to be read", (0, 0)
+    try:
+        with _PARSING:
+            parseUpdate(text)
+    except (ParseBaseException, RecursionError):
+        pass
+    else:
+        return (ReadOnlyError, "SPARQL Update is not allowed: the graph is read-only (use "
+                "SELECT, ASK, CONSTRUCT or DESCRIBE)", (0, 0))
+    found = _shown(error)
+    reason = f"not valid SPARQL here (at {found})" if found else "the query ends too soon"
+    return QuerySyntaxError, reason, (error.lineno, error.col)
+
+
+def _shown(error: ParseBaseException) -> str:
+    """What the parser stopped at, quoted, or '' at the end of the text."""
+    rest = error.line[error.col - 1:].strip() if error.line else ""
+    word = re.match(r"\S{1,30}", rest)
+    return repr(word.group()) if word else ""
+
+
+def _finds(node: object, name: str) -> bool:
+    """Whether the parse tree below ``node`` holds a node called ``name``."""
+    if isinstance(node, CompValue):
+        if node.name == name:
+            return True
+        return any(_finds(value, name) for key, value in dict.items(node)
+                   if not key.startswith("_"))
+    if isinstance(node, (list, tuple, ParseResults)):
+        return any(_finds(item, name) for item in node)
+    return False
+
+
+__all__ = ["MAX_NESTING", "Admitted", "admit"]

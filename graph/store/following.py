@@ -1,0 +1,233 @@
+"""How a local store follows its folder from one generation to the next, at request boundaries.
+
+A build into a store folder writes a new generation beside the current one and switches the
+manifest to it (``graph.store.disk``), while a server may be serving the folder. The store
+the server opened (``graph.store.local.LocalStore``) looks at the manifest (one ``stat``:
+``graph.store.manifest.ManifestVersion``) whenever a call or a request begins, and on a
+change opens the new generation (``graph.store.generations.lease_current``) and serves it
+from then on: its build's facts and counts, its search index, dumps and validation report,
+and a new pool of query processes over it. All of that is one ``Served``, so it moves
+together.
+
+A request that began on the old generation finishes on it: the store's ``reading`` block
+holds one ``Served`` (``Generations.using``) and gives a view of the store that answers every
+call from it (a server holds one from a request's first use of the store until its response
+is sent). Each ``Served`` counts the calls and views using it; the one left behind by a
+switch is closed once none does (its query processes stopped once their queries are
+answered, its lease let go of, so that the next build may remove it). So no request fails
+because a build finished, and none sees half of one generation and half of the next.
+
+A store that never changes (the ``memory`` kind, built for itself) has one ``Served``, made
+on first use, and never looks at a manifest.
+
+The new generation's query processes come from a zygote of their own (``graph.store.pool``),
+forked when its first query comes, from a server whose threads are running: the one fork the
+zygote's design otherwise makes before any thread starts. The zygote runs none of the code
+those threads run (it closes every descriptor, puts up its network wall and forks), and glibc
+resets its allocator's, stdio's and loader's locks in a forked child; a zygote that took the
+generation to open with each process it forks would need no new fork at all.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from graph.export.formats import Format
+from graph.stats import GraphStats
+from graph.store.base import BuildFacts, StoredFile
+from graph.store.errors import StoreError
+from graph.store.executor import StoreSource
+from graph.store.files import VALIDATION_JSON, stored_dump
+from graph.store.generations import Lease
+from graph.store.manifest import ManifestVersion, manifest_version
+from graph.store.pages import PagesError
+from graph.store.pool import QueryPool
+from graph.validation.report import ValidationReport
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Served:
+    """One generation as a store serves it: its folder and graph, its build's facts and
+    counts, and what is made of it on first use (the query processes, the dumps' files, the
+    validation report). A generation's files never change, so none of it is made twice."""
+
+    path: Path
+    source: StoreSource
+    facts: BuildFacts
+    stats: GraphStats
+    version: ManifestVersion | None = None
+    """The manifest file that named it; None for a store that never changes."""
+    lease: Lease | None = None
+    """This process's hold on the generation folder, so that no build removes it."""
+    pool: QueryPool | None = None
+    pool_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    dumps: dict[str, StoredFile] = field(default_factory=dict, repr=False)
+    users: int = 0
+    """The calls and ``reading`` blocks using it now."""
+    retired: bool = False
+    """Set once the store has moved on to a newer generation."""
+
+    def dump(self, fmt: Format, folder: Path) -> StoredFile:
+        """``fmt``'s dump (``graph.store.files.stored_dump``); StoreError when the
+        generation has none."""
+        found = self.dumps.get(fmt.name)
+        if found is None:
+            try:
+                found = stored_dump(self.path, fmt)
+            except PagesError:
+                raise StoreError(f"the store in {folder} holds no {fmt.name} dump: build "
+                                 "it again") from None
+            self.dumps[fmt.name] = found
+        return found
+
+    def kept(self, name: str) -> StoredFile | None:
+        """The file ``name`` of the generation folder (``graph.store.files``), if it has one."""
+        path = self.path / name
+        return StoredFile(path, self.path.name) if path.is_file() else None
+
+    @cached_property
+    def validation(self) -> ValidationReport | None:
+        """The kept report, read once."""
+        kept = self.kept(VALIDATION_JSON)
+        if kept is None:
+            return None
+        with kept.path.open(encoding="utf-8") as handle:
+            return ValidationReport.from_json(json.load(handle))
+
+    def close(self) -> None:
+        """Stop its query processes and let go of the generation (idempotent)."""
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.close()
+        lease, self.lease = self.lease, None
+        if lease is not None:
+            lease.close()
+
+
+class Generations:
+    """The generation a store serves now, the older ones still in use by what began on them,
+    and the move from one to the next.
+
+    ``served`` is the first generation, or ``load`` makes it on first use; with ``reopen``
+    (which opens the folder's current generation, leased), the folder is followed: a call or
+    a block that begins after a build switched the manifest moves the store to the new
+    generation first. ``switched`` hears of each move."""
+
+    def __init__(self, folder: Path, *, served: Served | None = None,
+                 load: Callable[[], Served] | None = None,
+                 reopen: Callable[[], Served] | None = None,
+                 switched: Callable[[Served], None] | None = None) -> None:
+        assert served is not None or load is not None, "a store with no generation"
+        self.folder = folder
+        self._served = served
+        self._load = load
+        self._reopen = reopen
+        self._switched = switched
+        self._looked_at = None if served is None else served.version
+        self._lock = threading.Lock()
+        """Guards which generation is current, and every ``Served``'s ``users``."""
+        self._moving = threading.Lock()
+        """Held by the one thread that opens a new generation; the others meanwhile read
+        the one before (still whole: this process holds its lease)."""
+        self._retired: list[Served] = []
+
+    def current(self) -> Served:
+        """The current generation (moved to first, if the folder was switched since it was
+        last looked at), to read its facts: held by nothing."""
+        self.follow()
+        return self._now()
+
+    def _now(self) -> Served:
+        with self._lock:
+            if self._served is None:
+                assert self._load is not None
+                self._served, self._load = self._load(), None
+            return self._served
+
+    @contextmanager
+    def using(self) -> Iterator[Served]:
+        """The current generation (moved to first, as ``current``), held until the block ends:
+        not closed, its lease kept, whatever builds switch to meanwhile."""
+        self.follow()
+        self._now()
+        with self._lock:
+            served = self._served
+            assert served is not None
+            served.users += 1
+        try:
+            yield served
+        finally:
+            with self._lock:
+                served.users -= 1
+                done = served.retired and served.users == 0 and served in self._retired
+                if done:
+                    self._retired.remove(served)
+            if done:
+                served.close()
+
+    def follow(self) -> None:
+        """Move to the generation the folder's manifest names, if a build has switched it
+        since it was last looked at (one ``stat``). A manifest that cannot be served (another
+        version's, another base IRI's) is logged, and the generation before stays."""
+        if self._reopen is None:
+            return
+        version = manifest_version(self.folder)
+        if version is None or version == self._looked_at:
+            return
+        if not self._moving.acquire(blocking=False):
+            return  # another thread is moving: this call reads the generation before
+        try:
+            if version != self._looked_at:
+                self._move(version)
+        finally:
+            self._moving.release()
+
+    def _move(self, seen: ManifestVersion) -> None:
+        """Open the generation the manifest names (``seen``, or one switched to since)."""
+        assert self._reopen is not None
+        try:
+            fresh = self._reopen()
+        except StoreError as error:
+            log.warning("%s was rebuilt but cannot be served (%s): serving the generation "
+                        "before it", self.folder, error.message)
+            self._looked_at = seen  # not tried again until a build switches again
+            return
+        self._looked_at = fresh.version
+        with self._lock:
+            old = self._served
+            assert old is not None, "a followed store opens its first generation at once"
+            same = old.path == fresh.path  # the manifest written again: nothing to move to
+            if not same:
+                self._served = fresh
+                old.retired = True
+                idle = old.users == 0
+                if not idle:
+                    self._retired.append(old)
+        if same:
+            fresh.close()
+            return
+        log.info("%s: moved to %s", self.folder, fresh.path.name)
+        if self._switched is not None:
+            self._switched(fresh)
+        if idle:
+            old.close()
+
+    def close(self) -> None:
+        """Close every generation still open (the store is done with)."""
+        with self._lock:
+            every = [served for served in (self._served, *self._retired) if served is not None]
+            self._retired = []
+        for served in every:
+            served.close()
+
+
+__all__ = ["Generations", "Served"]
