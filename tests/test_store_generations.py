@@ -193,6 +193,32 @@ def test_the_query_processes_of_a_generation_left_behind_are_stopped(
     assert len(_generations(folder)) <= 2
 
 
+def test_a_move_to_a_new_generation_forks_nothing_from_the_serving_process(
+        folder: Path, store: LocalStore) -> None:
+    """Forking a process whose threads run is not safe (a child inherits the locks they
+    held): the new generation's query processes come from the zygote the store forked at
+    first, told which generation to open, and the process itself gains no child."""
+    assert not _asks(store, ASK_CLINIC)
+    children = _children(os.getpid())
+    _build(folder, SECOND, "--full")
+    assert _asks(store, ASK_CLINIC)
+    assert _children(os.getpid()) == children
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid``."""
+    return {child for child in _descendants(pid) if _parent(child) == pid}
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    return next((int(line.split()[1]) for line in status.splitlines()
+                 if line.startswith("PPid:")), None)
+
+
 def _descendants(pid: int) -> set[int]:
     """The processes below ``pid`` (read from /proc)."""
     parents: dict[int, int] = {}

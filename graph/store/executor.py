@@ -122,10 +122,13 @@ class OnDisk:
 StoreSource = InMemory | OnDisk
 
 
-def serve(connection: Connection, source: StoreSource, memory_limit: int | None = None
-          ) -> None:
-    """A query process's whole life: reach the store, cap its memory (``memory_limit`` bytes
-    a query may add, None for no cap), say so, answer requests until the socket closes."""
+def serve(connection: Connection, argument: bytes, source: StoreSource,
+          memory_limit: int | None = None) -> None:
+    """A query process's whole life: reach the store (the generation folder ``argument``
+    names, else ``source``), cap its memory (``memory_limit`` bytes a query may add, None
+    for no cap), say so, answer requests until the socket closes."""
+    if argument:
+        source = OnDisk(Path(os.fsdecode(argument)))
     try:
         stores = source.open()
     except OSError as error:

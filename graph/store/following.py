@@ -20,12 +20,9 @@ because a build finished, and none sees half of one generation and half of the n
 A store that never changes (the ``memory`` kind, built for itself) has one ``Served``, made
 on first use, and never looks at a manifest.
 
-The new generation's query processes come from a zygote of their own (``graph.store.pool``),
-forked when its first query comes, from a server whose threads are running: the one fork the
-zygote's design otherwise makes before any thread starts. The zygote runs none of the code
-those threads run (it closes every descriptor, puts up its network wall and forks), and glibc
-resets its allocator's, stdio's and loader's locks in a forked child; a zygote that took the
-generation to open with each process it forks would need no new fork at all.
+The new generation's query processes come from the store's one zygote
+(``graph.store.pool.Zygotes``), forked before the server's threads started, each told which
+generation to open: a move forks nothing from a server whose threads run.
 """
 
 from __future__ import annotations

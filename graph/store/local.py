@@ -46,7 +46,7 @@ from graph.store.executor import Failure, OnDisk, QueryRequest, StoreSource
 from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE
 from graph.store.following import Generations, Served
 from graph.store.generations import Leased, lease_current
-from graph.store.pool import PoolLimits, QueryPool, QueryProcessError
+from graph.store.pool import PoolLimits, QueryPool, QueryProcessError, Zygotes
 from graph.store.result import QueryResult
 from graph.validation.report import ValidationReport
 
@@ -85,6 +85,8 @@ class LocalStore:
     pool_limits: PoolLimits = field(default_factory=PoolLimits)
     """What the query processes hold each query to: memory, and how many may run long."""
     _generations: Generations = field(init=False, repr=False)
+    _zygotes: Zygotes = field(default_factory=Zygotes, init=False, repr=False)
+    """The zygote of every generation's query processes (views share it)."""
     _held: Served | None = field(default=None, init=False, repr=False)
     """A ``reading`` view's generation, which it answers every call from."""
 
@@ -161,7 +163,9 @@ class LocalStore:
         with here.pool_lock:
             pool = here.pool
             if pool is None or pool.owner != os.getpid():
-                pool = here.pool = QueryPool(here.source, self.processes, self.pool_limits)
+                zygote = self._zygotes.get(here.source, self.pool_limits)
+                pool = here.pool = QueryPool(here.source, self.processes, self.pool_limits,
+                                             zygote)
         return pool
 
     def prepare(self) -> None:
@@ -242,6 +246,7 @@ class LocalStore:
         if self._held is not None:
             return  # a view: its block lets go of its generation
         self._generations.close()
+        self._zygotes.close()
         if self.remove_on_close:
             import shutil
 

@@ -51,7 +51,7 @@ from multiprocessing.connection import Connection
 
 from graph.sparql.errors import QueryError
 from graph.store.confinement import private_memory
-from graph.store.executor import READY, Failure, QueryRequest, StoreSource, serve
+from graph.store.executor import READY, Failure, OnDisk, QueryRequest, StoreSource, serve
 from graph.store.result import QueryResult
 from graph.store.stops import (
     LongQueriesBusy,
@@ -128,9 +128,13 @@ class QueryPool:
     source: StoreSource
     size: int = 1
     limits: PoolLimits = field(default_factory=PoolLimits)
+    zygote: Zygote | None = None
+    """The zygote to start query processes from (a store's ``Zygotes``, shared by the pools
+    of its generations, and not the pool's to stop); None: one of its own."""
     owner: int = field(init=False, default_factory=os.getpid)
     """The process the pool belongs to: only it may use or stop the children."""
     _zygote: Zygote = field(init=False, repr=False)
+    _argument: bytes = field(init=False, repr=False, default=b"")
     _idle: queue.LifoQueue[_Child] = field(init=False, repr=False, default_factory=queue.LifoQueue)
     _lock: threading.Lock = field(init=False, repr=False, default_factory=threading.Lock)
     _children: list[_Child] = field(init=False, repr=False, default_factory=list)
@@ -144,11 +148,9 @@ class QueryPool:
     def __post_init__(self) -> None:
         if self.size < 1:
             raise ValueError("a query pool needs at least one process")
-        memory = None if self.limits.memory_mb is None else self.limits.memory_mb * _MB
-        self._zygote = Zygote(partial(serve, source=self.source, memory_limit=memory))
-        if self._zygote.unconfined is not None:
-            logger.warning("query processes can open network connections (%s): only the "
-                           "query parser keeps SERVICE out", self._zygote.unconfined)
+        self._zygote = self.zygote or new_zygote(self.source, self.limits)
+        self._argument = os.fsencode(self.source.path) if isinstance(self.source, OnDisk) \
+            else b""
         self._add()
 
     def run(self, request: QueryRequest, timeout: float) -> QueryResult | Failure:
@@ -262,7 +264,7 @@ class QueryPool:
         """Start a process for one of the slots and make it free (a slot it cannot start in
         is given up)."""
         try:
-            pid, connection = self._zygote.spawn()
+            pid, connection = self._zygote.spawn(self._argument)
         except BaseException:
             with self._lock:
                 self._slots -= 1
@@ -292,8 +294,46 @@ class QueryPool:
         if os.getpid() == self.owner:
             for child in children:
                 child.stop()
-            self._zygote.close()
+            if self.zygote is None:
+                self._zygote.close()
+
+
+def new_zygote(source: StoreSource, limits: PoolLimits) -> Zygote:
+    """A zygote whose query processes open ``source`` (or the generation a pool spawns them
+    with) under ``limits``; a warning logged when it cannot keep them off the network."""
+    memory = None if limits.memory_mb is None else limits.memory_mb * _MB
+    zygote = Zygote(partial(serve, source=source, memory_limit=memory))
+    if zygote.unconfined is not None:
+        logger.warning("query processes can open network connections (%s): only the query "
+                       "parser keeps SERVICE out", zygote.unconfined)
+    return zygote
+
+
+@dataclass
+class Zygotes:
+    """The one zygote of every pool a store makes, one for each generation it serves: made
+    with the first pool, which a server makes before its threads start (``Store.prepare``),
+    so that a store moving to a new generation under running threads starts its query
+    processes from it, never by forking the server again (``graph.store.zygote``)."""
+
+    _made: Zygote | None = field(default=None, init=False, repr=False)
+    _owner: int = field(default=0, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+
+    def get(self, source: StoreSource, limits: PoolLimits) -> Zygote:
+        """The zygote, made now (``new_zygote``) if this process has none yet."""
+        with self._lock:
+            if self._made is None or self._owner != os.getpid():
+                self._made, self._owner = new_zygote(source, limits), os.getpid()
+            return self._made
+
+    def close(self) -> None:
+        """Stop the zygote, once its pools are closed (idempotent)."""
+        with self._lock:
+            made, self._made = self._made, None
+        if made is not None and self._owner == os.getpid():
+            made.close()
 
 
 __all__ = ["LongQueriesBusy", "PoolLimits", "QueryOverMemory", "QueryPool", "QueryProcessError",
-           "QueryStopped", "QueryTimeout"]
+           "QueryStopped", "QueryTimeout", "Zygotes", "new_zygote"]

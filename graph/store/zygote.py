@@ -11,6 +11,12 @@ which never runs a thread, forks each query process on request and hands its soc
 (``SCM_RIGHTS``). Measured on this machine, a query process is ready in about 5 ms this way,
 where a new interpreter (``python -c``) takes about 150 ms and loads the store again.
 
+One zygote serves every generation of a store folder: a pool spawns each query process
+with the generation to open (``spawn``'s argument), so a store that moves to a new generation
+while its server's threads run (``graph.store.following``) starts new query processes from
+the zygote it forked before any thread, never by forking the server again
+(``graph.store.pool.Zygotes``).
+
 On Linux every process of the family dies with its parent (``PR_SET_PDEATHSIG``): a killed
 server leaves no query process behind. The zygote reaps the processes the pool kills, and
 tells the pool how one ended when it asks (``ended``): a process that died under a query
@@ -38,15 +44,17 @@ from multiprocessing.connection import Connection
 from graph.libc import libc_function
 from graph.store.confinement import forbid_network
 
-Serve = Callable[[Connection], None]
-"""What a query process runs, on its end of the socket the pool talks to it by."""
+Serve = Callable[[Connection, bytes], None]
+"""What a query process runs, on its end of the socket the pool talks to it by, with the
+argument its pool spawned it with (which generation of a store folder to open, say)."""
 
 _PR_SET_PDEATHSIG = 1
 _STOPS = {signal.SIGINT, signal.SIGTERM, signal.SIGQUIT}
 """The signals a server is stopped by (a quit, a terminal's Ctrl-C, a manager's SIGTERM)."""
 _CLOSE_SECONDS = 5.0
 _SPAWN = b"+"
-"""The pool's request for a new query process."""
+"""The pool's request for a new query process (the argument for it follows: its length in
+four bytes, then itself)."""
 _ENDED = b"?"
 """The pool's question how a query process ended (its pid follows, in four bytes)."""
 _UNKNOWN = -(2**31)
@@ -98,11 +106,11 @@ class Zygote:
             self.close()
             raise
 
-    def spawn(self) -> tuple[int, Connection]:
-        """A new query process: its pid, and the connection to it (one at a time: the
-        threads of a server may ask at once)."""
+    def spawn(self, argument: bytes = b"") -> tuple[int, Connection]:
+        """A new query process running ``serve`` with ``argument``: its pid, and the
+        connection to it (one at a time: the threads of a server may ask at once)."""
         with self._lock:
-            self._control.sendall(_SPAWN)
+            self._control.sendall(_SPAWN + len(argument).to_bytes(4, "little") + argument)
             message, descriptors, _flags, _address = socket.recv_fds(self._control, 32, 1)
         if not message or not descriptors:
             raise OSError("the zygote stopped")
@@ -166,6 +174,7 @@ def _live(control: socket.socket, serve: Serve, mask: set[int | signal.Signals])
                 asked = int.from_bytes(_exactly(control, 4), "little")
                 control.sendall(ended.code_of(asked).to_bytes(4, "little", signed=True))
                 continue
+            argument = _exactly(control, int.from_bytes(_exactly(control, 4), "little"))
             ours, theirs = socket.socketpair()
             pid = os.fork()
             if pid == 0:  # a query process
@@ -173,7 +182,7 @@ def _live(control: socket.socket, serve: Serve, mask: set[int | signal.Signals])
                 ours.close()
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
                 die_with_parent()
-                serve(Connection(theirs.detach()))
+                serve(Connection(theirs.detach()), argument)
                 os._exit(0)
             theirs.close()
             try:
