@@ -346,3 +346,16 @@ def test_no_page_holds_script_of_its_own(client: FlaskClient, address: str) -> N
     assert not _HANDLER.search(html), (address, _HANDLER.search(html))
     assert "javascript:" not in html.lower(), address
 
+
+
+def test_a_query_the_engine_refuses_names_its_words_not_its_address(
+        client: FlaskClient) -> None:
+    """A query the parse tree admits and the engine refuses (a variable bound twice) is a
+    400 with the engine's reason on every kind; on a remote kind, never the engine's
+    address, which is the server's business."""
+    query = quote("SELECT * WHERE { BIND (1 AS ?x) BIND (2 AS ?x) }")
+    answer = client.get(f"/sparql?query={query}", headers=JSON)
+    assert answer.status_code == 400
+    message = answer.get_json()["error"]["message"]
+    assert message.startswith("the query: "), message
+    assert "127.0.0.1" not in message and "localhost" not in message and "http://" not in message

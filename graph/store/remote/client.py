@@ -71,9 +71,11 @@ class RemoteError(BenchgraphError):
 
     kind = ErrorKind.STORE
 
-    def __init__(self, message: str, status: int | None = None) -> None:
+    def __init__(self, message: str, status: int | None = None, said: str = "") -> None:
         super().__init__(message)
         self.status = status
+        self.said = said
+        """The engine's own words, without its address: what a client of ours may read."""
 
 
 class RemoteTimeout(RemoteError):
@@ -265,7 +267,7 @@ class Client:
         said = " ".join(self._clean(text).split())[:_QUOTED]
         reason = answer.response.reason
         return RemoteError(f"{what}: {endpoint.url} answered {answer.status} {reason}"
-                           + (f": {said}" if said else ""), answer.status)
+                           + (f": {said}" if said else ""), answer.status, said or reason)
 
     def _clean(self, text: str) -> str:
         """``text`` with every credential blanked out."""

@@ -139,9 +139,9 @@ class Engine:
         if state is not None:
             answer.close()
             said = " ".join((answer.header("X-SQL-Message") or "").split())[:200]
+            told = f"({PARTIAL} {state}" + (f": {said}" if said else "") + ")"
             raise EngineLimit(f"the query: {self.query_url.url} stopped it at a limit of its "
-                              f"own and sent only part of the answer ({PARTIAL} {state}"
-                              + (f": {said}" if said else "") + ")")
+                              f"own and sent only part of the answer {told}", said=told)
         return answer
 
     @contextmanager

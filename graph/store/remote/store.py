@@ -136,13 +136,14 @@ class RemoteStore:
             return self.engine.query(bound, admitted.form, self._dataset(admitted, dataset),
                                      rows=limits.rows, timeout=limits.timeout)
         except EngineLimit as error:
-            raise QueryTimeout(error.message) from None
+            raise QueryTimeout(f"{_SOURCE}: the engine stopped it at a limit of its own and "
+                               f"sent only part of the answer {error.said}") from None
         except RemoteTimeout:
             raise QueryTimeout(f"the query ran longer than its time limit of "
                                f"{limits.timeout:g} s and was stopped") from None
         except RemoteError as error:
             if error.status == 400:
-                raise QueryError(f"{_SOURCE}: the engine refused it: {error.message}") from None
+                raise QueryError(f"{_SOURCE}: the engine refused it: {error.said}") from None
             raise
 
     def _dataset(self, query: Admitted, dataset: QueryDataset | None) -> Dataset:
