@@ -5,6 +5,7 @@ flags override it. ``tests/test_settings.py`` holds the README's settings table
 equal to this class.
 """
 
+import os
 import re
 from functools import cache
 from typing import Any
@@ -137,9 +138,13 @@ class Settings(BaseSettings):
     @field_validator("store")
     @classmethod
     def _a_kind_of_store(cls, value: str) -> str:
-        if not _STORE.fullmatch(value.strip()):
+        """The kind, with a store folder made absolute against the working directory of the
+        moment the settings are read: the same folder wherever the store is opened later."""
+        value = value.strip()
+        if not _STORE.fullmatch(value):
             raise ValueError(STORE_RULE)
-        return value.strip()
+        kind, _, location = value.partition(":")
+        return f"oxigraph:{os.path.abspath(location)}" if kind == "oxigraph" else value
 
 
 class SettingsError(BenchgraphError):

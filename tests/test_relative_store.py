@@ -61,3 +61,14 @@ def test_a_relative_store_from_the_environment_is_served(
     response = app.test_client().get("/dump.nt")
     assert response.status_code == 200
     assert response.get_data().count(b"\n") > 100
+
+
+def test_a_relative_store_setting_names_the_folder_it_named_when_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read from the environment, a relative ``oxigraph:DIR`` names the folder below the
+    working directory of the moment the settings are read, wherever it is opened later."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BENCHGRAPH_STORE", "oxigraph:store")
+    settings = Settings()
+    monkeypatch.chdir("/")
+    assert settings.store == f"oxigraph:{tmp_path / 'store'}"

@@ -30,7 +30,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "no --store, the bundled catalog is served.",
     )
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, help="port to listen on (default 5000; 0: any free)")
+    parser.add_argument("--port", help="port to listen on (default 5000; 0: any free)")
     parser.add_argument("--access-log", action="store_true",
                         help="log every request on stderr")
     add_build_arguments(parser)

@@ -2,14 +2,17 @@
 
 import argparse
 import json
+import sys
 
 from rdflib import URIRef
 
 from graph.cli.common import (
+    STDOUT,
     add_build_arguments,
     add_store_arguments,
     load_exit_code,
     opened_store,
+    output_to,
     report_load,
     settings_from,
 )
@@ -43,18 +46,20 @@ def run(args: argparse.Namespace) -> int:
         stats = store.counts()
     sections = {title: {curie(iri, settings.base): n for iri, n in counts.items()}
                 for title, counts in _sections(stats).items()}
-    if args.format == "json":
-        counts = stats.statements
-        triples = {"total": counts.total, "records": counts.records, "build graph": counts.build,
-                   "ontology": counts.ontology}
-        print(json.dumps({"triples": triples, **sections}, indent=2))
-    else:
-        print(statements_line(stats.statements))
-        for title, named in sections.items():
-            print(f"\n{title}")
-            width = max((len(name) for name in named), default=0)
-            for name, count in named.items():
-                print(f"  {name:<{width}}  {count:>7,}")
+    with output_to(STDOUT):
+        if args.format == "json":
+            counts = stats.statements
+            triples = {"total": counts.total, "records": counts.records,
+                       "build graph": counts.build, "ontology": counts.ontology}
+            print(json.dumps({"triples": triples, **sections}, indent=2))
+        else:
+            print(statements_line(stats.statements))
+            for title, named in sections.items():
+                print(f"\n{title}")
+                width = max((len(name) for name in named), default=0)
+                for name, count in named.items():
+                    print(f"  {name:<{width}}  {count:>7,}")
+        sys.stdout.flush()
     if built is not None:
         report_load(args, built)
     return load_exit_code(built)

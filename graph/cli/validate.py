@@ -16,10 +16,12 @@ from rdflib.term import Node
 from graph.cli.common import (
     EXIT_DATA_FAILS,
     EXIT_OK,
+    STDOUT,
     add_build_arguments,
     add_store_arguments,
     build_from,
     load_exit_code,
+    output_to,
     report_load,
     settings_from,
 )
@@ -84,13 +86,15 @@ def _show_kept(args: argparse.Namespace, settings: Settings) -> int:
 
 def _write(args: argparse.Namespace, report: ValidationReport, base: str) -> None:
     shown = report.at_least(Severity.from_name(args.severity))
-    if args.format == "json":
-        json.dump(shown.to_json(), sys.stdout, indent=1, ensure_ascii=False)
-        sys.stdout.write("\n")
-    elif args.format == "ttl":
-        sys.stdout.write(shown.to_turtle().decode("utf-8"))
-    else:
-        write_text(shown, report, base, sys.stdout)
+    with output_to(STDOUT):
+        if args.format == "json":
+            json.dump(shown.to_json(), sys.stdout, indent=1, ensure_ascii=False)
+            sys.stdout.write("\n")
+        elif args.format == "ttl":
+            sys.stdout.write(shown.to_turtle().decode("utf-8"))
+        else:
+            write_text(shown, report, base, sys.stdout)
+        sys.stdout.flush()
 
 
 def write_text(shown: ValidationReport, full: ValidationReport, base: str, out: TextIO) -> None:

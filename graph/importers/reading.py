@@ -166,13 +166,16 @@ def read_record_bytes(path: Path, settings: Settings) -> bytes:
     larger than ``settings.max_file_bytes`` or cannot be read."""
     limit = settings.max_file_bytes
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise RecordRejected("not a regular file")
-        if info.st_size > limit:
-            raise RecordRejected(_too_large(info.st_size, limit))
-        with path.open("rb") as stream:
-            data = stream.read(limit + 1)  # the file may have grown since stat
+        # Opened without waiting, then judged by what was opened: a file swapped for a FIFO
+        # or a device since the folder was searched is refused, never waited on or read.
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(descriptor, "rb") as stream:
+            info = os.fstat(descriptor)
+            if not stat.S_ISREG(info.st_mode):
+                raise RecordRejected("not a regular file")
+            if info.st_size > limit:
+                raise RecordRejected(_too_large(info.st_size, limit))
+            data = stream.read(limit + 1)  # the file may have grown since fstat
     except OSError as error:
         raise RecordRejected(f"cannot read the file: {error.strerror or error}") from None
     if len(data) > limit:
