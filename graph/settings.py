@@ -76,7 +76,7 @@ class Settings(BaseSettings):
         "when it starts; a query past it is stopped as a time limit stops one.",
     )
     query_processes: int = Field(
-        6, ge=1, le=256,
+        10, ge=1, le=256,
         description="Query processes of a server (or of a command), started as they are "
         "needed: at most this many queries run at once.",
     )
