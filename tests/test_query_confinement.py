@@ -7,7 +7,6 @@ a hang, and the store answers the next query."""
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,19 +20,15 @@ from graph.sparql.admission import Admitted
 from graph.store import confinement
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.local import LocalStore
-from tests.test_service_trap import Trap
+from tests.test_service_trap import Trap, trapping
 
 LOCAL_KINDS = ["memory", "oxigraph"]
 
 
 @pytest.fixture()
 def trap() -> Iterator[Trap]:
-    server = Trap()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with trapping() as server:
+        yield server
 
 
 @pytest.fixture()

@@ -180,6 +180,8 @@ def slow_engine(upstream: RunningEngine | None = None) -> Iterator[SlowEngine]:
         yield engine
     finally:
         engine.over.set()
+        with suppress(OSError):  # wakes the accept() under way, which close() alone does not
+            listener.shutdown(socket.SHUT_RDWR)
         listener.close()
         thread.join(10)
 

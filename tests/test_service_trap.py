@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import quote, urlencode
 
@@ -55,14 +56,23 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def trap() -> Iterator[Trap]:
+@contextmanager
+def trapping() -> Iterator[Trap]:
+    """A trap listening on loopback while the block runs."""
     server = Trap()
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def trap() -> Iterator[Trap]:
+    with trapping() as server:
+        yield server
 
 
 def _forms() -> dict[str, str]:
