@@ -211,13 +211,14 @@ def _shown(seconds: float, timed_out: bool) -> str:
 # -- the measurement (child process) ---------------------------------------------------------
 
 def _timed(work: Callable[[], object]) -> float | None:
-    """Seconds ``work`` took in this process; None when the store's time limit stopped it."""
-    from graph.store.pool import QueryTimeout
+    """Seconds ``work`` took in this process; None when a limit of the store (its time, its
+    memory, its share of long queries) stopped it."""
+    from graph.store.stops import QueryStopped
 
     started = time.perf_counter()
     try:
         work()
-    except QueryTimeout:
+    except QueryStopped:
         return None
     return time.perf_counter() - started
 
@@ -259,12 +260,13 @@ def _timed_apart(work: Callable[[], object], timeout: float) -> float | None:
 
 
 def _asker(client: Client, query: str, accept: str, path: str = "/sparql") -> bytes:
-    """The body of ``GET path`` for ``query``; the store's time limit is a QueryTimeout."""
+    """The body of ``GET path`` for ``query``; a limit of the store (a 503) is a
+    QueryStopped."""
     status, body = client.sparql(path, query, accept)
     if status == 503:
-        from graph.store.pool import QueryTimeout
+        from graph.store.stops import QueryStopped
 
-        raise QueryTimeout("the endpoint stopped the query at its time limit")
+        raise QueryStopped(f"the endpoint stopped the query at a limit: {said(body)}")
     if status != 200:
         raise PerfError(f"the endpoint answered {status}: {said(body)}")
     return body

@@ -5,9 +5,11 @@ others had taken 40 minutes to measure, and the whole section was lost with it."
 from __future__ import annotations
 
 import pyoxigraph as ox
+import pytest
 
 from graph.settings import Settings
-from perf.query_perf import _measure, _report
+from graph.store.stops import LongQueriesBusy, PoolLimits, QueryOverMemory, QueryTimeout
+from perf.query_perf import _measure, _report, _timed
 
 
 class _Endpoint:
@@ -40,3 +42,16 @@ def test_a_query_failing_on_one_endpoint_is_named_and_the_rest_is_measured() -> 
     assert "remote endpoint within max(2x, +10 ms) of engine: 0 of 0 queries" in report.text
     assert set(report.data["ratios"]["disk/disk floor"]) == {"publishers", "gated-medhelm"}
     assert report.data["ratios"]["remote/engine"] == {}
+
+
+@pytest.mark.parametrize("stop", [QueryOverMemory.of(64), LongQueriesBusy.of(PoolLimits(), 1),
+                                  QueryTimeout("the query ran past its limit")],
+                         ids=["memory", "long queries", "time"])
+def test_a_query_any_limit_stops_is_reported_stopped_not_a_crash(stop: Exception) -> None:
+    """The query section times each query; a store limit that stops one (time, memory, the
+    share of long queries) makes that round "stopped", and the section goes on."""
+
+    def stopped() -> None:
+        raise stop
+
+    assert _timed(stopped) is None
