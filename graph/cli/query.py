@@ -17,9 +17,7 @@ store (``graph.store``), as every query of benchgraph does.
 import argparse
 import difflib
 import io
-import os
 import shutil
-import stat
 import sys
 from pathlib import Path
 
@@ -38,6 +36,7 @@ from graph.cli.common import (
 from graph.errors import BenchgraphError, ErrorKind
 from graph.export.formats import FORMATS, format_for_query, names
 from graph.export.query_results import serialize_result
+from graph.regular_file import NotRegular, TooLarge, read_regular
 from graph.sparql.admission import admit
 from graph.sparql.named import (
     QUERY_NAME,
@@ -187,47 +186,22 @@ def _query_and_paths(args: argparse.Namespace, max_bytes: int) -> tuple[NamedQue
 
 def _query_file(path: Path, max_bytes: int) -> NamedQuery:
     """The query in the file ``path``, read as given (a link is followed), or a
-    ``QueryFileError`` in one line. Only a regular file is read: a FIFO, a device or a folder
-    is refused from its ``stat``, before it is opened (opening a FIFO waits for a writer),
-    and what is opened is opened without waiting and looked at again. No more than
-    ``max_bytes`` (``max_query_bytes``) is ever read, whatever the file's size says: a file
-    of ``/proc`` says 0 bytes and may hold any number."""
-    data = b""
+    ``QueryFileError`` in one line: only a regular file is read, and no more than
+    ``max_bytes`` (``max_query_bytes``) of it (``graph.regular_file``)."""
     try:
-        refusal = _not_a_file(os.stat(path).st_mode)
-        if refusal is None:
-            with os.fdopen(os.open(path, _READ_NOW), "rb") as stream:
-                refusal = _not_a_file(os.fstat(stream.fileno()).st_mode)
-                if refusal is None:
-                    data = stream.read(max_bytes + 1)
+        data = read_regular(path, max_bytes)
+    except NotRegular as other:
+        raise QueryFileError(str(path), f"{other.kind}, not a file: give a query file") from None
+    except TooLarge:
+        raise QueryFileError(str(path), f"more than max_query_bytes = {max_bytes:,} bytes "
+                             "(read no further)") from None
     except OSError as error:
         raise QueryFileError(str(path), f"cannot read: {error.strerror or error}") from None
-    if refusal is not None:
-        raise QueryFileError(str(path), f"{refusal}: give a query file")
-    if len(data) > max_bytes:
-        raise QueryFileError(str(path), f"more than max_query_bytes = {max_bytes:,} bytes "
-                             "(read no further)")
     try:  # as a text file is read: universal newlines, as ``Path.read_text`` reads the others
         text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8").read()
     except UnicodeDecodeError:
         raise QueryFileError(str(path), "not UTF-8 text") from None
     return parse_named_query(text, path.stem, str(path))
-
-
-_READ_NOW = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
-"""How a query file is opened: a FIFO put there after its ``stat`` does not make the open
-wait, and a terminal does not become the command's."""
-
-
-def _not_a_file(mode: int) -> str | None:
-    """Why a file of this mode is not read as a query (None when it is a regular file)."""
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "a folder, not a file"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO, not a file"
-    return "a device, not a file" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file"
 
 
 def _refuse_a_query_beside_e(word: str) -> None:

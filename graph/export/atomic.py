@@ -35,6 +35,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 
+from graph.regular_file import kind_of
+
 Done = TypeVar("Done")
 
 _MAX_LINKS = 40
@@ -68,16 +70,7 @@ def write_atomically(path: Path, write: Callable[[BinaryIO], Done]) -> Done:
         return _replace(Path(os.path.realpath(path)), write, mode)
     if stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode):
         return _write_in_place(os.open(path, _IN_PLACE), write)
-    raise OSError(errno.EINVAL, f"it is {_kind(info.st_mode)}", str(path))
-
-
-def _kind(mode: int) -> str:
-    """What a thing that is not written to is, in words."""
-    for test, kind in ((stat.S_ISDIR, "a folder"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return kind
-    return "not a file"
+    raise OSError(errno.EINVAL, f"it is {kind_of(info.st_mode)}", str(path))
 
 
 def _own_descriptor(path: Path) -> int | None:

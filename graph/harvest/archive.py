@@ -11,7 +11,6 @@ and the copyright line of its licence files.
 
 import os
 import re
-import stat
 import zipfile
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
@@ -22,6 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from graph.errors import BenchgraphError, ErrorKind
 from graph.importers.base import Problem
+from graph.regular_file import NotRegular, TooLarge, read_regular
 
 MAX_MEMBER_BYTES = 16 * 1024 * 1024
 """The largest member read; the largest in the four harness wheels is under 1 MB."""
@@ -190,20 +190,14 @@ class _FolderArchive(Archive):
     def read_bytes(self, name: str) -> bytes:
         if name not in self:
             raise MemberError("no such file in the package")
-        file = self.path / name
         try:
-            info = file.lstat()
-            if not stat.S_ISREG(info.st_mode):
-                raise MemberError("not a regular file")
-            if info.st_size > MAX_MEMBER_BYTES:
-                raise _too_large(info.st_size)
-            with file.open("rb") as stream:
-                data = stream.read(MAX_MEMBER_BYTES + 1)
+            return read_regular(self.path / name, MAX_MEMBER_BYTES, follow_links=False)
+        except NotRegular:
+            raise MemberError("not a regular file") from None
+        except TooLarge as large:
+            raise _too_large(large.size) from None
         except OSError as error:
             raise MemberError("cannot read the file", error.strerror or str(error)) from None
-        if len(data) > MAX_MEMBER_BYTES:
-            raise _too_large(len(data))
-        return data
 
 
 _UNSAFE = "an unsafe member name (absolute, or climbing out with ..): skipped"

@@ -18,13 +18,13 @@ link to a folder is not walked (the folder is searched in its own place; no loop
 """
 
 import os
-import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from graph.errors import BenchgraphError, ErrorKind
 from graph.importers.base import Problem, RecordRejected, SourceFile
+from graph.regular_file import NotRegular, TooLarge, read_regular
 from graph.settings import Settings
 
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -166,20 +166,13 @@ def read_record_bytes(path: Path, settings: Settings) -> bytes:
     larger than ``settings.max_file_bytes`` or cannot be read."""
     limit = settings.max_file_bytes
     try:
-        # Opened without waiting, then judged by what was opened: a file swapped for a FIFO
-        # or a device since the folder was searched is refused, never waited on or read.
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-        with os.fdopen(descriptor, "rb") as stream:
-            info = os.fstat(descriptor)
-            if not stat.S_ISREG(info.st_mode):
-                raise RecordRejected("not a regular file")
-            if info.st_size > limit:
-                raise RecordRejected(_too_large(info.st_size, limit))
-            data = stream.read(limit + 1)  # the file may have grown since fstat
+        data = read_regular(path, limit)
+    except NotRegular:
+        raise RecordRejected("not a regular file") from None
+    except TooLarge as large:
+        raise RecordRejected(_too_large(large.size, limit)) from None
     except OSError as error:
         raise RecordRejected(f"cannot read the file: {error.strerror or error}") from None
-    if len(data) > limit:
-        raise RecordRejected(_too_large(len(data), limit))
     return data
 
 
