@@ -21,7 +21,7 @@ import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,29 +86,45 @@ def slow_connections(url: str, each: int) -> Iterator[Counter[str]]:
                 open_ones.append((kind, connection))
             except OSError:
                 closed[kind] += 1
-    stop = threading.Event()
+    alive = list(open_ones)
 
-    def trickle() -> None:
-        alive = list(open_ones)
-        while not stop.wait(TRICKLE_SECONDS):
-            still = []
-            for kind, connection in alive:
-                try:
-                    connection.sendall(_SLOW_STARTS[kind][1])
-                    still.append((kind, connection))
-                except OSError:
-                    closed[kind] += 1
-            alive = still
+    def trickle() -> bool:
+        nonlocal alive
+        still = []
+        for kind, connection in alive:
+            try:
+                connection.sendall(_SLOW_STARTS[kind][1])
+                still.append((kind, connection))
+            except OSError:
+                closed[kind] += 1
+        alive = still
+        return True
 
-    feeder = threading.Thread(target=trickle, daemon=True)
-    feeder.start()
     try:
-        yield closed
+        with _repeating(trickle, TRICKLE_SECONDS):
+            yield closed
     finally:
-        stop.set()
-        feeder.join()
         for _, connection in open_ones:
             connection.close()
+
+
+@contextmanager
+def _repeating(step: Callable[[], bool], every: float) -> Iterator[None]:
+    """``step`` run in a thread of its own every ``every`` seconds until the block ends, or
+    until it answers False."""
+    stop = threading.Event()
+
+    def run() -> None:
+        while not stop.wait(every) and step():
+            pass
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 @dataclass
@@ -187,23 +203,17 @@ def memory_guard(root: int, cap_bytes: int, interval: float = 0.05) -> Iterator[
     (``/proc/PID/statm``: cheap enough to read that often); past ``cap_bytes``, SIGKILL to
     the process group ``root`` leads (a server started in a session of its own)."""
     guard = Guard()
-    stop = threading.Event()
     started = time.perf_counter()
 
-    def watch() -> None:
-        while not stop.wait(interval):
-            if sum(_rss(pid) for pid in descendants(root)) > cap_bytes:
-                guard.tripped_after = time.perf_counter() - started
-                _kill_group(root)
-                return
+    def watch() -> bool:
+        if sum(_rss(pid) for pid in descendants(root)) <= cap_bytes:
+            return True
+        guard.tripped_after = time.perf_counter() - started
+        _kill_group(root)
+        return False
 
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
-    try:
+    with _repeating(watch, interval):
         yield guard
-    finally:
-        stop.set()
-        watcher.join()
 
 
 def _rss(pid: int) -> int:

@@ -129,14 +129,21 @@ def proxy_to(upstream: str, **options: object) -> Iterator[Proxy]:
     server = _Quiet(("127.0.0.1", 0), _handler(proxy))
     server.daemon_threads = True
     proxy.url = f"http://127.0.0.1:{server.server_address[1]}"
+    with serving(server):
+        yield proxy
+
+
+@contextmanager
+def serving(server: ThreadingHTTPServer) -> Iterator[None]:
+    """``server`` answering in a thread of its own until the block ends, then closed."""
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield proxy
+        yield
     finally:
         server.shutdown()
         server.server_close()
         thread.join()
 
 
-__all__ = ["Proxy", "Seen", "proxy_to"]
+__all__ = ["Proxy", "Seen", "proxy_to", "serving"]

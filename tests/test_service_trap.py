@@ -6,7 +6,6 @@ hear nothing, and every answer is a 400 that says why (never a 5xx)."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -16,6 +15,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from graph.cli import main
+from tests.proxy import serving
 from tests.seeds import SEEDS
 
 CATALOG = list(SEEDS)
@@ -60,13 +60,8 @@ class _Handler(BaseHTTPRequestHandler):
 def trapping() -> Iterator[Trap]:
     """A trap listening on loopback while the block runs."""
     server = Trap()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(server):
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.fixture(scope="module")
