@@ -349,18 +349,16 @@ class Asked:
 def asked_queries(names: Sequence[str], parameters: dict[str, str], base: str) -> list[Asked]:
     """Each named query in ``names``, its required parameters given by type from
     ``parameters`` (``parameters_of``)."""
-    from graph.sparql.admission import admit
+    from graph.sparql.admission import admit_bound
     from graph.sparql.named import load_named_queries
     from graph.sparql.parameters import bind_parameters
-    from graph.sparql.query_text import with_values
 
     queries, asked = load_named_queries(), []
     for name in names:
         query = queries[name]
-        form = admit(query.text, name, 1 << 20).form
         values = {p.name: parameters[p.type] for p in query.parameters if p.required}
-        text = with_values(query.text, form, bind_parameters(query, values, base))
-        assert text is not None
+        admitted = admit_bound(query.text, bind_parameters(query, values, base), name, 1 << 20)
+        form, text = admitted.form, admitted.text
         accept = "text/turtle" if form in ("CONSTRUCT", "DESCRIBE") else \
             "application/sparql-results+json"
         asked.append(Asked(name, text, accept, values))

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from pyparsing import ParseBaseException, ParseResults
@@ -40,7 +41,7 @@ from rdflib.plugins.sparql.parser import expandUnicodeEscapes, parseQuery, parse
 from rdflib.plugins.sparql.parserutils import CompValue
 
 from graph.sparql.errors import QueryError, QuerySyntaxError, ReadOnlyError
-from graph.sparql.query_text import QueryForm, brackets
+from graph.sparql.query_text import BindingTerm, QueryForm, brackets, with_values
 
 MAX_NESTING = 20
 """Deepest nesting of brackets a query may have. The named queries nest at most 11 deep;
@@ -76,6 +77,21 @@ def admit(text: str, source: str, max_bytes: int) -> Admitted:
         line, column = place
         raise QuerySyntaxError(source, line, column, reason)
     raise kind(f"{source}: {reason}")
+
+
+def admit_bound(text: str, bindings: Mapping[str, BindingTerm], source: str,
+                max_bytes: int) -> Admitted:
+    """``admit``, then ``bindings`` bound by a ``VALUES`` block opening the WHERE clause
+    (``graph.sparql.query_text.with_values``): the query as it runs, what every store sends
+    its engine. The bound values are RDF terms written by pyoxigraph, so the text judged is
+    the template's, kept per text. QueryError when there is no WHERE clause to bind in."""
+    admitted = admit(text, source, max_bytes)
+    if not bindings:
+        return admitted
+    bound = with_values(admitted.text, admitted.form, bindings)
+    if bound is None:
+        raise QueryError(f"{source}: parameters need a WHERE clause to bind in")
+    return replace(admitted, text=bound)
 
 
 _Refusal = tuple[type[QueryError], str, tuple[int, int]]
@@ -169,4 +185,4 @@ def _finds(node: object, name: str) -> bool:
     return False
 
 
-__all__ = ["MAX_NESTING", "Admitted", "admit"]
+__all__ = ["MAX_NESTING", "Admitted", "admit", "admit_bound"]

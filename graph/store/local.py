@@ -26,9 +26,8 @@ from graph.export.formats import Format
 from graph.namespace import PREFIXES
 from graph.search import INDEX_FILE, BrowsePage, BrowseRequest, SearchResults, browse, search
 from graph.search import open_index as _open_index
-from graph.sparql.admission import admit
-from graph.sparql.errors import QueryError
-from graph.sparql.query_text import syntax_error, with_values
+from graph.sparql.admission import admit_bound
+from graph.sparql.query_text import syntax_error
 from graph.stats import GraphStats
 from graph.store.base import (
     Bindings,
@@ -180,12 +179,9 @@ class LocalStore:
         limits: Limits | None = None,
     ) -> QueryResult:
         limits = limits or self.limits
-        admitted = admit(text, _SOURCE, limits.query_bytes)
-        bound = with_values(admitted.text, admitted.form, bindings or {})
-        if bound is None:
-            raise QueryError(f"{_SOURCE}: parameters need a WHERE clause to bind in")
+        admitted = admit_bound(text, bindings or {}, _SOURCE, limits.query_bytes)
         request = QueryRequest(
-            text=bound,
+            text=admitted.text,
             form=admitted.form,
             prefixes=dict(PREFIXES),
             base_iri=self.base,

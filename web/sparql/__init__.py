@@ -17,10 +17,9 @@ from flask.typing import ResponseReturnValue
 
 from graph.namespace import ONTOLOGY_IRI, PREFIXES
 from graph.settings import Settings
-from graph.sparql.admission import admit
+from graph.sparql.admission import admit_bound
 from graph.sparql.named import load_named_queries
 from graph.sparql.parameters import bind_parameters
-from graph.sparql.query_text import with_values
 from graph.store.base import Store
 from graph.store.kinds import limits_from
 from web.errors import wants_html
@@ -99,10 +98,8 @@ def editor_examples(store: Store) -> dict[str, dict[str, str]]:
         else:
             bindings = bind_parameters(query, values, store.base)
             settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
-            admitted = admit(query.text, query.name, settings.max_query_bytes)
-            text = with_values(admitted.text, admitted.form, bindings)
-            if text is not None:
-                examples[query.name] = {"title": query.title, "query": text}
+            admitted = admit_bound(query.text, bindings, query.name, settings.max_query_bytes)
+            examples[query.name] = {"title": query.title, "query": admitted.text}
     return examples
 
 

@@ -43,9 +43,8 @@ from graph.dataset.table import QuadTable
 from graph.export.formats import Format
 from graph.search import INDEX_FILE, BrowsePage, BrowseRequest, SearchResults, browse, search
 from graph.search import open_index as _open_index
-from graph.sparql.admission import Admitted, admit
+from graph.sparql.admission import Admitted, admit_bound
 from graph.sparql.errors import QueryError
-from graph.sparql.query_text import with_values
 from graph.stats import GraphStats
 from graph.store.base import (
     Bindings,
@@ -128,12 +127,9 @@ class RemoteStore:
         limits: Limits | None = None,
     ) -> QueryResult:
         limits = limits or self.limits
-        admitted = admit(text, _SOURCE, limits.query_bytes)
-        bound = with_values(admitted.text, admitted.form, bindings or {})
-        if bound is None:
-            raise QueryError(f"{_SOURCE}: parameters need a WHERE clause to bind in")
+        admitted = admit_bound(text, bindings or {}, _SOURCE, limits.query_bytes)
         try:
-            return self.engine.query(bound, admitted.form, self._dataset(admitted, dataset),
+            return self.engine.query(admitted.text, admitted.form, self._dataset(admitted, dataset),
                                      rows=limits.rows, timeout=limits.timeout)
         except EngineLimit as error:
             raise QueryTimeout(f"{_SOURCE}: the engine stopped it at a limit of its own and "
