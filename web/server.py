@@ -35,7 +35,8 @@ The limits, each set here on purpose (waitress's defaults in brackets):
 - ``max_request_body_size`` [1 GiB]: the setting ``max_request_bytes``; a longer body is a
   413 at its ``Content-Length``, before it is read.
 - ``inbuf_overflow`` 64 KiB [512 KiB]: a request body past this waits in a temporary file,
-  not in memory, until it is whole: a thousand clients posting slowly hold 64 MB at most.
+  not in memory, until it is whole: slow clients posting at once hold at most this much
+  memory each, whatever the bodies they announce.
 - ``asyncore_use_poll``: ``poll`` rather than ``select``, which fails on a descriptor
   numbered past 1024: there are more connections than that.
 - ``ident`` ``benchgraph`` [waitress]: the ``Server`` header names no server and no version.
