@@ -117,18 +117,16 @@ class Generations:
     ``served`` is the first generation, or ``load`` makes it on first use; with ``reopen``
     (which opens the folder's current generation, leased), the folder is followed: a call or
     a block that begins after a build switched the manifest moves the store to the new
-    generation first. ``switched`` hears of each move."""
+    generation first."""
 
     def __init__(self, folder: Path, *, served: Served | None = None,
                  load: Callable[[], Served] | None = None,
-                 reopen: Callable[[], Served] | None = None,
-                 switched: Callable[[Served], None] | None = None) -> None:
+                 reopen: Callable[[], Served] | None = None) -> None:
         assert served is not None or load is not None, "a store with no generation"
         self.folder = folder
         self._served = served
         self._load = load
         self._reopen = reopen
-        self._switched = switched
         self._looked_at = None if served is None else served.version
         self._lock = threading.Lock()
         """Guards which generation is current, and every ``Served``'s ``users``."""
@@ -213,8 +211,6 @@ class Generations:
             fresh.close()
             return
         log.info("%s: moved to %s", self.folder, fresh.path.name)
-        if self._switched is not None:
-            self._switched(fresh)
         if idle:
             old.close()
 

@@ -58,8 +58,10 @@ class LocalStore:
     """The store in ``folder``, queried in ``processes`` children. Its build's facts and counts
     are known without reading the store; the store itself may be written only when first
     queried (``load``, for a memory store that a command may never query). ``facts``,
-    ``stats``, ``generation`` and ``source`` are those of the current generation, or of a
-    ``reading`` view's own."""
+    ``stats``, ``generation`` and ``source`` are those of the generation it was opened on;
+    what a store folder holds now is asked of the store (``loaded``, ``counts``,
+    ``record_graphs``), which follows it (``graph.store.following``). The base IRI is the
+    same in every generation it follows."""
 
     folder: Path
     facts: BuildFacts
@@ -98,7 +100,7 @@ class LocalStore:
                            None if opened is None else opened.lease)
         self._generations = Generations(
             self.folder, served=first, load=None if first is not None else self._load_first,
-            reopen=None if self.opened is None else self._reopen, switched=self._switched)
+            reopen=None if self.opened is None else self._reopen)
 
     def _load_first(self) -> Served:
         assert self.load is not None, "a store with neither a source nor a loader"
@@ -111,10 +113,6 @@ class LocalStore:
         leased = lease_current(self.folder, self.base)
         return Served(leased.generation, OnDisk(leased.generation), leased.manifest.facts,
                       leased.manifest.counts, leased.version, leased.lease)
-
-    def _switched(self, served: Served) -> None:
-        self.facts, self.stats = served.facts, served.stats
-        self.generation, self.source = served.path, served.source
 
     @property
     def base(self) -> str:
@@ -138,7 +136,6 @@ class LocalStore:
         with self._generations.using() as here:
             view = copy.copy(self)  # shares the generations; closing it closes nothing
             view._held = here
-            view._switched(here)
             yield view
 
     def _here(self) -> AbstractContextManager[Served]:
