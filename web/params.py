@@ -17,7 +17,7 @@ a page that quietly shows something else, and never a ``ValueError`` from ``int(
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from urllib.parse import unquote_to_bytes
+from urllib.parse import parse_qsl
 
 from flask import Flask, request
 
@@ -41,14 +41,14 @@ def check_query_string() -> None:
 
 
 def form_pairs(raw: bytes) -> list[tuple[str, str]]:
-    """The ``name=value`` pairs of ``raw`` (``application/x-www-form-urlencoded``: ``&``
-    between pairs, ``+`` a space, ``%XX`` a byte, a pair without ``=`` an empty value), in
-    order, as UTF-8 text; BenchgraphError (400) naming the first that is not UTF-8."""
+    """The ``name=value`` pairs of ``raw`` (``application/x-www-form-urlencoded``), in order,
+    as UTF-8 text; BenchgraphError (400) naming the first that is not UTF-8. The standard
+    library splits and percent-decodes them (``parse_qsl``); told that every byte is a
+    Latin-1 character, it hands each pair back as the very bytes sent, which are judged here,
+    one by one, as UTF-8."""
     pairs = []
-    for piece in raw.split(b"&"):
-        if not piece:
-            continue
-        raw_name, _, raw_value = piece.partition(b"=")
+    for raw_name, raw_value in parse_qsl(raw.decode("latin-1"), keep_blank_values=True,
+                                         encoding="latin-1"):
         name = _text(raw_name)
         if name is None:
             raise BenchgraphError("a parameter's name is not UTF-8 once percent-decoded",
@@ -88,9 +88,10 @@ def one_of(name: str, allowed: Iterable[str], default: str) -> str:
     return text
 
 
-def _text(raw: bytes) -> str | None:
+def _text(decoded: str) -> str | None:
+    """The UTF-8 text of what ``parse_qsl`` decoded as Latin-1; None when it is not UTF-8."""
     try:
-        return unquote_to_bytes(raw.replace(b"+", b" ")).decode("utf-8")
+        return decoded.encode("latin-1").decode("utf-8")
     except UnicodeDecodeError:
         return None
 
