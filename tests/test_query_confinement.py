@@ -39,7 +39,7 @@ def no_parser_wall(monkeypatch: pytest.MonkeyPatch) -> None:
         form = "ASK" if text.lstrip().upper().startswith("ASK") else "SELECT"
         return Admitted(text, form, names_graphs=False)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("graph.store.local.admit", admit_anything)
+    monkeypatch.setattr("graph.sparql.admission.admit", admit_anything)
 
 
 def _opened(kind: str, seed_build: BuildResult, folder: Path) -> LocalStore:
