@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -199,8 +200,8 @@ def npm(*args: str) -> str:
     return done.stdout
 
 
-def registry_release(version: str) -> Release:
-    spec = f"{PACKAGE}@{version}"
+def registry_release(version: str, package: str = PACKAGE) -> Release:
+    spec = f"{package}@{version}"
     dist = json.loads(npm("view", spec, "dist", "--json"))
     times = json.loads(npm("view", spec, "time", "--json"))
     if version not in times:
@@ -208,9 +209,9 @@ def registry_release(version: str) -> Release:
     return Release(version, dist["integrity"], times[version])
 
 
-def npm_pack(version: str, into: Path) -> Path:
+def npm_pack(version: str, into: Path, package: str = PACKAGE) -> Path:
     (packed,) = json.loads(
-        npm("pack", f"{PACKAGE}@{version}", "--pack-destination", str(into), "--json")
+        npm("pack", f"{package}@{version}", "--pack-destination", str(into), "--json")
     )
     return into / str(packed["filename"])
 
@@ -222,21 +223,29 @@ def refresh(version: str, dest: Path) -> list[str]:
     return install(vendored, dest)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def command_line(argv: list[str] | None, *, script: str, about: str, package: str,
+                 version: str, dest: Path, refresh: Callable[[str, Path], list[str]]) -> int:
+    """A refresh script's command line (``--version``, ``--dest``): ``refresh`` the package
+    into its vendor folder, and say what changed, or why nothing could."""
+    parser = argparse.ArgumentParser(prog=script, description=about)
     parser.add_argument(
-        "--version", default=VERSION, help=f"the {PACKAGE} version (default {VERSION})"
+        "--version", default=version, help=f"the {package} version (default {version})"
     )
-    parser.add_argument("--dest", type=Path, default=DEST, help="the vendor folder")
+    parser.add_argument("--dest", type=Path, default=dest, help="the vendor folder")
     args = parser.parse_args(argv)
     try:
         changed = refresh(args.version, args.dest)
     except RefreshError as error:
-        print(f"refresh_yasgui: {error}", file=sys.stderr)
+        print(f"{script}: {error}", file=sys.stderr)
         return 1
     done = ", ".join(changed) + " written" if changed else "unchanged"
-    print(f"{PACKAGE}@{args.version}: {done}")
+    print(f"{package}@{args.version}: {done}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return command_line(argv, script="refresh_yasgui", about=__doc__.split("\n\n")[0],
+                        package=PACKAGE, version=VERSION, dest=DEST, refresh=refresh)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,6 @@
 
 import json
 import re
-import shutil
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
@@ -22,6 +21,7 @@ from graph.store.kinds import StoreSpec, open_store
 from graph.store.local import LocalStore
 from graph.validate import bundled_shapes
 from graph.validation.report import Severity, ValidationReport, ValidationResult
+from tests.system_tools import RAPPER, require
 from web import create_app
 
 HTML = {"Accept": "text/html"}
@@ -109,12 +109,12 @@ def test_ontology_turtle_is_the_files(client: FlaskClient) -> None:
     assert by_accept.data == response.data and "Accept" in by_accept.headers["Vary"]
 
 
-@pytest.mark.skipif(shutil.which("rapper") is None, reason="rapper (raptor2-utils) not installed")
 def test_ontology_turtle_is_turtle_to_another_parser(client: FlaskClient, tmp_path: Path) -> None:
     """The files one after another, each with its own prefixes, are still one Turtle document."""
+    [rapper] = require(RAPPER)
     path = tmp_path / "ontology.ttl"
     path.write_bytes(client.get("/ontology.ttl").data)
-    run = subprocess.run(["rapper", "-q", "-i", "turtle", "-c", str(path)], capture_output=True,
+    run = subprocess.run([rapper, "-q", "-i", "turtle", "-c", str(path)], capture_output=True,
                          text=True, check=False)
     assert run.returncode == 0, run.stderr
 

@@ -214,11 +214,20 @@ def test_page_advertises_its_formats(client: FlaskClient, path: str) -> None:
     assert f'<{path}>; rel="alternate"; type="text/html"' in response.headers["Link"]
 
 
-def test_a_client_that_names_no_format_gets_turtle(client: FlaskClient, store: Store) -> None:
-    response = client.get("/org/stanford_university", headers={"Accept": "*/*"})
-    assert response.mimetype == "text/turtle"
+@pytest.mark.parametrize("headers", [{}, {"Accept": "*/*"}], ids=["no Accept", "*/*"])
+def test_a_client_that_names_no_format_gets_the_page(client: FlaskClient,
+                                                     headers: dict[str, str]) -> None:
+    response = client.get("/org/stanford_university", headers=headers)
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    assert "Accept" in response.vary and "Content-Location" not in response.headers
+
+
+def test_plain_json_is_json_ld(client: FlaskClient, store: Store) -> None:
+    response = client.get("/org/stanford_university", headers={"Accept": "application/json"})
+    assert response.mimetype == "application/ld+json"
+    assert response.headers["Content-Location"] == "/org/stanford_university.jsonld"
     assert described(store, f"{BASE}org/stanford_university") <= set(
-        Graph().parse(data=response.data, format="turtle"))
+        Graph().parse(data=response.data, format="json-ld"))
 
 
 @pytest.mark.parametrize("path", ["/benchmark/no_such_thing", "/org/nobody", "/vocabulary/Nope",
@@ -343,11 +352,12 @@ def test_entity_pages_link_only_to_pages_that_exist(client: FlaskClient) -> None
     assert len(seen) >= 100
 
 
-def test_a_suffix_is_a_format_name_after_the_last_dot() -> None:
+def test_a_suffix_is_a_formats_extension_after_the_last_dot() -> None:
     assert split_suffix("paper/2211.08584.ttl") == ("paper/2211.08584", "ttl")
     assert split_suffix("paper/2211.08584") == ("paper/2211.08584", None)
     assert split_suffix("paper/math.GT_0309136") == ("paper/math.GT_0309136", None)
-    assert split_suffix("benchmark/x.json") == ("benchmark/x.json", None)
+    assert split_suffix("benchmark/x.json") == ("benchmark/x", "json")  # JSON-LD's, as .jsonld
+    assert split_suffix("benchmark/x.turtle") == ("benchmark/x.turtle", None)  # a name, no suffix
     assert split_suffix("benchmark/.ttl") == ("benchmark/.ttl", None)
 
 

@@ -7,8 +7,10 @@ data), ``search`` and ``browse`` (search, and the benchmark list with its facets
 report) and ``entities`` (every IRI under the base, and the vocabularies' members, as pages
 and as RDF). Every blueprint reaches the graph through ``web.stores.get_store()``, which
 ``web.stores.init_app`` registers; errors take one shape (``web.errors``). Every parameter is
-UTF-8 text before a view reads it (``web.params``), and every response carries the same
-security headers (``web.headers``).
+UTF-8 text before a view reads it (``web.params``), every response carries the same
+security headers (``web.headers``), and a page is answered as HTML unless data is asked for
+(``web.negotiation``). Static files have versioned addresses and a year of cache life, and
+text is compressed (``web.assets``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from flask_cors import CORS
 from graph.settings import Settings, default_settings
 from graph.store.base import Store
 from web import (
+    assets,
     browse,
     docs,
     dumps,
@@ -53,7 +56,8 @@ def create_app(
     )
     if config:
         app.config.update(config)
-    headers.init_app(app)  # first: its hook runs last, on what every other one made
+    assets.init_app(app)  # first: its compression runs last, on what every other hook made
+    headers.init_app(app)  # next: its hook runs after every other one but compression
     stores.init_app(app, store)
     errors.init_app(app)
     params.init_app(app)

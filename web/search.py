@@ -1,8 +1,8 @@
 """``/search?q=``: the named nodes a text finds, ranked (``graph.search.ranking``).
 
-A browser gets a page with the query in its box, each hit's kind and a link to its page; a
-client gets JSON, by the ``.json`` suffix or by ``Accept`` (the app's rule: anything but a
-browser's preference for HTML), advertised by ``<link rel="alternate">`` and a ``Link``
+The address is a page with the query in its box, each hit's kind and a link to its page; a
+client asks for JSON by the ``.json`` suffix, ``format=json`` or ``Accept``
+(``web.negotiation.page_or_data``), advertised by ``<link rel="alternate">`` and a ``Link``
 header. A query with no words finds nothing (a page with the box, or an empty list); one
 too long to mean anything, or a bad page number, is a 400 with the reason (``SearchError``,
 through the app's one error handler).
@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from graph.search import SearchHit
 from graph.search.ranking import MAX_QUERY_CHARS
-from web.errors import wants_html
 from web.links import iri_href
+from web.negotiation import JSON, page_or_data
 from web.params import whole_number
 from web.stores import get_store
 
@@ -37,17 +37,6 @@ class ShownHit:
     href: str | None
 
 
-def data_format(suffix: str | None, formats: tuple[str, ...]) -> str | None:
-    """The data format a request asks for: its suffix (a 404 for one not in ``formats``),
-    else JSON for a client that is not a browser; None for a page."""
-    if suffix is not None:
-        if suffix not in formats:
-            names = ", ".join(f"{request.path.rsplit('.', 1)[0]}.{name}" for name in formats)
-            abort(404, f"there is no {request.path}; the data is at {names}")
-        return suffix
-    return None if wants_html() else "json"
-
-
 @bp.app_context_processor
 def _search_box() -> dict[str, int]:
     """What every page's search box needs (``search/form.html``)."""
@@ -57,7 +46,7 @@ def _search_box() -> dict[str, int]:
 @bp.route("/search")
 @bp.route("/search.<suffix>")
 def search(suffix: str | None = None) -> Response:
-    as_json = data_format(suffix, ("json",)) == "json"
+    as_json = page_or_data((JSON,), suffix) is not None
     text = request.args.get("q", "")
     page = whole_number("page", MAX_PAGE)
     store = get_store()
@@ -90,4 +79,4 @@ def _pages(text: str, page: int, total: int) -> dict[str, str | None]:
     return {"previous": previous, "next": following}
 
 
-__all__ = ["PAGE_SIZE", "bp", "data_format"]
+__all__ = ["PAGE_SIZE", "bp"]

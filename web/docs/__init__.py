@@ -16,20 +16,19 @@ report as pages a person reads, and as data.
   form, ``.ttl`` the W3C SHACL report, both streamed as the store keeps them.
 
 Each page names its data forms in ``<link rel="alternate">`` and a ``Link`` header; a client
-whose ``Accept`` prefers one of them over HTML gets it from the page's own address
-(``Vary: Accept``).
+that asks for one of them by ``Accept`` (preferring it to HTML) or ``format=`` gets it from the
+page's own address (``Vary: Accept``; ``web.negotiation.page_or_data``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import pyoxigraph as ox
-from flask import Blueprint, Flask, Response, abort, render_template, request, url_for
+from flask import Blueprint, Flask, Response, abort, render_template, url_for
 
 from graph.errors import BenchgraphError, ErrorKind
-from graph.export.formats import TURTLE, Format
+from graph.export.formats import TURTLE
 from graph.store.base import Store
 from graph.validation.report import Severity, ValidationReport
 from web.docs import ontology as docs_ontology
@@ -46,27 +45,27 @@ from web.docs.validation import (
     views,
 )
 from web.dumps import stream_file
-from web.negotiation import GRAPH_FORMATS, content_type, suffix_of, write_triples
+from web.negotiation import (
+    GRAPH_OFFERS,
+    HTML,
+    JSON,
+    Offer,
+    content_type,
+    link_header,
+    offer_of,
+    page_or_data,
+    write_triples,
+)
 from web.params import MAX_PAGE, whole_number
 from web.stores import get_store
 
 bp = Blueprint("docs", __name__)
 
-_HTML = "text/html"
-_TURTLE = TURTLE
-
-
-@dataclass(frozen=True)
-class _Json:
-    """The validation report's own JSON form: data, but none of the registry's formats."""
-
-    name: str = "json"
-    media_type: str = "application/json"
-
-
-_JSON = _Json()
-DataFormat = Format | _Json
-_FORMATS_BY_SUFFIX = {suffix_of(fmt): fmt for fmt in GRAPH_FORMATS}
+_TURTLE = offer_of(TURTLE)
+_VALIDATION_OFFERS = (JSON, _TURTLE)
+"""The validation report's own JSON form, and the W3C SHACL report in Turtle."""
+Alternates = list[tuple[Offer, str]]
+"""Each data form of a page, and its address."""
 
 
 def init_app(app: Flask) -> None:
@@ -85,10 +84,10 @@ class NotValidated(BenchgraphError):
 
 @bp.route("/ontology")
 def ontology() -> Response:
-    alternates: list[tuple[DataFormat, str]] = [
-        (fmt, url_for("docs.ontology_data", suffix=suffix_of(fmt))) for fmt in GRAPH_FORMATS]
-    chosen = _negotiated([fmt for fmt, _ in alternates])
-    if isinstance(chosen, Format):
+    alternates = [(offer, url_for("docs.ontology_data", suffix=offer.name))
+                  for offer in GRAPH_OFFERS]
+    chosen = page_or_data(GRAPH_OFFERS)
+    if chosen is not None:
         return _ontology_as(chosen)
     store = get_store()
     page = render_template("docs/ontology.html", doc=ontology_doc(), usage=usage(store),
@@ -98,18 +97,18 @@ def ontology() -> Response:
 
 @bp.route("/ontology.<suffix>")
 def ontology_data(suffix: str) -> Response:
-    fmt = _FORMATS_BY_SUFFIX.get(suffix)
-    if fmt is None:
-        abort(404)
-    return _ontology_as(fmt)
+    chosen = page_or_data(GRAPH_OFFERS, suffix)
+    assert chosen is not None  # a suffix names data, or is a 404
+    return _ontology_as(chosen)
 
 
-def _ontology_as(fmt: Format) -> Response:
+def _ontology_as(offer: Offer) -> Response:
     turtle = ontology_turtle()
-    if fmt is _TURTLE:
-        return _data(turtle, fmt)
+    if offer is _TURTLE:
+        return _data(turtle, offer)
+    assert offer.format is not None  # every graph offer is one of the registry's formats
     triples = list(ox.parse(turtle, format=ox.RdfFormat.TURTLE))
-    return _data(write_triples(triples, fmt, get_store().base), fmt)
+    return _data(write_triples(triples, offer.format, get_store().base), offer)
 
 
 @bp.route("/ontology/<path:rest>")
@@ -123,8 +122,8 @@ def ontology_document(rest: str) -> Response:
 
 @bp.route("/shapes")
 def shapes() -> Response:
-    alternates: list[tuple[DataFormat, str]] = [(_TURTLE, url_for("docs.shapes_data"))]
-    if _negotiated([_TURTLE]) is not None:
+    alternates = [(_TURTLE, url_for("docs.shapes_data"))]
+    if page_or_data([_TURTLE]) is not None:
         return shapes_data()
     return _page(render_template("docs/shapes.html", files=shapes_doc(), alternates=alternates),
                  alternates)
@@ -146,7 +145,7 @@ def shapes_document(rest: str) -> Response:
 @bp.route("/validation")
 def validation() -> Response:
     alternates = _validation_alternates()
-    chosen = _negotiated([fmt for fmt, _ in alternates])
+    chosen = page_or_data(_VALIDATION_OFFERS)
     if chosen is not None:
         return validation_data(chosen.name)
     store = get_store()
@@ -183,18 +182,17 @@ def validation_shape(name: str) -> Response:
 
 @bp.route("/validation.<suffix>")
 def validation_data(suffix: str) -> Response:
-    if suffix not in ("json", "ttl"):
-        abort(404)
-    kept = get_store().validation_file(".json" if suffix == "json" else ".ttl")
+    offer = page_or_data(_VALIDATION_OFFERS, suffix)
+    assert offer is not None  # a suffix names data, or is a 404
+    kept = get_store().validation_file(".json" if offer is JSON else ".ttl")
     if kept is None:
         raise NotValidated("this store was built without validating, so it keeps no report")
-    fmt = _JSON if suffix == "json" else _TURTLE
-    return stream_file(kept, _content_type(fmt), f"benchgraph-validation.{suffix}")
+    return stream_file(kept, _content_type(offer), f"benchgraph-validation.{offer.name}")
 
 
-def _validation_alternates() -> list[tuple[DataFormat, str]]:
-    return [(_JSON, url_for("docs.validation_data", suffix="json")),
-            (_TURTLE, url_for("docs.validation_data", suffix="ttl"))]
+def _validation_alternates() -> Alternates:
+    return [(offer, url_for("docs.validation_data", suffix=offer.name))
+            for offer in _VALIDATION_OFFERS]
 
 
 def _report(store: Store) -> ValidationReport:
@@ -210,30 +208,21 @@ def _severity_counts(report: ValidationReport) -> list[tuple[Severity, int]]:
 
 # -- shared ---------------------------------------------------------------------------------
 
-def _negotiated(formats: list[DataFormat]) -> DataFormat | None:
-    """The data format ``Accept`` prefers to HTML, if any (a browser always gets the page)."""
-    accept = request.accept_mimetypes
-    best = accept.best_match([_HTML, *(fmt.media_type for fmt in formats)], default=_HTML)
-    if best == _HTML or accept[best] <= accept[_HTML]:
-        return None
-    return next(fmt for fmt in formats if fmt.media_type == best)
+def _content_type(offer: Offer) -> str:
+    return offer.media_type if offer.format is None else content_type(offer.format)
 
 
-def _content_type(fmt: DataFormat) -> str:
-    return fmt.media_type if isinstance(fmt, _Json) else content_type(fmt)
-
-
-def _page(html: str, alternates: list[tuple[DataFormat, str]]) -> Response:
-    response = Response(html, mimetype=_HTML)
+def _page(html: str, alternates: Alternates) -> Response:
+    response = Response(html, mimetype=HTML)
     if alternates:
-        response.headers["Link"] = ", ".join(f'<{href}>; rel="alternate"; type="{fmt.media_type}"'
-                                             for fmt, href in alternates)
+        response.headers["Link"] = link_header((offer.media_type, href)
+                                               for offer, href in alternates)
     response.vary.add("Accept")
     return response
 
 
-def _data(body: bytes, fmt: DataFormat) -> Response:
-    response = Response(body, content_type=_content_type(fmt))
+def _data(body: bytes, offer: Offer) -> Response:
+    response = Response(body, content_type=_content_type(offer))
     response.vary.add("Accept")
     return response
 

@@ -5,12 +5,15 @@
   schemes (``bench:Gated``, ``bench:HELM``, ``bench:MedHELM``, ``bench:Harnesses``), which live
   in the ontology's namespace, are ``/vocabulary/<Name>``, and ``/vocabulary`` lists them.
   (The ontology's classes and properties are documented at ``/ontology#Name``.)
-- One code path for every format: the node's ``Description`` from the store. A browser gets
-  a page; Turtle, N-Triples, JSON-LD and RDF/XML come by suffix (``.ttl``, ``.nt``,
-  ``.jsonld``, ``.rdf``) or by ``Accept``, with ``Vary: Accept``, ``<link rel="alternate">``
-  in the page and a ``Link`` header on every representation.
-- A suffix is one of those four names after the last dot of the last segment. No data IRI
-  ends so: ids and slugs are ``[a-z0-9_]`` (DESIGN.md, "Identifiers"), record keys are slugs,
+- One code path for every format: the node's ``Description`` from the store. The address is
+  a page (``web.negotiation.page_or_data``: a browser, no ``Accept`` or ``*/*``); Turtle,
+  N-Triples, JSON-LD and RDF/XML come by suffix (``.ttl``, ``.nt``, ``.jsonld`` or ``.json``,
+  ``.rdf``), by ``format=`` or by ``Accept`` (``application/json`` is JSON-LD), with
+  ``Vary: Accept``, ``<link rel="alternate">`` in the page and a ``Link`` header on every
+  representation.
+- A suffix is one of the registry's extensions of those formats after the last dot of the
+  last segment. No data IRI ends so: ids and slugs are ``[a-z0-9_]`` (DESIGN.md,
+  "Identifiers"), record keys are slugs,
   and a paper key is an arXiv id (``2211.08584``, ``math.GT_0309136``: digits, or capitals and
   ``_`` after the dot) or a slug. Should one ever do, it still answers: a suffixed path whose
   node is unknown is tried whole before it is a 404.
@@ -42,16 +45,22 @@ from web.entities.view import (
     node_groups,
     property_statements,
 )
-from web.errors import wants_html
 from web.labels import fetch_labels
-from web.negotiation import GRAPH_FORMATS, choose, content_type, suffix_of, write_triples
+from web.negotiation import (
+    GRAPH_OFFERS,
+    HTML,
+    content_type,
+    link_header,
+    page_or_data,
+    write_triples,
+)
 from web.params import one_of
 from web.sparql import TRUNCATED_HEADER
 from web.stores import get_store
 
 bp = Blueprint("entities", __name__)
 
-_SUFFIXES = frozenset(suffix_of(fmt) for fmt in GRAPH_FORMATS)
+_SUFFIXES = frozenset(suffix for offer in GRAPH_OFFERS for suffix in offer.suffixes)
 _RECORD = str(BENCH.Record)
 _BENCHMARK = str(BENCH.Benchmark)
 Href = Callable[[str], str]
@@ -90,33 +99,33 @@ def dereference(namespace: str, rest: str, href: Href) -> Response:
     """The node ``namespace + rest`` (``rest`` may end in a format suffix) as the client asks."""
     store = get_store()
     settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
-    stem, wanted = split_suffix(rest)
-    as_data = wanted is not None or not wants_html()
-    cap = (settings.row_limit or None) if as_data else DESCRIBE_CAP
-    found = _find(store, namespace, [(stem, wanted), *([(rest, None)] if wanted else [])], cap)
+    stem, suffix = split_suffix(rest)
+    chosen = page_or_data(GRAPH_OFFERS, suffix)
+    cap = (settings.row_limit or None) if chosen else DESCRIBE_CAP
+    found = _find(store, namespace, [(stem, suffix), *([(rest, None)] if suffix else [])], cap)
     if found is None:
         g.search_query = stem.rstrip("/").rsplit("/", 1)[-1].replace("_", " ")
         abort(404, f"Nothing in this graph has the IRI <{namespace}{stem}>.")
-    path, wanted, description, is_graph = found
-    alternates = (Alternate("html", "text/html", href(path)),
-                  *(Alternate(suffix_of(fmt), fmt.media_type, href(f"{path}.{suffix_of(fmt)}"))
-                    for fmt in GRAPH_FORMATS))
-    if as_data:
-        fmt = choose(GRAPH_FORMATS, wanted)
+    path, kept_suffix, description, is_graph = found
+    if kept_suffix != suffix:  # the whole path is the node's: its last dot is no suffix
+        chosen = page_or_data(GRAPH_OFFERS)
+    alternates = (Alternate("html", HTML, href(path)),
+                  *(Alternate(offer.name, offer.media_type, href(f"{path}.{offer.name}"))
+                    for offer in GRAPH_OFFERS))
+    if chosen is not None and chosen.format is not None:
         triples = list(dict.fromkeys(ox.Triple(s.subject, s.predicate, s.object)
                                      for s in (*description.outgoing, *description.incoming)
                                      if not isinstance(s.subject, ox.Literal)))
-        response = Response(write_triples(triples, fmt, store.base),
-                            content_type=content_type(fmt))
-        if wanted is None:
-            response.headers["Content-Location"] = href(f"{path}.{suffix_of(fmt)}")
+        response = Response(write_triples(triples, chosen.format, store.base),
+                            content_type=content_type(chosen.format))
+        if kept_suffix is None:
+            response.headers["Content-Location"] = href(f"{path}.{chosen.name}")
         if description.truncated:
             response.headers[TRUNCATED_HEADER] = str(cap)
     else:
-        response = Response(_html(store, description, alternates, is_graph), mimetype="text/html")
+        response = Response(_html(store, description, alternates, is_graph), mimetype=HTML)
     response.vary.add("Accept")
-    response.headers["Link"] = ", ".join(
-        f'<{alt.href}>; rel="alternate"; type="{alt.media_type}"' for alt in alternates)
+    response.headers["Link"] = link_header((alt.media_type, alt.href) for alt in alternates)
     return response
 
 
