@@ -5,7 +5,9 @@ values chosen, it has at least one of them (OR within a facet, AND across facets
 value's count is the number of benchmarks the view would hold with that value chosen in its
 facet alone beside the other facets' choices: for a facet with nothing chosen, exactly how
 many of the current rows have the value; for one with a choice, how many its other values
-would give instead (so choosing a second value, an OR, is never a blind step).
+would give instead (so choosing a second value, an OR, is never a blind step). A facet's
+benchmarks that state none of its values are one more value of it, ``NOT_STATED``, chosen
+and counted alike, and shown apart from the values stated (``FacetCounts.not_stated``).
 
 The sets are bit masks kept in the index (``graph.search.bits``): a view costs three
 small queries (the facet values, the sort's order, the page's rows), however many facets
@@ -21,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from graph.search import bits
-from graph.search.facets import FACETS, SORTS, Sort
+from graph.search.facets import FACETS, NOT_STATED, SORTS, Sort
 from graph.search.results import (
     BrowsePage,
     BrowseRequest,
@@ -163,6 +165,9 @@ def _counts(facet: str, values: list[_Value], others: int, everything: int,
         counts = {value.number: value.count for value in values}
     else:
         counts = {value.number: (value.members & others).bit_count() for value in values}
+    unstated = next(value for value in values if value.ref.key == NOT_STATED)
+    not_stated = FacetCount(unstated.ref, counts[unstated.number], NOT_STATED in picked)
+    values = [value for value in values if value is not unstated]
     ranked = sorted((value for value in values if counts[value.number] or value.ref.key in picked),
                     key=lambda value: (-counts[value.number], value.label_key, value.ref.key))
     size = None if facet in request.expanded else request.facet_size
@@ -170,10 +175,11 @@ def _counts(facet: str, values: list[_Value], others: int, everything: int,
              if size is None or position < size or value.ref.key in picked]
     out = [FacetCount(value.ref, counts[value.number], value.ref.key in picked)
            for value in shown]
-    held = {value.ref.key for value in shown}
+    held = {value.ref.key for value in shown} | {NOT_STATED}
     out += [FacetCount(ValueRef(facet, key, key, ""), 0, True)
             for key in picked if key not in held]  # a key this index does not know (an old link)
-    return FacetCounts(facet, _TITLES[facet], tuple(out), hidden=len(ranked) - len(shown))
+    return FacetCounts(facet, _TITLES[facet], tuple(out), hidden=len(ranked) - len(shown),
+                       not_stated=not_stated)
 
 
 __all__ = ["MAX_CHOSEN", "MAX_PAGE", "browse"]

@@ -32,7 +32,7 @@ from rdflib import URIRef
 from graph.namespace import BENCH, DCTERMS, RDF, RDFS, SKOS
 from graph.plain_text import plain_text
 from graph.search.extract import Facts, first_text, local_name
-from graph.search.text import fold, name_key
+from graph.search.text import fold, joined, name_key
 
 KINDS: tuple[tuple[str, URIRef], ...] = (
     ("benchmark", BENCH.Benchmark),
@@ -69,6 +69,12 @@ class Entity:
     def keys(self) -> set[str]:
         """The keys of every name and alias, matched whole or as a prefix."""
         return {key for key in map(name_key, self.names + self.aliases) if key}
+
+    @property
+    def joined_keys(self) -> set[str]:
+        """The joined keys of its keys of several words (``graph.search.text.joined``): a
+        one-word key is its own joined key, matched in ``keys`` already."""
+        return {joined(key) for key in self.keys if " " in key}
 
 
 def entities(facts: Facts) -> Iterator[Entity]:

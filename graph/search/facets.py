@@ -12,7 +12,12 @@ literal (a status, the ``catalogued`` flag). Its *key*, which a URL carries, is 
 person can read and that stays unique within its facet: an IRI under a known prefix as its
 CURIE (``bench:Gated``), one under the base without it (``tag/radiology``), any other whole,
 a literal as its text (in N-Triples form, quotes and all, should that text be another
-value's key).
+value's key, or ``NOT_STATED``).
+
+``NOT_STATED`` is the key of one more value in every facet: that no value of the facet is
+stated (DESIGN, "Stated facts": a facet says how many benchmarks it could not judge). It
+is chosen, counted and combined as any other value is, so a view can ask for the
+benchmarks that state no access level, or for those gated or not stated.
 """
 
 from __future__ import annotations
@@ -78,6 +83,11 @@ ORDER_COLUMNS = ("iri", "label_key", "released_key", "updated", "results")
 moves in none (``graph.search.update``)."""
 
 _FLAG_LABELS = {"true": "catalogued", "false": "named by reference only"}
+
+NOT_STATED = "-"
+"""The key of a facet's benchmarks that state none of its values: no value's key is this
+(``_Keys``), and it reads short in a URL (``?access=-``)."""
+NOT_STATED_LABEL = "not stated"
 
 
 @dataclass(frozen=True)
@@ -193,11 +203,11 @@ class _Keys:
         else:
             key, label = text, _FLAG_LABELS.get(text, text) if facet == "catalogued" else text
         taken = self._taken.setdefault(facet, set())
-        if key in taken:
+        if key in taken or key == NOT_STATED:
             key = ntriples
         taken.add(key)
         return FacetValue(facet, key, ntriples, label)
 
 
-__all__ = ["FACETS", "ORDER_COLUMNS", "SORTS", "BenchmarkRow", "Facet", "FacetValue", "Sort",
-           "benchmark_rows"]
+__all__ = ["FACETS", "NOT_STATED", "NOT_STATED_LABEL", "ORDER_COLUMNS", "SORTS", "BenchmarkRow",
+           "Facet", "FacetValue", "Sort", "benchmark_rows"]

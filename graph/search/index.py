@@ -3,10 +3,13 @@
 One SQLite file (``INDEX_FILE``) in the store's generation folder, beside the graph it
 indexes, so the manifest's switch to a new generation switches both at once. It holds:
 
-- ``entity``, ``name``, ``text`` (FTS5, ``unicode61`` words without diacritics) and
-  ``neighbour`` (the one-typo lookup: ``graph.search.text``): what a search reads;
+- ``entity``, ``name``, ``joined`` (the joined keys of names of several words),
+  ``text`` (FTS5, ``unicode61`` words without diacritics) and ``neighbour`` (the one-typo
+  lookup): what a search reads (``graph.search.text``);
 - ``bench``, ``facet_value`` and ``membership``: the benchmark list and its facets
-  (``graph.search.facets``);
+  (``graph.search.facets``); each facet has one more value, ``NOT_STATED``, whose members
+  are the benchmarks with none of its values (it has no ``membership`` rows: it is no value
+  a benchmark states);
 - ``meta``: the format of the file and the base IRI it was built with.
 
 SQLite and its FTS5 come with Python's standard library (``sqlite3``; FTS5 is compiled into
@@ -20,7 +23,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import closing
 from dataclasses import dataclass
 from itertools import islice
@@ -28,17 +31,26 @@ from pathlib import Path
 from typing import TypeVar
 from urllib.request import pathname2url
 
+import numpy as np
+
 from graph.dataset.table import QuadTable
 from graph.errors import BenchgraphError, ErrorKind
 from graph.gc_pause import gc_paused
 from graph.search import bits
 from graph.search.entities import Entity, entities
 from graph.search.extract import Facts
-from graph.search.facets import SORTS, BenchmarkRow, benchmark_rows
+from graph.search.facets import (
+    FACETS,
+    NOT_STATED,
+    NOT_STATED_LABEL,
+    SORTS,
+    BenchmarkRow,
+    benchmark_rows,
+)
 from graph.search.text import deletions, fold, name_key
 
 INDEX_FILE = "search.sqlite"
-FORMAT = "1"
+FORMAT = "2"
 MARK_START, MARK_END = "\x02", "\x03"
 """What FTS5 puts around a word it found in a snippet; never in the indexed text."""
 ENTITIES_AT_A_TIME = 10_000
@@ -51,6 +63,8 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE entity (id INTEGER PRIMARY KEY, iri TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
   rank INTEGER NOT NULL, label TEXT NOT NULL, label_key TEXT NOT NULL, summary TEXT NOT NULL);
 CREATE TABLE name (key TEXT NOT NULL, entity INTEGER NOT NULL,
+  PRIMARY KEY (key, entity)) WITHOUT ROWID;
+CREATE TABLE joined (key TEXT NOT NULL, entity INTEGER NOT NULL,
   PRIMARY KEY (key, entity)) WITHOUT ROWID;
 CREATE VIRTUAL TABLE text USING fts5(names, aliases, tags, summary,
   tokenize = 'unicode61 remove_diacritics 2');
@@ -81,6 +95,8 @@ class IndexFigures:
 
     entities: int
     names: int
+    joined: int
+    """Joined keys (``graph.search.text.joined``) of names of several words."""
     words: int
     benchmarks: int
     facet_values: int
@@ -108,22 +124,35 @@ def write_index(path: Path, table: QuadTable, base: str) -> IndexFigures:
         db.commit()
         db.execute("ANALYZE")
         db.commit()
-    return IndexFigures(entity_count, names, words, benchmarks, values)
+        (joined,) = db.execute("SELECT count(*) FROM joined").fetchone()
+    return IndexFigures(entity_count, names, joined, words, benchmarks, values)
 
 
 EntityRow = tuple[int, str, str, int, str, str, str]
+KeyRow = tuple[str, int]
 TextRow = tuple[int, str, str, str, str]
+ValueRow = tuple[int, str, str, str, str, str]
+"""A facet value's row of ``facet_value`` but its count and members."""
 
 
-def entity_rows(number: int, entity: Entity
-                ) -> tuple[EntityRow, list[tuple[str, int]], TextRow]:
-    """The rows of ``entity``, numbered ``number``: in ``entity``, ``name`` and ``text``."""
+@dataclass(frozen=True)
+class EntityRows:
+    """One entity's rows: of ``entity``, ``name``, ``joined`` and ``text``."""
+
+    entity: EntityRow
+    names: list[KeyRow]
+    joined: list[KeyRow]
+    text: TextRow
+
+
+def entity_rows(number: int, entity: Entity) -> EntityRows:
+    """The rows of ``entity``, numbered ``number``."""
     row = (number, entity.iri, entity.kind, entity.rank, entity.label, fold(entity.label),
            entity.summary)
-    names = [(key, number) for key in sorted(entity.keys)]
-    text = (number, _joined(entity.names), _joined(entity.aliases), _joined(entity.tags),
+    text = (number, _listed(entity.names), _listed(entity.aliases), _listed(entity.tags),
             _clean(entity.summary))
-    return row, names, text
+    return EntityRows(row, [(key, number) for key in sorted(entity.keys)],
+                      [(key, number) for key in sorted(entity.joined_keys)], text)
 
 
 def insert_entities(db: sqlite3.Connection, numbered: Iterable[tuple[int, Entity]]
@@ -135,15 +164,18 @@ def insert_entities(db: sqlite3.Connection, numbered: Iterable[tuple[int, Entity
     count = names_count = 0
     for run in _runs(numbered):
         rows: list[EntityRow] = []
-        names: list[tuple[str, int]] = []
+        names: list[KeyRow] = []
+        joined: list[KeyRow] = []
         texts: list[TextRow] = []
         for number, entity in run:
-            row, own_names, text = entity_rows(number, entity)
-            rows.append(row)
-            names += own_names
-            texts.append(text)
+            own = entity_rows(number, entity)
+            rows.append(own.entity)
+            names += own.names
+            joined += own.joined
+            texts.append(own.text)
         db.executemany("INSERT INTO entity VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
         db.executemany("INSERT INTO name VALUES (?, ?)", names)
+        db.executemany("INSERT INTO joined VALUES (?, ?)", joined)
         db.executemany("INSERT INTO text (rowid, names, aliases, tags, summary) "
                        "VALUES (?, ?, ?, ?, ?)", texts)
         count += len(run)
@@ -172,9 +204,10 @@ def _write_search(db: sqlite3.Connection, facts: Facts) -> tuple[int, int, int]:
 
 def _write_browse(db: sqlite3.Connection, facts: Facts, base: str) -> tuple[int, int]:
     """``bench``, ``membership`` (a run of ``ENTITIES_AT_A_TIME`` benchmarks at a time, as
-    ``insert_entities``) and ``facet_value``; returns how many benchmarks and values."""
+    ``insert_entities``) and ``facet_value``; returns how many benchmarks and values (not
+    counting the facets' ``NOT_STATED``)."""
     value_ids: dict[tuple[str, str], int] = {}
-    values: list[tuple[int, str, str, str, str, str]] = []
+    values: list[ValueRow] = []
     holders: defaultdict[int, list[int]] = defaultdict(list)
     count = 0
     for run in _runs(enumerate(benchmark_rows(facts, base), start=1)):
@@ -195,9 +228,26 @@ def _write_browse(db: sqlite3.Connection, facts: Facts, base: str) -> tuple[int,
     db.executemany("INSERT INTO facet_value VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                    ((*value, len(holders[value[0]]), bits.pack(holders[value[0]]))
                     for value in values))
+    db.executemany("INSERT INTO facet_value VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   _not_stated_rows(values, holders, count))
     write_orders(db)
     db.execute("INSERT INTO meta VALUES ('benchmarks', ?)", (str(count),))
     return count, len(values)
+
+
+def _not_stated_rows(values: list[ValueRow], holders: Mapping[int, list[int]], count: int
+                    ) -> Iterator[tuple[int, str, str, str, str, str, int, bytes]]:
+    """Each facet's ``NOT_STATED`` row of ``facet_value``, numbered after ``values``: its
+    members are the benchmarks, of those numbered 1 to ``count``, that hold none of the
+    facet's ``values`` (``holders`` by value number)."""
+    stated = {facet.name: np.zeros(count + 1, dtype=bool) for facet in FACETS}
+    for number, name, *_ in values:
+        stated[name][holders[number]] = True
+    label = fold(NOT_STATED_LABEL)
+    for number, facet in enumerate(FACETS, start=len(values) + 1):
+        members = (np.flatnonzero(~stated[facet.name][1:]) + 1).tolist()
+        yield (number, facet.name, NOT_STATED, "", NOT_STATED_LABEL, label, len(members),
+               bits.pack(members))
 
 
 def _runs(items: Iterable[_T]) -> Iterator[list[_T]]:
@@ -225,7 +275,7 @@ def write_orders(db: sqlite3.Connection) -> None:
         db.execute("INSERT INTO bench_order VALUES (?, ?)", (name, bits.order(ordered)))
 
 
-def _joined(parts: tuple[str, ...]) -> str:
+def _listed(parts: tuple[str, ...]) -> str:
     return _clean(" ; ".join(parts))
 
 

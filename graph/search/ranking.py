@@ -4,11 +4,22 @@ A hit's tier is the best way it matches, in this order (``results.MATCHES``):
 
 1. **exact**: the query's key is one of its names' keys (a name, an alias, its catalog id,
    a notation, an arXiv id; ``graph.search.text.name_key``);
-2. **prefix**: a name's key starts with the query's key;
-3. **text**: every word of the query is in its names, aliases, tags or summary (the last
-   word, from three letters, as a prefix: a query still being typed), by FTS5;
-4. **typo name**, 5. **typo text**: as 1-2 and 3, with each word of four letters or more read
-   as itself or as any word of the index one edit away from it.
+2. **joined**: as 1, the words of both joined (``human eval`` finds ``HumanEval``,
+   ``humaneval`` finds ``Human Eval``; ``graph.search.text.joined``);
+3. **prefix**: a name's key starts with the query's key;
+4. **joined prefix**: as 3, the words of both joined;
+5. **text**: every word of the query is in its names, aliases, tags or summary (the last
+   word, from three letters, as a prefix: a query still being typed), by FTS5; or so it is
+   with a run of neighbouring words of the query read as one (``hella swag`` finds a text
+   with ``HellaSwag``; ``graph.search.text.joinings``);
+6. **typo name**, 7. **typo text**: as 1, 3 and 5, with each word of four letters or more
+   read as itself or as any word of the index one edit away from it (a query's words are
+   read with a typo or joined, not both: the readings would multiply).
+
+A match with the words joined comes right after the same match with the words as typed, so
+it never ranks above a name the query spells out. A query of one word has no neighbours to
+join: what it gains is the names it equals or starts once *their* words are joined
+(``hellaswag`` finds ``Hella Swag``).
 
 Within a tier: benchmarks first (catalogued ones, then those known only by reference), then
 organisations, people, papers, models, harnesses, suites, tags, categories
@@ -26,10 +37,18 @@ import itertools
 import json
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from graph.search.index import MARK_END, MARK_START
 from graph.search.results import MATCHES, Fragment, SearchError, SearchHit, SearchResults
-from graph.search.text import deletions, typo_candidate, within_one_edit, words
+from graph.search.text import (
+    deletions,
+    joined,
+    joinings,
+    typo_candidate,
+    within_one_edit,
+    words,
+)
 
 MAX_QUERY_CHARS = 200
 MAX_QUERY_WORDS = 12
@@ -42,7 +61,7 @@ _MAX_SPELLINGS = 32
 _HIGH = "\U0010ffff"
 _WEIGHTS = "10.0, 5.0, 3.0, 1.0"  # names, aliases, tags, summary: constants, not input
 _SNIPPET_WORDS = 24
-_TEXT_TIERS = (2, 4)
+_TEXT_TIERS = (4, 6)
 """Tiers found by text: their snippets show the words found; a hit by name shows the start
 of its summary instead (its name is its label already)."""
 
@@ -50,14 +69,23 @@ _RANKED = f"""
 WITH hit(entity, tier, relevance) AS (
   SELECT entity, 0, 0.0 FROM name WHERE key = :key
   UNION ALL
-  SELECT entity, 1, length(key) FROM name WHERE key > :key AND key < :key || '{_HIGH}'
+  SELECT entity, 1, 0.0 FROM name WHERE key = :joined_name
   UNION ALL
-  SELECT rowid, 2, bm25(text, {_WEIGHTS}) FROM text WHERE text MATCH :text
+  SELECT entity, 1, 0.0 FROM joined WHERE key = :joined
   UNION ALL
-  SELECT n.entity, 3, length(n.key) FROM json_each(:spellings) AS s
+  SELECT entity, 2, length(key) FROM name WHERE key > :key AND key < :key || '{_HIGH}'
+  UNION ALL
+  SELECT entity, 3, length(replace(key, ' ', '')) FROM name
+    WHERE key > :joined_name AND key < :joined_name || '{_HIGH}'
+  UNION ALL
+  SELECT entity, 3, length(key) FROM joined WHERE key > :joined AND key < :joined || '{_HIGH}'
+  UNION ALL
+  SELECT rowid, 4, bm25(text, {_WEIGHTS}) FROM text WHERE text MATCH :text
+  UNION ALL
+  SELECT n.entity, 5, length(n.key) FROM json_each(:spellings) AS s
     JOIN name AS n ON n.key >= s.value AND n.key < s.value || '{_HIGH}'
   UNION ALL
-  SELECT rowid, 4, bm25(text, {_WEIGHTS}) FROM text WHERE text MATCH :typo_text
+  SELECT rowid, 6, bm25(text, {_WEIGHTS}) FROM text WHERE text MATCH :typo_text
 ),
 best AS (
   SELECT entity, min(tier * 1e9 + relevance) AS ranked, tier, relevance FROM hit GROUP BY entity
@@ -83,29 +111,74 @@ def search(db: sqlite3.Connection, text: str, limit: int = 20, offset: int = 0) 
     query = words(text)
     if not query:
         return SearchResults(text, (), 0, limit, offset)
-    spellings = _spellings(db, query)
-    typo_words = [sorted(options) for options in spellings]
-    readings = [" ".join(combo) for combo in itertools.islice(
-        itertools.product(*typo_words), _MAX_SPELLINGS)]
-    key = " ".join(query)
-    typo_text = _fts(typo_words) if any(len(o) > 1 for o in typo_words) else _NO_MATCH
-    rows = db.execute(_RANKED, {
-        "key": key, "text": _fts([[word] for word in query]),
-        "spellings": json.dumps([r for r in readings if r != key]),
-        "typo_text": typo_text, "limit": limit, "offset": offset,
-    }).fetchall()
+    read = _read(db, query)
+    rows = db.execute(_RANKED, read.parameters() | {"limit": limit, "offset": offset}).fetchall()
     # past the last hit, the window gives no row to read the total from
     total = rows[0][7] if rows else search(db, text, 1, 0).total if offset else 0
-    snippets = _snippets(db, [row for row in rows if row[5] in _TEXT_TIERS],
-                         _fts(typo_words) if typo_text != _NO_MATCH
-                         else _fts([[w] for w in query]))
+    snippets = _snippets(db, [row for row in rows if row[5] in _TEXT_TIERS], read.marked())
     hits = tuple(
         SearchHit(iri=iri, label=label, kind=kind, summary=summary,
                   snippet=snippets.get(number) or _opening(summary),
-                  match=MATCHES[tier], score=_score(tier, relevance, len(key)))
+                  match=MATCHES[tier], score=read.score(tier, relevance))
         for number, iri, label, kind, summary, tier, relevance, _ in rows
     )
     return SearchResults(text, hits, total, limit, offset)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A query's words as each tier looks them up."""
+
+    words: tuple[str, ...]
+    spellings: tuple[str, ...]
+    """Its readings with typos (the words as typed left out), as names' keys."""
+    text: str
+    """The FTS5 query of its words as typed, or with a run of them joined."""
+    typo_text: str
+    """As ``text``, its words as typed read with typos too; ``_NO_MATCH`` when none has one."""
+
+    @property
+    def key(self) -> str:
+        return " ".join(self.words)
+
+    @property
+    def joined(self) -> str:
+        return joined(self.key)
+
+    def parameters(self) -> dict[str, object]:
+        """``_RANKED``'s parameters but the page."""
+        return {
+            "key": self.key, "joined": self.joined,
+            # a one-word query's joined key is its key: the tiers by key find its names
+            "joined_name": self.joined if len(self.words) > 1 else None,
+            "text": self.text, "spellings": json.dumps(self.spellings),
+            "typo_text": self.typo_text,
+        }
+
+    def marked(self) -> str:
+        """The FTS5 query whose words a snippet marks: every word a text tier found."""
+        return self.text if self.typo_text == _NO_MATCH else self.typo_text
+
+    def score(self, tier: int, relevance: float) -> float:
+        """``SearchHit.score`` of a hit of ``tier`` with ``relevance``."""
+        if tier <= 1:
+            return 1.0
+        if tier in (2, 3, 5):
+            typed = len(self.joined if tier == 3 else self.key)
+            return typed / relevance if relevance else 0.0
+        return -relevance
+
+
+def _read(db: sqlite3.Connection, query: list[str]) -> _Read:
+    typo_words = [sorted(options) for options in _spellings(db, query)]
+    readings = [" ".join(combo) for combo in itertools.islice(
+        itertools.product(*typo_words), _MAX_SPELLINGS)]
+    key = " ".join(query)
+    joins = [[[word] for word in reading] for reading in joinings(query)]
+    typed = _any([[[word] for word in query], *joins])
+    typos = _any([typo_words, *joins]) if any(len(o) > 1 for o in typo_words) else _NO_MATCH
+    return _Read(tuple(query), tuple(reading for reading in readings if reading != key), typed,
+                 typos)
 
 
 def _check(text: str, limit: int, offset: int) -> None:
@@ -149,6 +222,13 @@ def _fts(options: Sequence[Sequence[str]]) -> str:
     return " AND ".join(groups)
 
 
+def _any(readings: Sequence[Sequence[Sequence[str]]]) -> str:
+    """An FTS5 query of any of ``readings``, each as ``_fts`` reads it."""
+    if len(readings) == 1:
+        return _fts(readings[0])
+    return " OR ".join(f"({_fts(reading)})" for reading in readings)
+
+
 def _snippets(db: sqlite3.Connection, rows: list[tuple[object, ...]],
               match: str) -> dict[int, tuple[Fragment, ...]]:
     ids = json.dumps([row[0] for row in rows])
@@ -172,14 +252,6 @@ def _opening(summary: str) -> tuple[Fragment, ...]:
     """The start of a summary, for a hit found by name."""
     cut = summary if len(summary) <= 200 else summary[:200].rsplit(" ", 1)[0] + " …"
     return (Fragment(cut),) if cut else ()
-
-
-def _score(tier: int, relevance: float, key_length: int) -> float:
-    if tier == 0:
-        return 1.0
-    if tier in (1, 3):
-        return key_length / relevance if relevance else 0.0
-    return -relevance
 
 
 __all__ = ["MAX_LIMIT", "MAX_QUERY_CHARS", "MAX_QUERY_WORDS", "search"]

@@ -8,7 +8,7 @@ from typing import Any
 
 from graph.errors import BenchgraphError, ErrorKind
 
-MATCHES = ("exact", "prefix", "text", "typo name", "typo text")
+MATCHES = ("exact", "joined", "prefix", "joined prefix", "text", "typo name", "typo text")
 """How a hit matched, best first: the tiers of the ranking (``graph.search.ranking``)."""
 
 
@@ -41,8 +41,9 @@ class SearchHit:
     match: str
     """One of ``MATCHES``."""
     score: float
-    """Relevance within its match tier, higher is better: 1 for an exact name, the share of
-    the name the query covers for a prefix, SQLite FTS5's BM25 (negated) for text. The
+    """Relevance within its match tier, higher is better: 1 for an exact name (joined or
+    not), the share of the name the query covers for a prefix, SQLite FTS5's BM25 (negated)
+    for text. The
     order of ``SearchResults.hits`` is the ranking; the score explains it."""
 
     def to_json(self) -> dict[str, Any]:
@@ -114,6 +115,15 @@ class FacetCounts:
     values: tuple[FacetCount, ...]
     hidden: int
     """Values with benchmarks left out of ``values`` (see ``BrowseRequest.facet_size``)."""
+    not_stated: FacetCount
+    """The benchmarks that state none of its values (``graph.search.facets.NOT_STATED``),
+    counted as a value is; never among ``values``."""
+
+    @property
+    def shows_not_stated(self) -> bool:
+        """Whether a page shows ``not_stated``: as a value, when it has benchmarks or is
+        chosen."""
+        return bool(self.not_stated.count or self.not_stated.selected)
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,23 @@ share a form, so the lookup is a handful of index probes whatever the vocabulary
 ``within_one_edit`` then keeps only the true neighbours. A trigram table would find the same
 words but needs a count over every word sharing a trigram, and trigrams of short words
 (most names) say little.
+
+Word breaks are a writer's choice: ``HumanEval`` and ``human eval``, ``GSM8K`` and ``gsm 8k``,
+``HellaSwag`` and ``hella swag`` are one name. So, as search engines treat compound words
+(a name's words also indexed catenated; a query's neighbouring words also read as one, as
+shingles with no separator), a name is also matched by its *joined key*, its key with the
+spaces dropped (``joined``), and a query's words are also read with a run of neighbours
+written as one word (``joinings``). Only the key of a name of several words is stored joined
+(a one-word key is its own joined key), and a query is joined whole against names and by
+runs of at most ``MAX_JOINED`` words against the words of the text, so neither the index nor
+a query grows with the ways a text could be split.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -45,6 +56,26 @@ def words(text: str) -> list[str]:
 def name_key(text: str) -> str:
     """The key a name is matched by: its words joined by single spaces."""
     return " ".join(words(text))
+
+
+def joined(key: str) -> str:
+    """``key`` with its word breaks dropped: ``human eval`` -> ``humaneval``."""
+    return key.replace(" ", "")
+
+
+MAX_JOINED = 3
+"""The most neighbouring words a query's word is read as joined from, in its text: a
+compound split by the person typing is rarely split more often (``gsm 8 k``), and the readings
+of a query of ``n`` words stay under ``2n``."""
+
+
+def joinings(query: Sequence[str]) -> list[list[str]]:
+    """The readings of ``query`` (its words) with one run of two to ``MAX_JOINED`` adjacent
+    words written as one: ``human eval set`` -> ``humaneval set``, ``human evalset``,
+    ``humanevalset``."""
+    return [[*query[:start], "".join(query[start:end]), *query[end:]]
+            for start in range(len(query))
+            for end in range(start + 2, min(start + MAX_JOINED, len(query)) + 1)]
 
 
 def deletions(word: str) -> set[str]:
@@ -74,5 +105,5 @@ def typo_candidate(word: str) -> bool:
     return len(word) >= TYPO_MIN_LENGTH and not word.isdigit()
 
 
-__all__ = ["TYPO_MIN_LENGTH", "deletions", "fold", "name_key", "typo_candidate",
-           "within_one_edit", "words"]
+__all__ = ["MAX_JOINED", "TYPO_MIN_LENGTH", "deletions", "fold", "joined", "joinings",
+           "name_key", "typo_candidate", "within_one_edit", "words"]

@@ -17,7 +17,8 @@ the benchmarks first hold them), so the update stands only while no number moves
 entities and benchmarks are the same nodes of the same kinds, each changed benchmark holds
 the same facet values, and every value keeps its label. Otherwise (a record added, removed,
 or a tag gained: most changes that are not a record's text) the index is written whole.
-``neighbour`` follows ``text``'s words: those gone are removed, those new added.
+``neighbour`` follows ``text``'s words: those gone are removed, those new added. An index of
+another ``FORMAT`` (written by another version) is written whole.
 The FTS index is not optimised again nor the statistics gathered again (``ANALYZE``): those
 change no answer, and the copied ones still describe the file.
 """
@@ -42,6 +43,7 @@ from graph.search.entities import entities
 from graph.search.extract import Facts
 from graph.search.facets import ORDER_COLUMNS, BenchmarkRow, benchmark_rows
 from graph.search.index import (
+    FORMAT,
     bench_row,
     insert_entities,
     neighbour_rows,
@@ -117,7 +119,12 @@ class _Update:
         return -1 if found is None else found
 
     def apply(self) -> bool:
-        return self._search() and self._browse()
+        return self._same_format() and self._search() and self._browse()
+
+    def _same_format(self) -> bool:
+        found: tuple[str] | None = self.db.execute(
+            "SELECT value FROM meta WHERE key = 'format'").fetchone()
+        return found == (FORMAT,)
 
     def _search(self) -> bool:
         db, facts = self.db, self.facts
@@ -131,6 +138,7 @@ class _Update:
         numbers = [(held[entity.iri][0],) for entity in fresh]
         db.executemany("DELETE FROM entity WHERE id = ?", numbers)
         db.executemany("DELETE FROM name WHERE entity = ?", numbers)
+        db.executemany("DELETE FROM joined WHERE entity = ?", numbers)
         db.executemany("DELETE FROM text WHERE rowid = ?", numbers)
         insert_entities(db, ((held[entity.iri][0], entity) for entity in fresh))
         now = vocabulary(db)
