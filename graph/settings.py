@@ -103,7 +103,7 @@ class Settings(BaseSettings):
 
     graph_store: str = Field(
         "", description="Graph Store Protocol URL of a sparql:URL store, where `benchgraph "
-        "push` loads graphs, when it is not the query URL (flag --graph-store).",
+        "push` loads graphs; push needs it (flag --graph-store).",
     )
     remote_user: str = Field(
         "", description="User name for basic auth to a sparql:URL store's engine.",

@@ -12,6 +12,7 @@ from rdflib import Dataset, Graph
 
 from graph.cli import main
 from tests.seeds import SEEDS
+from tests.system_tools import RAPPER, require
 
 FORMATS = {"turtle": "ttl", "ntriples": "nt", "trig": "trig", "nquads": "nq", "jsonld": "jsonld",
            "rdfxml": "rdf"}
@@ -28,8 +29,9 @@ def test_every_format_parses_with_an_independent_parser(tmp_path: Path, fmt: str
         nquads = jsonld.to_rdf(expanded, {"format": "application/n-quads"})
         assert nquads.count("\n") == len(Dataset().parse(out, format="json-ld"))
         return
+    [rapper] = require(RAPPER)
     checked = subprocess.run(
-        ["rapper", "-i", RAPPER_SYNTAX[fmt], "-c", str(out)], capture_output=True, text=True
+        [rapper, "-i", RAPPER_SYNTAX[fmt], "-c", str(out)], capture_output=True, text=True
     )
     assert checked.returncode == 0, checked.stderr
     assert "returned 0 " not in checked.stderr

@@ -46,10 +46,37 @@ def test_warnings_are_grouped_by_field_and_reason_the_most_frequent_first() -> N
     assert [(g.field, len(g.problems), len(g.files)) for g in groups[:2]] == [
         ("page.sources[].archived", 30, 10), ("page.legacy_rank", 10, 10)]
     assert len(groups) == 7
-    line = groups[0].line(width=200)
+    line = groups[0].line()
     assert line.startswith(f"warning: page.sources[].archived: {UNKNOWN} — 30 times in 10 files")
     assert "(in catalog/: 00000.json, 00001.json, 00002.json, …)" in line
     assert groups[1].line().startswith(f"warning: page.legacy_rank: {UNKNOWN} — 10 files (")
+
+
+LONG = "a_file_name_long_enough_that_two_of_them_fill_a_terminal_line"
+
+
+@pytest.mark.parametrize(("files", "named", "more"), [(2, 2, False), (3, 3, False),
+                                                      (5, 3, True)])
+def test_a_group_names_up_to_three_files_before_the_ellipsis(files: int, named: int,
+                                                             more: bool) -> None:
+    """However long the names and however narrow the terminal: a name left out to fit the
+    line hid a file behind "…" (a group of two named one)."""
+    paths = [Path(f"catalog/part_{n}/{LONG}_{n}.json") for n in range(files)]
+    (group,) = group_problems(Problem(path, "page.x", UNKNOWN) for path in paths)
+    line = group.line()
+    assert line.startswith(f"warning: page.x: {UNKNOWN} — {files} files (")
+    assert [str(path) in line for path in paths] == [n < named for n in range(files)]
+    assert line.endswith(", …)" if more else f"{paths[-1]})")
+
+
+def test_a_group_of_one_file_names_it_once() -> None:
+    problems = [Problem(Path(f"catalog/{LONG}.json"), f"page.sources[{n}].x", UNKNOWN)
+                for n in range(2)]
+    (group,) = group_problems(problems)
+    assert group.line() == (f"warning: page.sources[].x: {UNKNOWN} — 2 times in 1 file "
+                            f"(in catalog/: {LONG}.json)")
+    (alone,) = group_problems(problems[:1])
+    assert alone.line() == f"warning: catalog/{LONG}.json: page.sources[0].x: {UNKNOWN}"
 
 
 def test_a_warning_met_once_is_its_own_line_with_its_value() -> None:
@@ -130,6 +157,20 @@ def test_every_command_that_builds_takes_report_and_verbose_alike(
     err = capsys.readouterr().err
     assert err.count("warning: ") == 6
     assert f"page_2.json: page.sources[1].archived: {UNKNOWN}" in err
+
+
+def test_a_one_line_text_file_is_warned_about_with_its_name_and_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A stray note in the catalog folder is no benchmark page: it says nothing but a name."""
+    (tmp_path / "notes.txt").write_text("remember to add the new ones\n", encoding="utf-8")
+    (tmp_path / "page.txt").write_text("A benchmark\nWhat it measures.\n", encoding="utf-8")
+    assert main(["build", str(tmp_path), "-o", str(tmp_path / "g.nt")]) == 0
+    err = capsys.readouterr().err
+    (warning,) = [line for line in err.splitlines() if line.startswith("warning: ")]
+    assert warning.startswith(f"warning: {tmp_path / 'notes.txt'}: summary: line 1: the page "
+                              "is its title alone")
+    assert "2 records loaded, 0 files rejected, 1 warning" in err
 
 
 def test_a_report_file_that_cannot_be_written_is_one_line(

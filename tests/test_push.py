@@ -31,11 +31,12 @@ from graph.store.remote.client import RemoteError, RemoteTimeout
 from graph.store.remote.engine import Dataset
 from graph.store.remote.manifest import engine_for
 from graph.store.remote.push import PushError, PushOutcome, push
-from tests.engines import ENGINES, OXIGRAPH, RunningEngine, oxigraph_server
+from tests.engines import ENGINES, RunningEngine, oxigraph_server
 from tests.proxy import Proxy, proxy_to
 from tests.store_kinds import STORE_KINDS
+from tests.system_tools import OXIGRAPH, needs
 
-pytestmark = pytest.mark.skipif(OXIGRAPH is None, reason="the oxigraph server binary is missing")
+pytestmark = [pytest.mark.engine, needs(OXIGRAPH)]
 
 BASE = Settings().base
 RECORDS = {f"bench_{n}": f"Bench {n}\nA summary of bench {n}.\n- Made by\n- Lab {n % 3}\n"

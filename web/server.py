@@ -60,6 +60,7 @@ page the server holds.
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
 import resource
@@ -90,6 +91,9 @@ LOOP_SECONDS = 1
 """The most the event loop waits without looking at its connections' timeouts."""
 GRACE_SECONDS = 5.0
 """How long the requests under way may take to finish once the server is stopped."""
+BACKLOG = 1024
+"""Connections the kernel holds for the server before it accepts them (waitress's default,
+which it sets again when it starts listening)."""
 _FILES_PER_CONNECTION = 3
 _FILES_BESIDES = 256
 """Files the process needs besides its connections: the store's, the query processes'
@@ -110,11 +114,14 @@ class ServerOptions:
 
 def serve(
     app: Flask, options: ServerOptions, announce: Callable[[str], None],
-    prepare: Callable[[], None] | None = None,
+    prepare: Callable[[], None] | None = None, listener: socket.socket | None = None,
 ) -> None:
     """Serve ``app`` until stopped by SIGINT or SIGTERM; ``announce`` gets the base URL once
     the socket listens. ``prepare`` (starting the query processes) runs before any thread
-    of the server exists, after this process's objects were frozen."""
+    of the server exists, after this process's objects were frozen. ``listener`` is the
+    socket ``listen`` made for ``options``' address (a command that has work to do first
+    takes the port before it: ``benchgraph serve``); else it is made here. It is closed
+    when the server stops."""
     stopping: list[int] = []
     server: Any = None
 
@@ -123,7 +130,8 @@ def serve(
         if server is not None:
             server.pull_trigger()  # wakes the event loop now
 
-    listener = _listen(options.host, options.port)
+    if listener is None:
+        listener = listen(options.host, options.port)
     previous = {stop_signal: signal.signal(stop_signal, stop)
                 for stop_signal in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -158,10 +166,12 @@ def serve(
             signal.signal(stop_signal, handler)
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host``:``port`` (the first address ``host`` names; port 0: any
-    free one), not yet listening: waitress does. A port in use, or a host that names no
-    address of this machine, is the user's to fix: one line."""
+    free one) and listening, so that no other process can take the port from then on (one
+    bound alone could share it with a socket of ``SO_REUSEADDR`` not yet listening). A port
+    in use, or a host that names no address of this machine, is the user's to fix: one
+    line, ``port 5000 is in use; pass --port N``."""
     try:
         family, kind, protocol, _name, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
@@ -169,10 +179,14 @@ def _listen(host: str, port: int) -> socket.socket:
         try:
             listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             listener.bind(address)
+            listener.listen(BACKLOG)
         except OSError:
             listener.close()
             raise
     except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise BenchgraphError(f"port {port} is in use; pass --port N",
+                                  ErrorKind.USAGE) from None
         raise BenchgraphError(f"cannot listen on {_host_port(host, port)}: "
                               f"{error.strerror or error}", ErrorKind.USAGE) from None
     return listener
@@ -234,4 +248,4 @@ def print_address(stream: TextIO = sys.stderr) -> Callable[[str], None]:
     return announce
 
 
-__all__ = ["ServerOptions", "log_to", "print_address", "serve"]
+__all__ = ["ServerOptions", "listen", "log_to", "print_address", "serve"]

@@ -13,14 +13,21 @@ from graph.cli.common import (
     build_from,
     load_exit_code,
     output_to,
+    report_changes,
     report_load,
     settings_from,
 )
 from graph.cli.progress import progress_bar
-from graph.cli.report import write_report_json
 from graph.errors import BenchgraphError, ErrorKind
 from graph.export import write_file, write_stream
-from graph.export.formats import RDF_FORMATS, format_for, names
+from graph.export.formats import (
+    RDF_FORMATS,
+    Format,
+    FormatError,
+    format_for,
+    format_for_path,
+    names,
+)
 from graph.settings import Settings
 from graph.stats import statement_counts
 from graph.store.disk import Manifest
@@ -55,14 +62,16 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--format",
         metavar="F",
-        help=f"one of {names(RDF_FORMATS)} (default: from FILE's extension, else turtle)",
+        help=f"one of {names(RDF_FORMATS)} (default: from FILE's extension, else turtle; "
+        "one that FILE's extension names otherwise is an error)",
     )
     parser.add_argument(
         "--store",
         metavar="oxigraph:DIR",
         help="also (or, without -o, only) put the graph into this store folder, validated "
         "(its report kept for `benchgraph validate --store` and the /validation page); "
-        "incrementally when it holds a store this version built with the same base",
+        "incrementally when it holds a store this version built with the same base; says "
+        "which records were added, changed and removed since the build it held",
     )
     parser.add_argument(
         "--no-validate", action="store_true",
@@ -78,7 +87,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    fmt = format_for(args.format, args.output)
+    fmt = output_format(args.format, args.output)
     settings = settings_from(args)
     target = _store_folder(args.store) if args.store else None
     if args.full and target is None:
@@ -91,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"stored in {target}: {manifest.quads:,} quads in {len(result.report.records):,} "
               f"record graphs, the build graph and the ontology; {manifest.triples:,} triples "
               "in their merge", file=sys.stderr)
+        report_changes(args, result, manifest.facts.changes, "build")
     if args.output is not None:
         with output_to(args.output):
             write_file(args.output, result.table, fmt, base=settings.base)
@@ -101,8 +111,35 @@ def run(args: argparse.Namespace) -> int:
         counts = manifest.counts.statements  # counted for the store already
     else:
         counts = statement_counts(result.table, settings.base, keep_graphs=fmt.keeps_graphs)
-    report_load(args, result, counts)
+    report_load(args, result, counts, written=target is None or args.output is not None)
     return load_exit_code(result)
+
+
+def output_format(name: str | None, output: Path | None) -> Format:
+    """The format to write in: ``--format``, else the extension of ``-o FILE``, else Turtle
+    (``format_for``). A ``--format`` that the file's extension names otherwise (``--format
+    jsonld -o graph.ttl``) is a usage error naming both, not a file whose name lies about
+    what it holds; an extension that names no RDF format (``.txt``, ``.data``) is the
+    user's to choose."""
+    fmt = format_for(name, output)
+    if name is None or output is None:
+        return fmt
+    named = _rdf_format_of(output)
+    if named is not None and named is not fmt:
+        raise BenchgraphError(
+            f"--format {name} and -o {output} disagree: {output.suffix} is the extension of "
+            f"{named.name}; give -o {output.with_suffix(fmt.extension)} or --format "
+            f"{named.name}", ErrorKind.USAGE)
+    return fmt
+
+
+def _rdf_format_of(path: Path) -> Format | None:
+    """The RDF format ``path``'s extension names; None when it names none."""
+    try:
+        found = format_for_path(path)
+    except FormatError:
+        return None
+    return found if found.holds_graph else None
 
 
 def _into_store(args: argparse.Namespace, target: Path, settings: Settings
@@ -124,9 +161,6 @@ def _into_store(args: argparse.Namespace, target: Path, settings: Settings
             return result, build_into(target, result, settings, validate=validate,
                                       kept=kept_build(result, settings),
                                       let_go=args.output is None, lock=lock)
-    if args.report is not None:
-        with output_to(args.report):
-            write_report_json(args.report, rebuilt.result.report)
     if args.verbose:
         print(rebuilt.figures.summary(), file=sys.stderr)
     return rebuilt.result, rebuilt.manifest

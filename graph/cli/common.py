@@ -11,12 +11,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from graph.cli.changes import change_lines
 from graph.cli.progress import progress_bar
-from graph.cli.report import print_load_report, write_report_json
+from graph.cli.report import print_lines, print_load_report, write_report_json
 from graph.errors import BenchgraphError, ErrorKind
 from graph.settings import Settings, load_settings
 from graph.stats import StatementCounts
 from graph.store.base import Store
+from graph.store.changes import BuildChanges
 from graph.store.kinds import StoreSpec, open_store
 
 if TYPE_CHECKING:  # the build is imported when a command builds: see graph.cli
@@ -133,10 +135,23 @@ def build_from(
 
 
 def report_load(
-    args: argparse.Namespace, result: BuildResult, counts: StatementCounts | None = None
+    args: argparse.Namespace, result: BuildResult, counts: StatementCounts | None = None,
+    *, written: bool = True,
 ) -> None:
-    """The load report on stderr, as ``--verbose`` asks."""
-    print_load_report(result.report, counts=counts, verbose=args.verbose)
+    """The load report on stderr, as ``--verbose`` asks (``written``: whether the graph was
+    written out, ``graph.cli.report.counts_line``)."""
+    print_load_report(result.report, counts=counts, verbose=args.verbose, written=written)
+
+
+def report_changes(args: argparse.Namespace, result: BuildResult, changes: BuildChanges,
+                   before: str) -> None:
+    """What the build changed against the ``before`` (``build``, ``push``) its store held,
+    on stderr as ``--verbose`` asks (``graph.cli.changes``); with ``--report``, the report
+    written again, with them."""
+    print_lines(change_lines(changes, len(result.report.records), before, args.verbose))
+    if args.report is not None:
+        with output_to(args.report):
+            write_report_json(args.report, result.report, changes)
 
 
 def load_exit_code(result: BuildResult | None) -> int:

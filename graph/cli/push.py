@@ -1,6 +1,6 @@
 """``benchgraph push``: build the graph from record files and load it into a remote engine.
 
-    benchgraph push --store sparql:QUERY_URL [--graph-store URL] [--validate] [PATH ...]
+    benchgraph push --store sparql:QUERY_URL --graph-store URL [--validate] [PATH ...]
 
 Credentials come from the environment only (``BENCHGRAPH_REMOTE_USER`` and
 ``BENCHGRAPH_REMOTE_PASSWORD``, or ``BENCHGRAPH_REMOTE_TOKEN``): never from this line.
@@ -13,6 +13,7 @@ from graph.cli.common import (
     add_build_arguments,
     build_from,
     load_exit_code,
+    report_changes,
     report_load,
     settings_from,
 )
@@ -20,6 +21,15 @@ from graph.errors import BenchgraphError, ErrorKind
 from graph.store.kinds import StoreSpec, build_facts
 from graph.store.remote.manifest import engine_for
 from graph.store.remote.push import PushOutcome, push
+
+GRAPH_STORE_PATHS = ("Oxigraph: .../store, Fuseki: .../DATASET/data, Virtuoso: "
+                     ".../sparql-graph-crud, GraphDB: .../repositories/ID/rdf-graphs/service")
+"""Where the usual engines take the Graph Store Protocol."""
+NO_GRAPH_STORE = ("the engine needs a Graph Store Protocol URL to load graphs into (a query "
+                  "URL takes no PUT): give --graph-store URL or set BENCHGRAPH_GRAPH_STORE "
+                  f"({GRAPH_STORE_PATHS})")
+"""Said before any work: without one, a push would build the graph, then fail at its first PUT
+to the query URL."""
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -30,7 +40,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "load every record's graph, the build graph and the ontology into a SPARQL 1.1 "
         "engine with the Graph Store HTTP Protocol (PUT of each whole graph), with what "
         "`serve --store sparql:URL` needs to serve it. Only graphs whose content changed "
-        "since the last push are sent; a removed record's graph is deleted. Credentials: "
+        "since the last push are sent, a removed record's graph is deleted, and it says "
+        "which records were added, changed and removed since the last push. Credentials: "
         "BENCHGRAPH_REMOTE_USER and BENCHGRAPH_REMOTE_PASSWORD, or BENCHGRAPH_REMOTE_TOKEN.",
     )
     add_build_arguments(parser)
@@ -38,9 +49,9 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
                         help="the engine's SPARQL query URL (Oxigraph: .../query, Fuseki: "
                         ".../ds/sparql, Virtuoso: .../sparql)")
     parser.add_argument("--graph-store", metavar="URL",
-                        help="its Graph Store Protocol URL when it is not the query URL "
-                        "(Oxigraph: .../store, Fuseki: .../ds/data, Virtuoso: "
-                        ".../sparql-graph-crud); default $BENCHGRAPH_GRAPH_STORE")
+                        help=f"its Graph Store Protocol URL, where each graph is PUT "
+                        f"({GRAPH_STORE_PATHS}); default $BENCHGRAPH_GRAPH_STORE, and one of "
+                        "the two is needed")
     parser.add_argument("--validate", action="store_true",
                         help="validate the graph and keep the report in the engine too, for "
                         "the /validation page and the benchmark pages' findings")
@@ -55,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
                               "an oxigraph:DIR one)", ErrorKind.USAGE)
     engine = engine_for(spec.location, settings)
     try:
+        if not settings.graph_store:
+            raise BenchgraphError(NO_GRAPH_STORE, ErrorKind.USAGE)
         # apart: built in this process, the mapping's heap and every record stayed to the
         # end of the push (7-8 GB at 100,000 records; 920 MB at 10,000, against 594 apart)
         result = build_from(args, settings, apart=True)
@@ -67,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         engine.close()
     print(summary(outcome, spec.location), file=sys.stderr)
+    report_changes(args, result, outcome.changes, "push")
     report_load(args, result)
     return load_exit_code(result)
 

@@ -6,13 +6,13 @@ file on its own line, then one line per kind of warning (its field, list indices
 in ``page.sources[].url``, and its reason) with how often it occurs and the first files. It
 keeps to ``MAX_LINES``, rejections first; what does not fit is counted on a last line.
 ``--verbose`` lists every warning and rejection instead, and ``--report FILE.json`` writes
-each of them (file, field, reason, value, kind) for tools.
+each of them (file, field, reason, value, kind) for tools, with, after a build into a store
+or a push, the records it added, changed and removed (``graph.cli.changes``).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from collections.abc import Iterable
@@ -27,11 +27,12 @@ from graph.stats import StatementCounts
 if TYPE_CHECKING:  # the loader is imported when a command builds: see graph.cli
     from graph.importers.base import Problem
     from graph.loader import LoadReport
+    from graph.store.changes import BuildChanges
 
 MAX_LINES = 40
 """The most lines the load report takes without ``--verbose``."""
 FILES_SHOWN = 3
-"""Files named on the line of a kind of warning, as many as the terminal's width allows."""
+"""Files named on the line of a kind of warning, before ``…`` when there are more."""
 WARNING_LINES_KEPT = 8
 """When not everything fits, rejections come first, but this many kinds of warning are still
 shown (if there are as many)."""
@@ -52,24 +53,20 @@ class ProblemGroup:
         """The files it occurs in, each once, in report order."""
         return list(dict.fromkeys(problem.path for problem in self.problems))
 
-    def line(self, width: int = 120) -> str:
-        """``warning: page.x: unknown key, kept as data — 9,812 times in 4,000 files (a, b, …)``,
-        naming as many files as fit in ``width`` (at least one)."""
+    def line(self) -> str:
+        """``warning: page.x: unknown key, kept as data — 9,812 times in 4,000 files (a, b, c,
+        …)``: the first ``FILES_SHOWN`` files named, and ``…`` only when there are more. (A
+        long line wraps on a terminal; a name left out to fit it hid a file behind ``…``.)"""
         if len(self.problems) == 1:
             return f"warning: {self.problems[0]}"
         files = self.files
         times = len(self.problems)
-        how_often = (_count(times, "file") if times == len(files)
-                     else f"{times:,} times in {_count(len(files), 'file')}")
+        how_often = (counted(times, "file") if times == len(files)
+                     else f"{times:,} times in {counted(len(files), 'file')}")
         where = f"{self.field}: " if self.field else ""
         named, folder = _below_one_folder(files[:FILES_SHOWN])
-        head = f"warning: {where}{self.reason} — {how_often} ({folder}"
-        shown = named[:1]
-        for name in named[1:]:
-            if len(head) + len(", ".join([*shown, name])) + len(", …)") > width:
-                break
-            shown.append(name)
-        return head + ", ".join(shown) + (", …)" if len(files) > len(shown) else ")")
+        more = ", …" if len(files) > FILES_SHOWN else ""
+        return f"warning: {where}{self.reason} — {how_often} ({folder}{', '.join(named)}{more})"
 
 
 def _below_one_folder(paths: list[Path]) -> tuple[list[str], str]:
@@ -102,36 +99,37 @@ def report_lines(
     counts: StatementCounts | None = None,
     verbose: bool = False,
     max_lines: int = MAX_LINES,
-    width: int = 120,
+    written: bool = True,
 ) -> list[str]:
-    """The report's lines: counts (and what was written, with ``counts``), rejections, then
-    warnings, grouped unless ``verbose``; at most ``max_lines`` unless ``verbose``."""
+    """The report's lines: counts (and with ``counts``, what the build made: ``counts_line``),
+    rejections, then warnings, grouped unless ``verbose``; at most ``max_lines`` unless
+    ``verbose``."""
     groups = group_problems(report.warnings)
-    kinds = f" of {_count(len(groups), 'kind')}" if len(groups) > 1 else ""
+    kinds = f" of {counted(len(groups), 'kind')}" if len(groups) > 1 else ""
     lines = [", ".join([
-        _count(len(report.records), "record") + " loaded",
-        _count(len(report.rejected), "file") + " rejected",
-        _count(len(report.warnings), "warning") + kinds,
+        counted(len(report.records), "record") + " loaded",
+        counted(len(report.rejected), "file") + " rejected",
+        counted(len(report.warnings), "warning") + kinds,
     ])]
     if counts is not None:
-        lines.append(f"wrote {statements_line(counts)}")
+        lines.append(counts_line(counts, written))
     rejected = [f"rejected: {problem}" for problem in report.rejected]
     if verbose:
         return lines + rejected + [f"warning: {problem}" for problem in report.warnings]
     room = max_lines - len(lines)
     if len(rejected) + len(groups) <= room:
-        return lines + rejected + [group.line(width) for group in groups]
+        return lines + rejected + [group.line() for group in groups]
     room -= 1  # for the line that counts what is left out
     shown_rejected = min(len(rejected), room - min(len(groups), WARNING_LINES_KEPT))
     shown_groups = room - shown_rejected
-    left_out = [_count(len(rejected) - shown_rejected, "more rejected file")] if len(
+    left_out = [counted(len(rejected) - shown_rejected, "more rejected file")] if len(
         rejected) > shown_rejected else []
     if len(groups) > shown_groups:
-        left_out.append(_count(len(groups) - shown_groups, "more kind") + " of warning")
+        left_out.append(counted(len(groups) - shown_groups, "more kind") + " of warning")
     more = (f"… and {' and '.join(left_out)}: --verbose lists every one, "
             "--report FILE.json writes them for tools")
     return [*lines, *rejected[:shown_rejected],
-            *(group.line(width) for group in groups[:shown_groups]), more]
+            *(group.line() for group in groups[:shown_groups]), more]
 
 
 def print_load_report(
@@ -139,23 +137,25 @@ def print_load_report(
     counts: StatementCounts | None = None,
     verbose: bool = False,
     stream: TextIO | None = None,
+    written: bool = True,
 ) -> None:
     """The report on ``stream`` (stderr), after whatever the command printed; with ``counts``,
-    what was written, in words (``statements_line``)."""
-    out = stream or sys.stderr
+    what the build made, in words (``counts_line``)."""
+    print_lines(report_lines(report, counts, verbose, written=written), stream)
+
+
+def print_lines(lines: Iterable[str], stream: TextIO | None = None) -> None:
+    """``lines`` on ``stream`` (stderr), after whatever the command printed to stdout."""
     sys.stdout.flush()  # what a command printed comes before its report on a shared terminal
-    lines = report_lines(report, counts, verbose, width=_width(out))
-    out.write("".join(line + "\n" for line in lines))
+    (stream or sys.stderr).write("".join(line + "\n" for line in lines))
 
 
-def _width(stream: TextIO) -> int:
-    """The terminal's width when ``stream`` is one (``$COLUMNS`` first), else 120."""
-    if os.environ.get("COLUMNS", "").isdigit():
-        return int(os.environ["COLUMNS"])
-    try:
-        return os.get_terminal_size(stream.fileno()).columns
-    except (OSError, ValueError):  # not a terminal, or no file at all (a test's capture)
-        return 120
+def counts_line(counts: StatementCounts, written: bool = True) -> str:
+    """What a build made: ``wrote …`` (``statements_line``) when it wrote the graph out, as
+    a file or on stdout; else (only into a store) ``built …``, and that no file was."""
+    if written:
+        return f"wrote {statements_line(counts)}"
+    return f"built {statements_line(counts)}; no RDF file written (-o FILE writes one)"
 
 
 def statements_line(counts: StatementCounts) -> str:
@@ -163,27 +163,36 @@ def statements_line(counts: StatementCounts) -> str:
     what ``build`` wrote and ``stats`` counts, in the same words."""
     records = f"{counts.records:,} from records"
     if counts.unit == "quads":
-        records = f"{counts.records:,} in {_count(counts.record_graphs, 'record graph')}"
-    return (f"{_count(counts.total, counts.unit[:-1])}: {records}, "
+        records = f"{counts.records:,} in {counted(counts.record_graphs, 'record graph')}"
+    return (f"{counted(counts.total, counts.unit[:-1])}: {records}, "
             f"{counts.build:,} from the build graph, {counts.ontology:,} from the ontology")
 
 
-def report_json(report: LoadReport) -> dict[str, Any]:
+def report_json(report: LoadReport, changes: BuildChanges | None = None) -> dict[str, Any]:
     """Every rejection and warning, for tools: two lists of problems, each with its file,
-    field, reason, value and kind (``rejected`` or ``warning``), in report order."""
-    return {
+    field, reason, value and kind (``rejected`` or ``warning``), in report order; with
+    ``changes`` (a build into a store, a push), what the build changed against the one
+    before it, as the store keeps it (``BuildChanges.to_json``: ``compared``,
+    ``previous_built_at``, and ``added``, ``changed`` and ``removed``, lists of records, each
+    its ``graph`` and ``file``)."""
+    found: dict[str, Any] = {
         "files_read": report.files_read,
         "records_loaded": len(report.records),
         "rejected": [_problem_json(p, "rejected") for p in report.rejected],
         "warnings": [_problem_json(p, "warning") for p in report.warnings],
     }
+    if changes is not None:
+        found["changes"] = changes.to_json()
+    return found
 
 
-def write_report_json(path: Path, report: LoadReport) -> None:
+def write_report_json(path: Path, report: LoadReport,
+                      changes: BuildChanges | None = None) -> None:
     """``report_json`` written to ``path`` by ``write_atomically``: a file is replaced whole
     (a reader never sees half of it), a stream, a device or a FIFO (``/dev/stderr``) written
     to in place, and nothing else is ever replaced."""
-    data = json.dumps(report_json(report), indent=1, ensure_ascii=False).encode("utf-8")
+    data = json.dumps(report_json(report, changes), indent=1,
+                      ensure_ascii=False).encode("utf-8")
     write_atomically(path, lambda handle: handle.write(data + b"\n"))
 
 
@@ -192,5 +201,6 @@ def _problem_json(problem: Problem, kind: str) -> dict[str, Any]:
             "reason": problem.reason, "value": problem.value}
 
 
-def _count(n: int, noun: str) -> str:
+def counted(n: int, noun: str) -> str:
+    """``1 file``, ``2 files``: ``n`` with its noun, plural but for one."""
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"

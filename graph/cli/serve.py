@@ -39,23 +39,27 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run(args: argparse.Namespace) -> int:
+    """The port is taken first, before the store is built or opened: a port in use is one
+    line and exit 2 before any work, any report or any log line (``web.server.listen``)."""
     from web import create_app
-    from web.server import ServerOptions, log_to, print_address, serve
+    from web.server import ServerOptions, listen, log_to, print_address, serve
 
     settings = settings_from(args)
     spec = StoreSpec.parse(settings.store)
-    built = None
-    if spec.kind == "memory":
-        built = build_from(args, settings)
-        report_load(args, built)
-    store = open_store(spec, settings, args.paths, processes=settings.query_processes,
-                       built=built, validate=True)
-    try:
-        options = ServerOptions(settings.host, settings.port, settings.threads,
-                                settings.max_request_bytes, settings.max_query_bytes,
-                                access_log=args.access_log)
-        log_to(sys.stderr, access_log=args.access_log)
-        serve(create_app(settings, store), options, print_address(sys.stderr), store.prepare)
-    finally:
-        store.close()
+    with listen(settings.host, settings.port) as listener:
+        built = None
+        if spec.kind == "memory":
+            built = build_from(args, settings)
+            report_load(args, built)
+        store = open_store(spec, settings, args.paths, processes=settings.query_processes,
+                           built=built, validate=True)
+        try:
+            options = ServerOptions(settings.host, settings.port, settings.threads,
+                                    settings.max_request_bytes, settings.max_query_bytes,
+                                    access_log=args.access_log)
+            log_to(sys.stderr, access_log=args.access_log)
+            serve(create_app(settings, store), options, print_address(sys.stderr),
+                  store.prepare, listener)
+        finally:
+            store.close()
     return EXIT_OK

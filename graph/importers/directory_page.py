@@ -6,7 +6,8 @@ is stripped of surrounding white space and otherwise kept exactly as written):
 
 1. **Title** (line 1). A blank first line, or one that is a ``- `` item or a section
    heading, is a page with no title: rejected. So is a title with no letter or digit
-   (the benchmark's id is the slug of its title).
+   (the benchmark's id is the slug of its title). A page must say more than its title: one
+   with nothing after it (a one-line text file) is kept but warned about (``TITLE_ALONE``).
 2. **Summary**: the next line, unless it is an item or a known heading. (A line that
    opens "Access needs" here is taken as the access paragraph and the summary is absent.)
 3. **Access paragraph** (optional): the next such line. Its "Access needs …" sentence
@@ -74,6 +75,12 @@ from graph.settings import Settings
 from graph.slug import slugify
 
 _FIRST_VISIBLE = re.compile(r"\S")
+TITLE_ALONE = ("the page is its title alone, with nothing that says what the benchmark is (a "
+               "summary, access, facts or a section); kept as a catalogued benchmark all the "
+               "same")
+"""The warning of a one-line text file. A directory page must say something about its
+benchmark besides its name; one that does not may be a stray note in the catalog folder, or a
+page not yet written: it is kept (its title names a benchmark), and the load report says so."""
 NOT_A_RELEASE_DATE = ("not a year, a month or a date (2023, January 2019, 2019-01-31); kept as "
                       "written, as text")
 
@@ -116,6 +123,8 @@ class _PageParser:
             self._check_length(text_line, f"line {number}")
         self.fields["title"] = _title(raw[0])
         self.lines = [Line.read(n, t) for n, t in enumerate(raw[1:], start=2) if t]
+        if not self.lines:
+            self._warn("summary", Line.read(1, raw[0]), TITLE_ALONE)
         self._preamble()
         self._stray(stop_at_items=True)
         self._facts()

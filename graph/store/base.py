@@ -18,21 +18,23 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import BinaryIO, Literal, Protocol
+from typing import Any, BinaryIO, Literal, Protocol
 
 import pyoxigraph as ox
 
 from graph.export.formats import Format
 from graph.search.results import BrowsePage, BrowseRequest, SearchResults
+from graph.sparql.query_text import BindingTerm, BindingValue
 from graph.stats import GraphStats
+from graph.store.changes import NOT_KEPT, BuildChanges
 from graph.store.concat import Joined, Piece
 from graph.store.result import QueryResult
 from graph.validation.report import ValidationReport
 
 Term = ox.NamedNode | ox.BlankNode | ox.Literal
-BindingTerm = ox.NamedNode | ox.Literal
-Bindings = Mapping[str, BindingTerm]
-"""Values for a query's variables, by name without ``?``: bound before the query runs."""
+Bindings = Mapping[str, BindingValue]
+"""Values for a query's variables, by name without ``?``: bound before the query runs (a
+tuple of terms: each in turn)."""
 ValidationSuffix = Literal[".json", ".ttl"]
 """The forms a store keeps its validation report in."""
 
@@ -131,6 +133,12 @@ class StoredFile:
         return io.BufferedReader(Joined(self.pieces))
 
 
+def _record_json(record: RecordGraph) -> dict[str, str]:
+    """``dataclasses.asdict`` of a record graph, by hand: that deep-copies every field, most
+    of the time of writing the manifest of a large catalog."""
+    return {"graph": record.graph, "source_file": record.source_file, "sha256": record.sha256}
+
+
 @dataclass(frozen=True)
 class BuildFacts:
     """What a store knows of the build it holds."""
@@ -141,6 +149,28 @@ class BuildFacts:
     records: tuple[RecordGraph, ...] = ()
     rejected: tuple[str, ...] = field(default=())
     """Files the build could not read, as ``path: field: reason`` lines."""
+    changes: BuildChanges = field(default_factory=BuildChanges)
+    """What it changed against the build before it; by default, built when its store was
+    opened (the writer of a store that holds builds one after another says otherwise)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The facts as a store's manifest keeps them."""
+        return {
+            "base": self.base,
+            "built_at": self.built_at,
+            "records": [_record_json(record) for record in self.records],
+            "rejected": list(self.rejected),
+            "changes": self.changes.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BuildFacts:
+        """The facts ``to_json`` wrote (``NOT_KEPT`` changes when it kept none)."""
+        changes = data.get("changes")
+        return cls(data["base"], data["built_at"],
+                   tuple(RecordGraph(**record) for record in data["records"]),
+                   tuple(data["rejected"]),
+                   NOT_KEPT if changes is None else BuildChanges.from_json(changes))
 
     def record(self, graph: str) -> RecordGraph | None:
         """The record graph named ``graph`` (None: no record's). A benchmark page asks for the
@@ -188,6 +218,11 @@ class Store(Protocol):
 
     def counts(self) -> GraphStats:
         """The counts ``benchgraph stats`` prints."""
+        ...
+
+    def build_facts(self) -> BuildFacts:
+        """The facts of the build the store holds: when it was made, from which records, and
+        what it changed against the one before it (``BuildFacts.changes``)."""
         ...
 
     def search(self, text: str, limit: int = 20, offset: int = 0) -> SearchResults:
@@ -243,6 +278,7 @@ class Store(Protocol):
 
 __all__ = [
     "BindingTerm",
+    "BindingValue",
     "Bindings",
     "BuildFacts",
     "Description",

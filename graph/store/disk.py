@@ -32,7 +32,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,6 +45,7 @@ from graph.libc import libc_function
 from graph.search import INDEX_FILE, write_index
 from graph.stats import GraphStats
 from graph.store.base import BuildFacts
+from graph.store.changes import NOT_KEPT, BuildChanges
 from graph.store.errors import StoreError
 from graph.store.executor import Stores
 from graph.store.files import (
@@ -63,7 +64,14 @@ from graph.store.generations import (
     remove_old_generations,
 )
 from graph.store.lock import BuildLock
-from graph.store.manifest import MANIFEST, Manifest, current_generation, read_manifest
+from graph.store.manifest import (
+    MANIFEST,
+    Manifest,
+    current_generation,
+    manifest_version,
+    read_manifest,
+    read_versioned,
+)
 from graph.store.manifest import write_manifest as _write_manifest
 from graph.store.space import NO_SPACE_ERRNOS, NoSpace, reported_when_full
 from graph.store.writing import NO_SPACE, READY
@@ -92,12 +100,17 @@ def build_store(
     100,000 records a build that had let go of nothing held 2.0 GB beside its load's 0.2 GB
     (perf/README.md, "The fifth pass").
 
+    A store folder's build (``with_graph``) is compared with the build the folder held
+    before, under the lock (``compared_with``), and the manifest keeps what it changed.
+
     The folder's build lock is held throughout: ``lock``, the caller's, or taken here
     (``graph.store.lock``). StoreError when ``folder`` exists and is neither empty nor a
     benchgraph store (nothing in it is touched), when another build holds it, and when the
     disk is full (``graph.store.space``: nothing written is left)."""
     with BuildLock.take(folder) if lock is None else nullcontext(lock) as held:
         assert held.folder == folder and held.held, "a build under another folder's lock"
+        if with_graph:
+            facts = compared_with(folder, facts)
         with reported_when_full(folder):
             return _build_store(folder, table, facts, stats, with_graph, validation, kept,
                                 let_go)
@@ -134,6 +147,19 @@ def _build_store(
     # with_graph=False: the folder is a memory or remote store's, removed on close
     _switch(folder, loading, manifest, write_out=with_graph)
     return manifest
+
+
+def compared_with(folder: Path, facts: BuildFacts) -> BuildFacts:
+    """``facts`` with what the build changed against the one the store folder ``folder``
+    holds now, by the records' files (``BuildChanges.between``): as its ``first`` build when
+    it holds none, ``unknown`` when its manifest cannot be read (another version's)."""
+    if manifest_version(folder) is None:
+        return replace(facts, changes=BuildChanges("first"))
+    try:
+        before = read_versioned(folder)[0]
+    except StoreError:
+        return replace(facts, changes=NOT_KEPT)
+    return replace(facts, changes=BuildChanges.between(before.facts, facts.records))
 
 
 @dataclass(frozen=True)
@@ -341,5 +367,5 @@ class _Writing:
                              f"{message}")
 
 
-__all__ = ["MANIFEST", "GraphUpdate", "Manifest", "StoreUpdate", "build_store",
+__all__ = ["MANIFEST", "GraphUpdate", "Manifest", "StoreUpdate", "build_store", "compared_with",
            "load_in_memory", "read_manifest", "updating_store"]

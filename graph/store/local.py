@@ -191,7 +191,7 @@ class LocalStore:
             answer = self._pool_here(here).run(request, limits.timeout)
         if isinstance(answer, Failure):
             raise _failure(answer)
-        return answer
+        return answer.in_order(admitted.star)
 
     def describe(self, node: str, limit: int | None = None) -> Description:
         return describe_node(self._ask, node, limit)
@@ -220,6 +220,9 @@ class LocalStore:
 
     def counts(self) -> GraphStats:
         return self._current().stats
+
+    def build_facts(self) -> BuildFacts:
+        return self._current().facts
 
     def dump(self, fmt: Format) -> StoredFile:
         """``fmt``'s dump, to stream within the ``reading`` block it was asked for in (once

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import TypeVar
 
@@ -74,6 +74,8 @@ from graph.search import INDEX_FILE
 from graph.search.update import update_index
 from graph.settings import Settings
 from graph.stats import updated_stats
+from graph.store.base import BuildFacts
+from graph.store.changes import BuildChanges
 from graph.store.disk import (
     GraphUpdate,
     Manifest,
@@ -99,6 +101,8 @@ class RebuildFigures:
     """What an incremental build did, for the user and the performance suite."""
 
     files: int = 0
+    files_imported: int = 0
+    """Files imported now: new, or their bytes changed (the others' records are kept)."""
     records: int = 0
     records_read: int = 0
     """Records imported and mapped because their file is new or changed."""
@@ -116,11 +120,10 @@ class RebuildFigures:
     def summary(self) -> str:
         written = sum(self.pages_written.values())
         total = sum(self.pages.values())
-        return (f"incremental build: {self.records_read:,} of {self.records:,} records (in "
-                f"{self.files:,} files) imported again, "
-                f"{self.records_remapped:,} unchanged records mapped again; "
-                f"{self.graphs_changed:,} graphs changed; {written:,} of {total:,} dump pages "
-                "written")
+        return (f"incremental build: {self.records_read:,} of {self.records:,} records "
+                f"imported again, from {self.files_imported:,} of {self.files:,} files; "
+                f"unchanged records mapped again: {self.records_remapped:,}; graphs changed: "
+                f"{self.graphs_changed:,}; dump pages written: {written:,} of {total:,}")
 
 
 @dataclass(frozen=True)
@@ -210,13 +213,15 @@ def _rebuild_into(next_generation: StoreUpdate, previous: _Previous, paths: Sequ
                            else _mapped(loaded, asked[loaded.key]))
               for loaded in report.records}
     result = BuildResult(report, table, {key: m.questions for key, m in mapped.items()})
-    facts = build_facts(result, settings.base)
+    facts = _with_changes(build_facts(result, settings.base), manifest.facts,
+                          table.terms.ntriples, change.records)
     update = GraphUpdate(tuple(table.terms.ntriples[g][1:-1] for g in change.graphs.tolist()),
                          _nquads(table, change.graphs))
     state = KeptBuild(kept.fingerprint, _by_text(report.imported), mapped, table, kept.chunks,
                       kept.chunk_ends, kept.record_chunks, _by_text(report.stats))
     fresh = [relative for relative, made in state.imported.items()
              if kept.imported.get(relative) is not made]
+    figures.files_imported = len(fresh)
 
     def write(loading: Path) -> tuple[int, int]:
         rows = table.held_rows()
@@ -244,6 +249,15 @@ def _rebuild_into(next_generation: StoreUpdate, previous: _Previous, paths: Sequ
     switched = next_generation.apply(update, facts, stats, write)
     clock.lap("switch")
     return Rebuilt(result, switched, figures)
+
+
+def _with_changes(facts: BuildFacts, before: BuildFacts, ntriples: Sequence[str],
+                  differ: Ids) -> BuildFacts:
+    """``facts`` with what the build changed against ``before``: a record in both is changed
+    when its graph's statements are not the same (``differ``, term ids of graphs), not merely
+    mapped again (``_Change.records``)."""
+    graphs = {ntriples[graph][1:-1] for graph in differ.tolist()}
+    return replace(facts, changes=BuildChanges.between(before, facts.records, graphs))
 
 
 class _Clock:
@@ -318,6 +332,9 @@ class _Change:
     statements: Ids
     """The statements (subject, predicate, object) one of the two tables holds and the other
     does not, in any graph (a statement a record graph held and holds again is none)."""
+    records: Ids
+    """Term ids of the record graphs whose statements are not the same in the two tables
+    (of ``graphs``, those that were not merely mapped again to the same statements)."""
 
 
 def _map(plan: _Plan, report: LoadReport, kept: KeptBuild, index: BenchmarkIndex,
@@ -421,19 +438,27 @@ def _changes(removed: Ids, added: Ids, build: int) -> _Change:
     before = _statements(removed[in_build[0]])
     after = _statements(added[in_build[1]])
     build_subjects = np.asarray(sorted({row[0] for row in before ^ after}), dtype=np.int64)
-    records = np.concatenate([removed[~in_build[0]], added[~in_build[1]]])
+    old_records, new_records = removed[~in_build[0]], added[~in_build[1]]
+    records = np.concatenate([old_records, new_records])
     graphs = np.unique(records[:, GRAPH])
     if len(build_subjects):
         graphs = np.union1d(graphs, [build])
     subjects = np.union1d(np.unique(records[:, SUBJECT]), build_subjects)
     net = sorted(_statements(removed) ^ _statements(added))
     statements = np.asarray(net, dtype=np.int64).reshape(len(net), 3)
-    return _Change(graphs.astype(np.int64), subjects.astype(np.int64), statements)
+    differ = sorted({quad[0] for quad in _quads(old_records) ^ _quads(new_records)})
+    return _Change(graphs.astype(np.int64), subjects.astype(np.int64), statements,
+                   np.asarray(differ, dtype=np.int64))
 
 
 def _statements(rows: Ids) -> set[tuple[int, int, int]]:
     """The statements of ``rows``, whatever their graph."""
     return set(map(tuple, rows[:, [SUBJECT, PREDICATE, OBJECT]].tolist()))
+
+
+def _quads(rows: Ids) -> set[tuple[int, int, int, int]]:
+    """The statements of ``rows``, each with its graph first."""
+    return set(map(tuple, rows[:, [GRAPH, SUBJECT, PREDICATE, OBJECT]].tolist()))
 
 
 def _nquads(table: QuadTable, graphs: Ids) -> bytes:

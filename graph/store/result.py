@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import pyoxigraph as ox
@@ -53,6 +53,19 @@ class QueryResult:
         lines += ["\t".join("" if term is None else str(term) for term in row) for row in rows]
         return cls("SELECT", variables, payload=("\n".join(lines) + "\n").encode(),
                    count=len(lines) - 1, truncated=truncated)
+
+    def in_order(self, first: tuple[str, ...]) -> QueryResult:
+        """This SELECT answer with its columns in the order of ``first`` (any variable it does
+        not name after them, as they were): ``Admitted.star``, a ``SELECT *``'s order."""
+        order = tuple(sorted(self.variables, key=lambda name: (
+            first.index(name) if name in first else len(first))))
+        if not first or order == self.variables:
+            return self
+        at = [self.variables.index(name) for name in order]
+        lines = self.payload.decode().split("\n")  # TSV: a tab inside a term is escaped
+        moved = ["\t".join(cells[column] for column in at)
+                 for cells in (line.split("\t") for line in lines if line)]
+        return replace(self, variables=order, payload=("\n".join(moved) + "\n").encode())
 
     @classmethod
     def of_solutions(cls, answer: ox.QuerySolutions, limit: int | None = None) -> QueryResult:

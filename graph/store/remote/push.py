@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 from graph.errors import BenchgraphError, ErrorKind
 from graph.stats import graph_stats
 from graph.store.base import BuildFacts
+from graph.store.changes import BuildChanges
 from graph.store.remote.client import RemoteError
 from graph.store.remote.engine import Dataset, Engine
 from graph.store.remote.layout import (
@@ -83,6 +84,8 @@ class PushOutcome:
     failed: dict[str, str] = field(default_factory=dict)
     """Graph -> why it did not go."""
     merge: str = DEFAULT
+    changes: BuildChanges = field(default_factory=lambda: BuildChanges("first"))
+    """The records this build added, changed and removed against the last push's."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,8 @@ class _Item:
 def push(engine: Engine, result: BuildResult, facts: BuildFacts,
          report: ValidationReport | None, progress: Progress | None = None) -> PushOutcome:
     """Bring the engine to hold ``result`` (and ``report``, when it was validated), whose
-    facts are ``facts``. PushError when some graph did not go."""
+    facts are ``facts``; its manifest keeps what the build changed against the last push's
+    (a record's graph changed when its hash did). PushError when some graph did not go."""
     names = Names(facts.base)
     old = find_manifest(engine, names.base)
     merge = old.merge if old is not None else choose_merge(engine, names)
@@ -106,9 +110,13 @@ def push(engine: Engine, result: BuildResult, facts: BuildFacts,
     held = dict(old.graphs) if old is not None else {}
     to_send = [item for item in items if held.get(item.key) != item.sha256]
     gone = sorted(set(held) - set(new.graphs))
+    changes = BuildChanges("first") if old is None else BuildChanges.between(
+        old.facts, facts.records, {item.key for item in to_send})
+    new = replace(new, facts=replace(new.facts, changes=changes))
     if old is not None and not to_send:  # the same graphs: the same build, as far as it shows
-        new = replace(new, facts=replace(new.facts, built_at=old.facts.built_at))
-    outcome = PushOutcome(merge=merge, unchanged=len(items) - len(to_send))
+        new = replace(new, facts=replace(new.facts, built_at=old.facts.built_at,
+                                         changes=old.facts.changes))
+    outcome = PushOutcome(merge=merge, unchanged=len(items) - len(to_send), changes=changes)
     if old == new:
         return outcome
     listed = _unfinished(held, new, [item.key for item in to_send] + gone)

@@ -48,6 +48,7 @@ from graph.sparql.errors import QueryError
 from graph.stats import GraphStats
 from graph.store.base import (
     Bindings,
+    BuildFacts,
     Description,
     Limits,
     QueryDataset,
@@ -129,8 +130,9 @@ class RemoteStore:
         limits = limits or self.limits
         admitted = admit_bound(text, bindings or {}, _SOURCE, limits.query_bytes)
         try:
-            return self.engine.query(admitted.text, admitted.form, self._dataset(admitted, dataset),
-                                     rows=limits.rows, timeout=limits.timeout)
+            answer = self.engine.query(admitted.text, admitted.form,
+                                       self._dataset(admitted, dataset),
+                                       rows=limits.rows, timeout=limits.timeout)
         except EngineLimit as error:
             raise QueryTimeout(f"{_SOURCE}: the engine stopped it at a limit of its own and "
                                f"sent only part of the answer {error.said}") from None
@@ -141,6 +143,7 @@ class RemoteStore:
             if error.status == 400:
                 raise QueryError(f"{_SOURCE}: the engine refused it: {error.said}") from None
             raise
+        return answer.in_order(admitted.star)
 
     def _dataset(self, query: Admitted, dataset: QueryDataset | None) -> Dataset:
         """Exactly the dataset the request needs (see the module's docstring)."""
@@ -168,6 +171,9 @@ class RemoteStore:
 
     def counts(self) -> GraphStats:
         return self.manifest.counts
+
+    def build_facts(self) -> BuildFacts:
+        return self.manifest.facts
 
     def search(self, text: str, limit: int = 20, offset: int = 0) -> SearchResults:
         with self._index() as db:
