@@ -7,6 +7,7 @@ import pytest
 
 from graph.sparql.admission import MAX_NESTING, admit
 from graph.sparql.errors import QueryError, QuerySyntaxError, ReadOnlyError
+from graph.store.base import Store
 
 LIMIT = 65_536
 TRAP = "http://127.0.0.1:9/sparql"
@@ -169,3 +170,26 @@ def test_queries_judged_in_many_threads_at_once_are_judged_alike() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           check=True, timeout=300)
     assert done.stdout.startswith("0 "), done.stdout
+
+
+@pytest.mark.parametrize("text, star", [
+    ("SELECT * WHERE { ?s ?p ?o }", ("s", "p", "o")),
+    ("SELECT * { ?b <x:y> ?z OPTIONAL { ?z <x:q> ?a } GRAPH ?g { ?a ?c ?b } }",
+     ("b", "z", "a", "g", "c")),
+    ("SELECT * { BIND(1 AS ?z) ?a ?b ?c }", ("z", "a", "b", "c")),
+    ("SELECT * { ?x <x:p> 'a ?string' } # ?comment", ("x",)),
+    ("SELECT ?o ?s { ?s ?p ?o }", ()),
+    ("ASK { ?x ?y ?z }", ()),
+])
+def test_a_select_star_keeps_the_order_the_query_names_its_variables(
+        text: str, star: tuple[str, ...]) -> None:
+    assert admit(text, "t", 10_000).star == star
+
+
+def test_every_store_answers_a_select_star_in_the_querys_order(seed_store: Store) -> None:
+    """Oxigraph sorts the names of ``*``; the store puts them back in the query's order."""
+    result = seed_store.query("SELECT * WHERE { ?s ?p ?o } LIMIT 2")
+    assert result.variables == ("s", "p", "o")
+    assert all(len(row) == 3 and row[1] is not None for row in result.rows)
+    named = seed_store.query("SELECT ?o ?s WHERE { ?s ?p ?o } LIMIT 1")
+    assert named.variables == ("o", "s")

@@ -49,8 +49,10 @@ def store(built: BuildResult) -> Iterator[Store]:
 def rows(store: Store, name: str, **params: str) -> list[tuple[str, ...]]:
     query = load_named_queries()[name]
     result = store.query(query.text, bindings=bind_parameters(query, params, BASE))
+    nodes = {link.node for link in query.node_links}  # the IRIs the names link to
     return [tuple(str(getattr(term, "value", term)).replace(BENCH_IRI, "bench:")
-                  for term in row) for row in result.rows]
+                  for name, term in zip(result.variables, row, strict=True) if name not in nodes)
+            for row in result.rows]
 
 
 def benchmark(benchmark_id: str) -> URIRef:

@@ -3,6 +3,8 @@ fixture catalog (``tests/data/query_catalog/``), the same on every store: a memo
 built from the same records, an ``oxigraph:DIR`` store and a ``sparql:`` store over a real
 engine (``tests.store_kinds``)."""
 
+import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
@@ -13,6 +15,7 @@ import pytest
 
 from graph.build import build
 from graph.namespace import BENCH_IRI
+from graph.resources import data_dir
 from graph.settings import Settings
 from graph.sparql.admission import admit
 from graph.sparql.checks import binding_problems, query_algebra
@@ -26,13 +29,15 @@ from graph.sparql.named import (
     parse_named_query,
 )
 from graph.sparql.parameters import bind_parameters, coerce
-from graph.sparql.query_text import with_values
+from graph.sparql.query_text import with_values, without_notes
 from graph.store.base import Store
+from graph.store.kinds import StoreSpec, open_store
 from graph.store.result import QueryResult
 from tests.seeds import SEEDS
 from tests.store_kinds import OTHER_KINDS, opened
 
 FIXTURES = Path(__file__).parent / "data" / "query_catalog"
+HARNESS_MATCH = Path(__file__).parent / "data" / "harness_match"
 BASE = Settings().base
 RECORD = f"{BASE}record/"
 QUERIES = load_named_queries()
@@ -99,8 +104,15 @@ def run_both(pair: Stores, name: str, **params: str) -> QueryResult:
     return memory
 
 
+NODE_COLUMNS = {link.node for query in QUERIES.values() for link in query.node_links}
+"""The columns that hold the node another column names (``#+ link:``): checked on their own
+(``test_a_linked_column_names_its_node``), left out of the expected rows."""
+
+
 def rows(result: QueryResult) -> list[Row]:
-    return [tuple(shown(term) for term in row) for row in result.rows]
+    """The answer's rows as the expectations write them, without the node columns."""
+    kept = [at for at, name in enumerate(result.variables) if name not in NODE_COLUMNS]
+    return [tuple(shown(row[at]) for at in kept) for row in result.rows]
 
 
 # Every named query, with parameters, and the rows it gives on the seeds + the fixture catalog.
@@ -565,3 +577,173 @@ def test_the_values_block_opens_the_where_clause(text: str, before_values: str) 
     bound = with_values(query.text, admit(query.text, "q", 65_536).form, {"v": value})
     head, tail = HEADER + before_values, text[len(before_values):]
     assert bound == head + ' VALUES (?v) { ("a \\"quoted\\" } value") } ' + tail
+
+
+# -- what a query could not judge (NAME.unjudged.rq) ------------------------------------------
+
+UNJUDGED: dict[str, tuple[str, str]] = {
+    # Of the 21 benchmarks of the seeds and the fixtures, 7 state an access level.
+    "by-access-level": ("14", "21"),
+    "contamination-risk": ("16", "21"),
+    "gated-medhelm": ("0", "3"),  # helm_qa, helm_qa_v2 and mimic_rrs all state theirs
+    "no-public-test-set": ("17", "21"),
+    "saturation": ("16", "21"),
+}
+
+
+def test_the_queries_that_rest_on_sparse_properties_count_what_they_cannot_judge() -> None:
+    assert sorted(name for name, query in QUERIES.items() if query.unjudged) == sorted(UNJUDGED)
+
+
+@pytest.mark.parametrize("name", sorted(UNJUDGED))
+def test_unjudged_counts_on_every_store(stores: Stores, name: str) -> None:
+    counted = QUERIES[name].unjudged
+    assert counted is not None and counted.title
+    assert admit(counted.text, counted.source, 65_536).form == "SELECT"
+    assert binding_problems(counted, query_algebra(counted.text)) == []
+    memory, other = (store.query(counted.text) for store in stores)
+    assert memory.variables == other.variables == ("unjudged", "total")
+    assert rows(memory) == rows(other) == [UNJUDGED[name]]
+
+
+def test_a_count_of_unjudged_nodes_belongs_to_a_query(tmp_path: Path) -> None:
+    count = "#+ title: things state nothing\nSELECT (0 AS ?unjudged) (0 AS ?total) {}\n"
+    (tmp_path / "mine.rq").write_text("#+ title: Mine\nASK { ?s ?p ?o }\n", encoding="utf-8")
+    (tmp_path / "mine.unjudged.rq").write_text(count, encoding="utf-8")
+    queries = load_named_queries(tmp_path)
+    assert list(queries) == ["mine"]
+    assert queries["mine"].unjudged is not None
+    assert queries["mine"].unjudged.title == "things state nothing"
+    (tmp_path / "stray.unjudged.rq").write_text(count, encoding="utf-8")
+    with pytest.raises(QueryFileError, match=r"stray\.unjudged\.rq: counts what a query"):
+        load_named_queries(tmp_path)
+
+
+# -- a column that names a node (#+ link:) --------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "params", "expected"), CASES, ids=CASE_IDS)
+def test_a_linked_column_names_its_node(
+    stores: Stores, name: str, params: dict[str, str], expected: list[Row]
+) -> None:
+    """Each ``link`` column's value is one its node states (its id, label or file), on every
+    row where both are bound, in every store."""
+    query = QUERIES[name]
+    for store in stores:
+        result = store.query(query.text, bindings=bind_parameters(query, params, BASE))
+        for link in query.node_links:
+            assert {link.column, link.node} <= set(result.variables), (name, link)
+            text_at, node_at = (result.variables.index(v) for v in (link.column, link.node))
+            for text, node in {(row[text_at], row[node_at]) for row in result.rows}:
+                if text is None or node is None:
+                    continue
+                assert isinstance(node, ox.NamedNode) and isinstance(text, ox.Literal)
+                stated = store.query("ASK { ?node ?p ?text }",
+                                     bindings={"node": node, "text": text})
+                assert stated.boolean, (name, link, node, text)
+
+
+def test_every_select_that_names_a_benchmark_by_id_links_it() -> None:
+    for query in QUERIES.values():
+        if query.text.count("?id") and admit(query.text, query.name, 65_536).form == "SELECT":
+            assert "id" in {link.column for link in query.node_links}, query.name
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("#+ link: id\n", "a link reads 'COLUMN to NODE'"),
+    ("#+ link: id to nope\n", "'link' names 'nope', which the query does not name"),
+    ("#+ link: id to id\n", "'link' names 'id' as its own node"),
+])
+def test_a_bad_link_line_is_refused(line: str, message: str) -> None:
+    with pytest.raises(QueryFileError, match=r"q\.rq, line 2") as caught:
+        parse_named_query(f"#+ title: a\n{line}SELECT ?id WHERE {{ ?b ?p ?id }}", "q", "q.rq")
+    assert message in str(caught.value)
+
+
+# -- maintainer notes (##) ------------------------------------------------------------------------
+
+def test_no_shown_query_speaks_of_engines() -> None:
+    """The text a page, the editor and the command line show is about the data; why a query is
+    shaped for an engine is a ``##`` note, which the loader drops."""
+    engines = re.compile(r"rdflib|oxigraph|virtuoso|\bengines?\b|workaround", re.IGNORECASE)
+    shown = [*QUERIES.values(), *(q.unjudged for q in QUERIES.values() if q.unjudged)]
+    assert [q.name for q in shown if engines.search(q.text)] == []
+    files = "".join(path.read_text(encoding="utf-8") for path in data_dir("queries").glob("*.rq"))
+    assert "## " in files and "rdflib" in files  # the notes are kept, for maintainers
+
+
+def test_notes_go_and_the_query_stays() -> None:
+    text = ("#+ title: t\n\n## why it is so\n## and more\n\nPREFIX a: <urn:a##b>\n"
+            "SELECT ?x WHERE {\n  ?x ?p \"\"\"\n## in a string\n\"\"\" . ## after a pattern\n"
+            "  ## inside\n}\n")
+    assert without_notes(text) == (
+        "#+ title: t\n\nPREFIX a: <urn:a##b>\nSELECT ?x WHERE {\n  ?x ?p \"\"\"\n## in a string\n"
+        "\"\"\" . ## after a pattern\n}\n")
+    assert parse_named_query(text, "t").text == without_notes(text)
+
+
+# -- the cross-walk on the bundled catalog -------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stores]:
+    """The bundled catalog in memory and in a store folder: the harnesses' real task names.
+    (The rule runs on every kind of store in ``test_the_crosswalk_on_every_store``.)"""
+    with both_stores([data_dir("catalog")], tmp_path_factory.mktemp("catalog"),
+                     "oxigraph") as pair:
+        yield pair
+
+
+CROSSWALK: dict[str, tuple[str, str, str, str, str]] = {
+    # id: helm, lm_eval, inspect_evals, opencompass, bigbench. The own task is the one named
+    # like the benchmark (mmlu, not stem; humaneval, not humaneval_plus), else the id of the
+    # harness's entry (basque_bench), else the shortest: a group before its sub-tasks
+    # (hendrycks_math; math_regular, not the Vietnamese melt_math_regular).
+    "mmlu": ("mmlu (+1 more)", "mmlu (+413 more)", "mmlu_0_shot (+1 more)", "mmlu", ""),
+    "humaneval": ("code_humaneval", "humaneval (+4 more)", "humaneval",
+                  "openai_humaneval (+3 more)", ""),
+    "math": ("math_regular (+3 more)", "hendrycks_math (+16 more)", "math", "math (+4 more)", ""),
+    "gsm8k": ("gsm", "gsm8k (+4 more)", "gsm8k", "gsm8k (+2 more)", ""),
+    "hellaswag": ("hellaswag", "hellaswag", "hellaswag", "hellaswag", ""),
+    "arc": ("", "arc_easy (+2 more)", "arc_easy (+1 more)", "ARC-c (+2 more)", ""),
+    "basquebench": ("", "basque_bench (+25 more)", "", "", ""),
+    "mimic_rrs": ("mimic_rrs", "", "", "", ""),
+}
+
+
+def test_the_crosswalk_shows_each_benchmarks_own_task(catalog: Stores) -> None:
+    found = {row[0]: row[2:] for row in rows(run_both(catalog, "harness-crosswalk"))}
+    assert {benchmark_id: found[benchmark_id] for benchmark_id in CROSSWALK} == CROSSWALK
+
+
+@pytest.fixture(scope="module", params=OTHER_KINDS)
+def harness_match(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+                  ) -> Iterator[Stores]:
+    with both_stores([*SEEDS, HARNESS_MATCH], tmp_path_factory.mktemp("match"),
+                     request.param) as pair:
+        yield pair
+
+
+def test_the_crosswalk_on_every_store(harness_match: Stores) -> None:
+    """The own task by its id (gsm8k, toyqa) or as the shortest name (cb before copa), the
+    same on every engine (compared sorted: Virtuoso does not keep a grouped query's order)."""
+    memory, other = (sorted(rows(store.query(QUERIES["harness-crosswalk"].text)), key=str)
+                     for store in harness_match)
+    assert memory == other
+    assert {row[0]: row[2:] for row in memory if row[0] in ("gsm8k", "superglue", "toyqa")} == {
+        "gsm8k": ("gsm", "gsm8k (+1 more)", "gsm8k", "", ""),
+        "superglue": ("", "cb (+1 more)", "", "", ""),
+        "toyqa": ("toyqa", "toyqa (+1 more)", "toyqa", "ToyQA", ""),
+    }
+
+
+def test_the_crosswalk_puts_a_catalog_pages_harness_key_first(tmp_path: Path) -> None:
+    """A catalog page that names ARC's lm-eval task names its own: arc_challenge, not the
+    shorter arc_easy."""
+    page = {"page": {"id": "arc", "name": "ARC", "harness": {"lm_eval": "arc_challenge"}}}
+    (tmp_path / "arc.json").write_text(json.dumps(page), encoding="utf-8")
+    store = open_store(StoreSpec.parse("memory"), Settings(),
+                       [tmp_path, data_dir("catalog") / "harnesses"])
+    try:
+        result = store.query(QUERIES["harness-crosswalk"].text)
+    finally:
+        store.close()
+    assert [row[3] for row in rows(result) if row[0] == "arc"] == ["arc_challenge (+2 more)"]

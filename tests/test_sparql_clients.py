@@ -42,7 +42,8 @@ DCTERMS = Namespace("http://purl.org/dc/terms/")
 MIMIC_RRS = URIRef("https://w3id.org/benchgraph/benchmark/mimic_rrs")
 
 GATED_MEDHELM = find_named_query("gated-medhelm").text  # type: ignore[union-attr]
-GATED_ROWS = [{"id": "mimic_rrs", "name": "MIMIC-RRS (MedHELM)"}]
+GATED_ROWS = [{"id": "mimic_rrs", "name": "MIMIC-RRS (MedHELM)",
+               "benchmark": "https://w3id.org/benchgraph/benchmark/mimic_rrs"}]
 """The named query's rows on the bundled catalog."""
 
 CONSTRUCT = """PREFIX bench: <https://w3id.org/benchgraph/ontology#>
@@ -242,7 +243,7 @@ def test_every_results_format_holds_the_rows(live_server: LiveServer, media_type
     assert content_type == f"{media_type}; charset=utf-8"
     table = READERS[media_type](body)
     assert isinstance(table, Table)
-    assert table.variables == ("id", "name")
+    assert table.variables == ("id", "name", "benchmark")
     assert table.values() == GATED_ROWS
 
 

@@ -397,3 +397,11 @@ def test_manifest_records_written_by_hand_are_asdict() -> None:
     data = manifest.to_json()
     assert data["records"] == [dataclasses.asdict(record) for record in records]
     assert disk.Manifest.from_json(data) == manifest
+
+
+def test_a_select_star_answers_in_the_querys_order(store: Store) -> None:
+    """The engines order the columns of ``*`` as they like (Oxigraph sorts them); every
+    store answers in the order the query names its variables."""
+    result = store.query("SELECT * WHERE { ?s ?p ?o } LIMIT 3")
+    assert result.variables == ("s", "p", "o")
+    assert [len(row) for row in result.rows] == [3, 3, 3]

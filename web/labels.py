@@ -9,15 +9,16 @@ node differently still give it one label, the same on every page. An IRI with no
 its CURIE (``bench:Gated``, ``base:benchmark/x``); so does one whose only label is blank
 (a record's empty ``name`` stays in the graph as written, DESIGN.md "Defects").
 
-The IRIs go into the query as a ``VALUES`` block (``values_block``) written by pyoxigraph from
-``NamedNode`` terms, which refuse any text that is not an IRI: the rule of
-``graph.sparql.query_text.with_values``, which binds one row where labels need many.
+The IRIs are bound to the query's ``?node`` as a tuple of ``NamedNode`` terms (which refuse
+any text that is not an IRI): the store writes them as a ``VALUES`` list, and the query's own
+text stays the same on every page, so it is judged once (``graph.sparql.admission``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 import pyoxigraph as ox
 
@@ -66,12 +67,6 @@ def fetch_labels(store: Store, iris: Iterable[str]) -> Labels:
     return Labels(store.base, found)
 
 
-def values_block(variable: str, terms: Sequence[ox.NamedNode | ox.Literal]) -> str:
-    """``VALUES ?variable { ... }`` of ``terms``, each in the N-Triples form pyoxigraph writes
-    for it (a term, never a caller's text)."""
-    return f"VALUES ?{variable} {{ {' '.join(str(term) for term in terms)} }}"
-
-
 def _nodes(iris: Iterable[str]) -> list[ox.NamedNode]:
     nodes = []
     for iri in sorted(iris):
@@ -87,7 +82,8 @@ def _lookup(store: Store, nodes: list[ox.NamedNode],
     """The chosen label of each of ``nodes`` that has one of ``properties``."""
     best: dict[str, tuple[int, int, str]] = {}
     for start in range(0, len(nodes), CHUNK):
-        result = store.query(_label_query(nodes[start:start + CHUNK], properties))
+        result = store.query(_label_query(properties),
+                             bindings={"node": tuple(nodes[start:start + CHUNK])})
         for node, rank, label in result.rows:
             if not (isinstance(node, ox.NamedNode) and isinstance(label, ox.Literal)
                     and isinstance(rank, ox.Literal)) or not label.value.strip():
@@ -108,14 +104,16 @@ def _owner(iri: str, base: str) -> str | None:
     return f"{base}{kind}/{key}" if kind and key and slash and _part else None
 
 
-def _label_query(nodes: list[ox.NamedNode], properties: tuple[str, ...]) -> str:
-    """One lookup per node and property (a UNION of bound patterns), which the engine answers
-    from its indexes; a ``VALUES`` of properties beside the nodes made it scan every label."""
+@lru_cache(maxsize=4)
+def _label_query(properties: tuple[str, ...]) -> str:
+    """One lookup per bound node and property (a UNION of bound patterns), which the engine
+    answers from its indexes; a ``VALUES`` of properties beside the nodes made it scan every
+    label."""
     branches = " UNION ".join(
         f"{{ ?node <{iri}> ?label BIND({LABEL_PROPERTIES.index(iri)} AS ?rank) }}"
         for iri in properties
     )
-    return f"SELECT ?node ?rank ?label WHERE {{ {values_block('node', nodes)} {branches} }}"
+    return f"SELECT ?node ?rank ?label WHERE {{ {branches} }}"
 
 
 def _language_rank(language: str | None) -> int:
@@ -124,4 +122,4 @@ def _language_rank(language: str | None) -> int:
     return 1 if not language else 2
 
 
-__all__ = ["LABEL_PROPERTIES", "Labels", "fetch_labels", "values_block"]
+__all__ = ["LABEL_PROPERTIES", "Labels", "fetch_labels"]

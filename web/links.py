@@ -14,7 +14,8 @@ Where an IRI links (``iri_href``), in this order:
 A literal links only when it is an ``xsd:anyURI`` whose scheme is http(s): the data's URLs
 are such literals, and a value that broke the URL rule is kept as a plain string. A named
 query's list of IRIs (``#+ links:``, a ``GROUP_CONCAT`` of them) is shown one item a link,
-each by the same rules (``listed``).
+each by the same rules (``listed``); a value that names a node of its row (``#+ link:``, a
+benchmark's id beside the benchmark's IRI) links where the node does (``naming``).
 """
 
 from __future__ import annotations
@@ -98,6 +99,15 @@ def cell(term: object, base: str, label: str | None = None) -> Cell:
     return Cell(term.value, href, "literal", note)
 
 
+def naming(term: object, node: object, base: str) -> Cell:
+    """``term``, a literal that names ``node`` (a benchmark's id, a model's name), as a cell
+    that links where the node does, with the node's IRI on hover. Where either is missing
+    (an OPTIONAL left unbound) the one that is there is the cell."""
+    if isinstance(term, ox.Literal) and isinstance(node, ox.NamedNode):
+        return cell(node, base, label=term.value)
+    return cell(node if term is None else term, base)
+
+
 def listed(term: object, base: str) -> tuple[Cell, ...]:
     """A literal holding IRIs separated by spaces, as one cell an IRI (each linking by
     ``iri_href``); an item that is no IRI stays text. Any other term is its one cell."""
@@ -114,4 +124,4 @@ def listed(term: object, base: str) -> tuple[Cell, ...]:
     return tuple(cells)
 
 
-__all__ = ["Cell", "cell", "iri_href", "is_http", "listed", "ontology_href"]
+__all__ = ["Cell", "cell", "iri_href", "is_http", "listed", "naming", "ontology_href"]

@@ -1,26 +1,78 @@
 """``/queries``: the named queries as pages (a form for the parameters, the query, its rows)
 and as data (``.json``, ``.csv``, ``.tsv``, ``.xml``; ``.ttl``, ``.nt``, ``.jsonld``, ``.rdf``
 for CONSTRUCT), by suffix or ``Accept``. The parameters are in the URL, so every result is a
-permalink; a bad one is a 400 with the reason."""
+permalink; a bad one is a 400 with the reason.
+
+A page shows what the data say, a little more readably: a value that names a node of its row
+(``#+ link:``, a benchmark's id beside its IRI) links to the node's page in place of the IRI's
+column; a list of IRIs (``#+ links:``) is one link an item; and where the query counts what it
+could not judge (``NAME.unjudged.rq``), the page says how many ("36 of 37 MedHELM benchmarks
+state no access level"). Its "open in the editor" link opens the query as it ran: the same
+text with the same values bound by the same ``VALUES`` block (``admit_bound``), so the editor
+gives the page's rows.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
 from graph.export.formats import Format
 from graph.settings import Settings
-from graph.sparql.named import find_named_query, load_named_queries
-from graph.sparql.parameters import bind_parameters
+from graph.sparql.admission import admit, admit_bound
+from graph.sparql.named import NamedQuery, find_named_query, load_named_queries
+from graph.sparql.parameters import BoundTerm, bind_parameters
+from graph.sparql.unjudged import count_unjudged
 from graph.store.kinds import limits_from
-from web.errors import wants_html
-from web.links import cell, listed
-from web.negotiation import choose, content_type, formats_for, suffix_of, write
+from web.links import Cell, cell, listed, naming
+from web.negotiation import (
+    GRAPH_OFFERS,
+    RESULT_OFFERS,
+    content_type,
+    formats_for,
+    page_or_data,
+    suffix_of,
+    write,
+)
 from web.sparql import TRUNCATED_HEADER
 from web.stores import get_store
 
 bp = Blueprint("queries", __name__)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a named query's table as its page shows it."""
+
+    name: str
+    at: int
+    """Where the column's value is in a row."""
+    node_at: int | None = None
+    """Where the node the value names is in the row (``#+ link:``), if it names one."""
+    listed: bool = False
+    """The value is a list of IRIs (``#+ links:``), shown one link an item."""
+
+    def cells(self, row: Sequence[object], base: str) -> tuple[Cell, ...]:
+        term = row[self.at]
+        if self.listed:
+            return listed(term, base)
+        if self.node_at is not None:
+            return (naming(term, row[self.node_at], base),)
+        return (cell(term, base),)
+
+
+def shown_columns(query: NamedQuery, variables: Sequence[str]) -> tuple[Column, ...]:
+    """The columns of ``query``'s answer that its page shows: every variable in order but
+    those holding the node another column names, which that column links instead."""
+    at = {name: index for index, name in enumerate(variables)}
+    nodes = {link.column: at[link.node] for link in query.node_links
+             if link.column in at and link.node in at}
+    hidden = set(nodes.values())
+    return tuple(Column(name, index, nodes.get(name), name in query.links)
+                 for index, name in enumerate(variables) if index not in hidden)
 
 
 @bp.route("/queries")
@@ -35,26 +87,31 @@ def query(name: str) -> Response:
     if named is None:
         abort(404, f"there is no named query {stem!r}; see /queries")
     store = get_store()
-    values = {key: value for key, value in request.args.items() if key != "format" and value}
-    as_data = bool(dot or request.args.get("format") or not wants_html())
-    missing = [p.name for p in named.parameters if p.required and p.name not in values]
     settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
+    values = {key: value for key, value in request.args.items() if key != "format" and value}
+    form = admit(named.text, named.name, settings.max_query_bytes).form
+    offers = GRAPH_OFFERS if form in ("CONSTRUCT", "DESCRIBE") else RESULT_OFFERS
+    chosen = page_or_data(offers, wanted if dot else None)
+    as_data = chosen is not None
+    missing = [p.name for p in named.parameters if p.required and p.name not in values]
     if missing and not as_data:  # a person arriving at the page: the form first
         return Response(render_template(
             "queries/query.html", query=named, values=values, result=None, missing=missing,
-            editor=_editor_link(named.text), formats=(), row_limit=settings.row_limit,
+            editor=_editor_link(named, {}, settings), formats=(), row_limit=settings.row_limit,
         ), mimetype="text/html")
     bindings = bind_parameters(named, values, store.base)
-    result = store.query(named.text, bindings=bindings, limits=limits_from(settings))
-    if as_data:
-        fmt = choose(formats_for(result), wanted or request.args.get("format"))
+    limits = limits_from(settings)
+    result = store.query(named.text, bindings=bindings, limits=limits)
+    if chosen is not None and chosen.format is not None:
+        fmt = chosen.format
         response = Response(write(result, fmt, store.base), content_type=content_type(fmt))
     else:
         response = Response(render_template(
             "queries/query.html", query=named, values=values, result=result,
-            cell=lambda term: cell(term, store.base),
-            listed=lambda term: listed(term, store.base),
-            editor=_editor_link(named.text), missing=(),
+            cell=lambda term: cell(term, store.base), base=store.base,
+            columns=shown_columns(named, result.variables),
+            unjudged=count_unjudged(named, values, store, limits),
+            editor=_editor_link(named, bindings, settings), missing=(),
             formats=_as_data(named.name, formats_for(result), values),
             row_limit=settings.row_limit,
         ), mimetype="text/html")
@@ -62,6 +119,7 @@ def query(name: str) -> Response:
     if result.truncated:
         response.headers[TRUNCATED_HEADER] = str(settings.row_limit)
     return response
+
 
 def _as_data(name: str, formats: tuple[Format, ...],
              values: dict[str, str]) -> list[tuple[Format, str, str]]:
@@ -71,9 +129,11 @@ def _as_data(name: str, formats: tuple[Format, ...],
             for fmt in formats]
 
 
-def _editor_link(text: str) -> str:
-    """The editor, with ``text`` open in a tab of its own."""
+def _editor_link(named: NamedQuery, bindings: Mapping[str, BoundTerm], settings: Settings) -> str:
+    """The editor, with the query open in a tab of its own as it runs: its values bound by a
+    ``VALUES`` block, as every store binds them (``graph.sparql.admission.admit_bound``)."""
+    text = admit_bound(named.text, bindings, named.name, settings.max_query_bytes).text
     return url_for("sparql.endpoint") + "#" + urlencode({"query": text})
 
 
-__all__ = ["bp"]
+__all__ = ["Column", "bp", "shown_columns"]

@@ -49,6 +49,7 @@ from graph.sparql.named import (
     parse_named_query,
 )
 from graph.sparql.parameters import bind_parameters
+from graph.sparql.unjudged import count_unjudged
 from graph.store.kinds import limits_from
 
 
@@ -155,6 +156,7 @@ def run_query_command(args: argparse.Namespace) -> int:
         if built is not None and (built.report.rejected or built.report.warnings):
             report_load(args, built)
         result = store.query(query.text, bindings=bindings, limits=limits_from(settings))
+        unjudged = count_unjudged(query, values, store, limits_from(settings))
     width = None if args.wide else shutil.get_terminal_size().columns
     with output_to(STDOUT):
         sys.stdout.buffer.write(serialize_result(result, fmt, base=settings.base, width=width))
@@ -163,6 +165,8 @@ def run_query_command(args: argparse.Namespace) -> int:
         unit = "triples" if result.is_graph else "rows"
         print(f"benchgraph query: cut at the row limit of {settings.row_limit:,} {unit}; "
               "--row-limit 0 for all", file=sys.stderr)
+    if unjudged is not None:
+        print(f"benchgraph query: not judged: {unjudged}", file=sys.stderr)
     return load_exit_code(built)
 
 

@@ -39,9 +39,10 @@ from functools import lru_cache
 from pyparsing import ParseBaseException, ParseResults
 from rdflib.plugins.sparql.parser import expandUnicodeEscapes, parseQuery, parseUpdate
 from rdflib.plugins.sparql.parserutils import CompValue
+from rdflib.term import Variable
 
 from graph.sparql.errors import QueryError, QuerySyntaxError, ReadOnlyError
-from graph.sparql.query_text import BindingTerm, QueryForm, brackets, with_values
+from graph.sparql.query_text import BindingValue, QueryForm, brackets, with_values
 
 MAX_NESTING = 20
 """Deepest nesting of brackets a query may have. The named queries nest at most 11 deep;
@@ -63,6 +64,10 @@ class Admitted:
     names_graphs: bool
     """It names graphs (``GRAPH``, ``FROM``, ``FROM NAMED``): it may read more than the
     default graph."""
+    star: tuple[str, ...] = ()
+    """A ``SELECT *``: its variables in the order the query first names them, the order of its
+    columns (SPARQL leaves it open; Oxigraph sorts the names, and ``?s ?p ?o`` came back as
+    o, p, s). Empty for any other query, whose columns are the ones it lists."""
 
 
 def admit(text: str, source: str, max_bytes: int) -> Admitted:
@@ -79,7 +84,7 @@ def admit(text: str, source: str, max_bytes: int) -> Admitted:
     raise kind(f"{source}: {reason}")
 
 
-def admit_bound(text: str, bindings: Mapping[str, BindingTerm], source: str,
+def admit_bound(text: str, bindings: Mapping[str, BindingValue], source: str,
                 max_bytes: int) -> Admitted:
     """``admit``, then ``bindings`` bound by a ``VALUES`` block opening the WHERE clause
     (``graph.sparql.query_text.with_values``): the query as it runs, what every store sends
@@ -121,7 +126,8 @@ def _judged(text: str, max_bytes: int) -> Admitted | _Refusal:
         return (ReadOnlyError, "SERVICE is not allowed: queries run on this graph alone, and "
                 "nothing is fetched from elsewhere", (0, 0))
     names_graphs = "datasetClause" in tree or _finds(tree, "GraphGraphPattern")
-    return Admitted(expanded, _FORMS[tree.name], names_graphs)
+    star = () if tree.name != "SelectQuery" or "projection" in tree else _variables(tree)
+    return Admitted(expanded, _FORMS[tree.name], names_graphs, star)
 
 
 _PARSING = threading.Lock()
@@ -183,6 +189,21 @@ def _finds(node: object, name: str) -> bool:
     if isinstance(node, (list, tuple, ParseResults)):
         return any(_finds(item, name) for item in node)
     return False
+
+
+def _variables(node: object, found: dict[str, None] | None = None) -> tuple[str, ...]:
+    """The variables below ``node``, each once, in the order the parse tree holds them."""
+    found = {} if found is None else found
+    if isinstance(node, Variable):
+        found.setdefault(str(node))
+    elif isinstance(node, CompValue):
+        for key, value in dict.items(node):
+            if not key.startswith("_"):
+                _variables(value, found)
+    elif isinstance(node, (list, tuple, ParseResults)):
+        for item in node:
+            _variables(item, found)
+    return tuple(found)
 
 
 __all__ = ["MAX_NESTING", "Admitted", "admit", "admit_bound"]

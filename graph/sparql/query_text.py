@@ -15,7 +15,9 @@ of a prefixed name such as ``ex:service``, a variable ``?service`` or a blank no
 """
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator, Mapping
+from itertools import accumulate, product
 from typing import Literal
 
 import pyoxigraph as ox
@@ -43,6 +45,10 @@ _TOKEN = re.compile(
 _KEYWORD = re.compile(r"[A-Za-z]+")
 
 BindingTerm = ox.NamedNode | ox.Literal
+BindingValue = BindingTerm | tuple[BindingTerm, ...]
+"""What a variable is bound to: one term, or a tuple of terms the variable takes each in
+turn (a ``VALUES`` list: the labels of a page's nodes, say), so that the query's text, and
+its parse, stays the same whatever the values."""
 
 
 def _keywords(text: str) -> Iterator[tuple[str, re.Match[str]]]:
@@ -107,6 +113,27 @@ def _reason(detail: str) -> str:
     return f"expected {shown}" if len(tokens) == 1 else f"expected one of {shown}"
 
 
+def without_notes(text: str) -> str:
+    """``text`` without its maintainer notes: every line that holds nothing but a ``##``
+    comment goes, and so does the blank line after a block of them when a blank line (or the
+    start of the text) comes before it, so no gap is left doubled. A ``##`` inside a string or
+    an IRI, or after a pattern on its line, is the query's and stays."""
+    lines = text.splitlines(keepends=True)
+    starts = list(accumulate((len(line) for line in lines), initial=0))
+    notes: set[int] = set()
+    for match in _TOKEN.finditer(text):
+        number = bisect_right(starts, match.start()) - 1
+        if match.group().startswith("##") and not text[starts[number]:match.start()].strip():
+            notes.add(number)
+    kept: list[str] = []
+    for number, line in enumerate(lines):
+        after_notes = number - 1 in notes and not line.strip()
+        if number in notes or (after_notes and (not kept or not kept[-1].strip())):
+            continue
+        kept.append(line)
+    return "".join(kept)
+
+
 def where_clause_start(text: str, form: QueryForm) -> int | None:
     """The index just after the ``{`` that opens the query's WHERE group: the first top-level
     ``{``, or the second when a CONSTRUCT template comes first (``CONSTRUCT WHERE { ... }``
@@ -129,24 +156,29 @@ def where_clause_start(text: str, form: QueryForm) -> int | None:
     return None
 
 
-def with_values(text: str, form: QueryForm, bindings: Mapping[str, BindingTerm]) -> str | None:
-    """``text`` with ``VALUES (?a ?b) { (A B) }`` opening its WHERE clause; None when the query
-    has no WHERE clause to bind in."""
+def with_values(text: str, form: QueryForm,
+                bindings: Mapping[str, BindingValue]) -> str | None:
+    """``text`` with ``VALUES (?a ?b) { (A B) ... }`` opening its WHERE clause, a row for each
+    combination of the values (one row where every variable has one term); None when the
+    query has no WHERE clause to bind in."""
     if not bindings:
         return text
     at = where_clause_start(text, form)
     if at is None:
         return None
     names = " ".join(f"?{name}" for name in bindings)
-    terms = " ".join(str(term) for term in bindings.values())
-    return f"{text[:at]} VALUES ({names}) {{ ({terms}) }} {text[at:]}"
+    choices = [value if isinstance(value, tuple) else (value,) for value in bindings.values()]
+    rows = " ".join(f"({' '.join(map(str, row))})" for row in product(*choices))
+    return f"{text[:at]} VALUES ({names}) {{ {rows} }} {text[at:]}"
 
 
 __all__ = [
     "BindingTerm",
+    "BindingValue",
     "QueryForm",
     "brackets",
     "syntax_error",
     "where_clause_start",
     "with_values",
+    "without_notes",
 ]

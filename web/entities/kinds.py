@@ -23,13 +23,10 @@ import pyoxigraph as ox
 from graph.namespace import BENCH
 from graph.store.base import Store, Term, term_order
 from graph.store.result import Row
-from web.labels import values_block
 from web.params import MAX_PAGE, whole_number
 
 PAGE_SIZE = 50
 """Rows a page of a list shows."""
-KEYS = "%KEYS%"
-"""Where a list's second query takes the ``VALUES`` block of one page's keys."""
 
 Shape = Literal["term", "iris", "text", "graph"]
 Cell = tuple[Term, ...] | str
@@ -59,8 +56,8 @@ class ListQuery:
     keys: str
     """Finds every row: its first variable is the row's key, ``?node`` is bound."""
     details: str
-    """Reads the columns of one page of rows: ``%KEYS%`` becomes ``VALUES ?key {...}`` with
-    the first variable of ``keys`` as ``?key``, ``?node`` is bound."""
+    """Reads the columns of one page of rows: ``?key`` is bound to each row's key (the first
+    variable of ``keys``) in turn, ``?node`` to the node."""
     empty: str
     order: tuple[str, ...] = ()
     """The variables of ``keys`` that rows sort by, ``-n`` for a count, largest first
@@ -95,7 +92,7 @@ def _benchmarks(key: str, title: str, pattern: str, empty: str,
         keys=f"SELECT DISTINCT ?b WHERE {{ {pattern} }}",
         details=f"""SELECT ?key (GROUP_CONCAT(DISTINCT STR(?a); separator=" ") AS ?levels)
                     (GROUP_CONCAT(DISTINCT STR(?t); separator=", ") AS ?tasks)
-                    WHERE {{ {KEYS} BIND(?key AS ?b) {tasks}
+                    WHERE {{ BIND(?key AS ?b) {tasks}
                              OPTIONAL {{ ?b bench:accessLevel ?a FILTER(isIRI(?a)) }} }}
                     GROUP BY ?key""",
         empty=empty,
@@ -109,8 +106,8 @@ def _papers(pattern: str) -> ListQuery:
                              Column("Benchmarks", "n", "text")),
         keys=f"SELECT ?paper (COUNT(DISTINCT ?b) AS ?n) WHERE {{ {pattern} ?b bench:paper ?paper }}"
              " GROUP BY ?paper",
-        details=f"""SELECT ?key (MIN(STR(?y)) AS ?year)
-                    WHERE {{ {KEYS} OPTIONAL {{ ?key dcterms:issued ?y }} }} GROUP BY ?key""",
+        details="""SELECT ?key (MIN(STR(?y)) AS ?year)
+                    WHERE { OPTIONAL { ?key dcterms:issued ?y } } GROUP BY ?key""",
         empty="No paper is recorded for these benchmarks.",
     )
 
@@ -131,7 +128,7 @@ LIST_QUERIES: dict[str, ListQuery] = {
         keys="""SELECT ?other (COUNT(DISTINCT ?b) AS ?n)
                 WHERE { ?b dcterms:creator ?node , ?other . FILTER(?other != ?node) }
                 GROUP BY ?other""",
-        details=f"SELECT ?key WHERE {{ {KEYS} }}",
+        details="SELECT ?key WHERE { }",
         empty="No co-author is recorded.",
         order=("-n", "other"),
     ),
@@ -141,7 +138,7 @@ LIST_QUERIES: dict[str, ListQuery] = {
                 WHERE { ?b bench:paper ?node ; bench:authorCredit ?credit .
                         ?credit bench:agent ?person . OPTIONAL { ?credit bench:position ?pos } }
                 GROUP BY ?person""",
-        details=f"SELECT ?key WHERE {{ {KEYS} }}",
+        details="SELECT ?key WHERE { }",
         empty="The records name no authors for it.",
         order=("first", "person"),
     ),
@@ -153,12 +150,12 @@ LIST_QUERIES: dict[str, ListQuery] = {
          Column("Unit", "unit", "text"), Column("Source", "src"), Column("As of", "asof", "text"),
          Column("Record", "g", "graph")),
         keys="SELECT ?r ?b WHERE { ?r bench:model ?node . ?b bench:result ?r }",
-        details=f"""SELECT ?key ?score ?unit ?src ?asof ?g
-                    WHERE {{ {KEYS} GRAPH ?g {{ ?key bench:model ?node .
-                                     OPTIONAL {{ ?key bench:score ?score }}
-                                     OPTIONAL {{ ?key bench:unit ?unit }}
-                                     OPTIONAL {{ ?key schema:url ?src }}
-                                     OPTIONAL {{ ?key bench:asOf ?asof }} }} }}""",
+        details="""SELECT ?key ?score ?unit ?src ?asof ?g
+                    WHERE { GRAPH ?g { ?key bench:model ?node .
+                                     OPTIONAL { ?key bench:score ?score }
+                                     OPTIONAL { ?key bench:unit ?unit }
+                                     OPTIONAL { ?key schema:url ?src }
+                                     OPTIONAL { ?key bench:asOf ?asof } } }""",
         empty="No result is recorded for this model.",
         order=("b", "r"),
     ),
@@ -212,9 +209,8 @@ def run_list(store: Store, spec: ListQuery, node: ox.NamedNode, page: int) -> Se
     shown = rows[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
     details: dict[Term | None, dict[str, Term | None]] = {}
     if shown:
-        keys = [row[0] for row in shown if isinstance(row[0], (ox.NamedNode, ox.Literal))]
-        text = spec.details.replace(KEYS, values_block("key", keys))
-        result = store.query(text, bindings={"node": node})
+        keys = tuple(row[0] for row in shown if isinstance(row[0], (ox.NamedNode, ox.Literal)))
+        result = store.query(spec.details, bindings={"node": node, "key": keys})
         for row in result.rows:
             details.setdefault(row[0], dict(zip(result.variables, row, strict=True)))
     cells = []

@@ -15,14 +15,15 @@ import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from graph.namespace import ONTOLOGY_IRI, PREFIXES
+from graph.namespace import BENCH_IRI, BENCH_TERMS, ONTOLOGY_IRI, PREFIXES
 from graph.settings import Settings
 from graph.sparql.admission import admit_bound
 from graph.sparql.named import load_named_queries
 from graph.sparql.parameters import bind_parameters
 from graph.store.base import Store
 from graph.store.kinds import limits_from
-from web.errors import wants_html
+from web.errors import is_browser, wants_html
+from web.links import iri_href
 from web.negotiation import (
     GRAPH_FORMATS,
     RESULT_FORMATS,
@@ -50,7 +51,7 @@ def endpoint() -> ResponseReturnValue:
         if request.method == "GET" and wants_html():
             return editor()
         return service_description(asked.format)
-    if request.method == "GET" and asked.format is None and asked.dataset is None and wants_html():
+    if request.method == "GET" and asked.format is None and asked.dataset is None and is_browser():
         # A person following a link to a query: the editor, with the query open in a tab.
         return redirect(url_for("sparql.endpoint") + "#" + urlencode({"query": asked.query}), 303)
     settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
@@ -71,13 +72,27 @@ def editor() -> Response:
         "endpoint": url_for("sparql.endpoint", _external=True),
         "prefixes": {**PREFIXES, "base": store.base},
         "examples": editor_examples(store),
-        "iriBase": store.base,
-        "pageRoot": url_for("home.index"),
+        "pages": editor_pages(store.base),
     }
     response = Response(render_template("sparql/editor.html", config=config),
                         mimetype="text/html")
     response.vary.add("Accept")
     return response
+
+
+def editor_pages(base: str) -> dict[str, object]:
+    """Where the editor's result table links an IRI, by the rules of the site's own pages
+    (``web.links.iri_href``): ``exact``, the ontology's own IRIs, each to its entry; then, by
+    ``under``, any other name in the ontology's namespace (an individual of a vocabulary) to
+    its vocabulary page and any IRI under the base to its page, the first namespace that holds
+    the IRI winning, as there. Any other IRI links to itself."""
+    ontology = [str(ONTOLOGY_IRI), BENCH_IRI, *(BENCH_IRI + name for name in sorted(BENCH_TERMS))]
+    return {
+        "exact": {iri: iri_href(iri, base) for iri in ontology},
+        # /vocabulary/<name> (entities.vocabulary) and /<path:rest> (entities.node)
+        "under": [[BENCH_IRI, url_for("entities.vocabularies") + "/"],
+                  [base, url_for("home.index")]],
+    }
 
 
 def editor_examples(store: Store) -> dict[str, dict[str, str]]:

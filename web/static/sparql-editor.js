@@ -14,10 +14,10 @@
  *
  * with config = {
  *   "endpoint":  "/sparql",                           the only endpoint; resolved against the page
- *   "prefixes":  {"bench": "https://…/ontology#", …}, PREFIX lines of a new tab, short IRIs in results
+ *   "prefixes":  {"bench": "https://…/ontology#", …}, PREFIX lines of a new tab, CURIEs in results
  *   "examples":  {"NAME": {"title": "…", "query": "…"}, …},
- *   "iriBase":   "https://w3id.org/benchgraph/",      data IRIs under it …
- *   "pageRoot":  "/",                                 … open the app's page: {iriBase}x -> {pageRoot}x
+ *   "pages":     {"exact": {IRI: PAGE, …},             where a result's IRI links on this site:
+ *                 "under": [[NAMESPACE, PAGE], …]}    an IRI, else the first namespace holding it
  *   "terms":     ["https://…/ontology#Benchmark", …]  optional: class and property completion
  * }
  *
@@ -36,10 +36,18 @@
       endpoint: new URL(config.endpoint, document.baseURI).href,
       prefixes: config.prefixes || {},
       examples: config.examples || {},
-      iriBase: config.iriBase || null,
-      pageRoot: new URL(config.pageRoot || "/", document.baseURI).href,
+      pages: config.pages || { exact: {}, under: [] },
       terms: config.terms || [],
     };
+  }
+
+  /* The site writes an IRI as the CURIE of the longest namespace that holds it
+   * (graph.namespace.curie); YASR's table takes the first prefix that fits, in the order of the
+   * map it is given, so it gets the map longest namespace first. */
+  function longestFirst(prefixes) {
+    const entries = Object.entries(prefixes);
+    entries.sort(([a, x], [b, y]) => y.length - x.length || a.localeCompare(b));
+    return Object.fromEntries(entries);
   }
 
   function prefixLines(prefixes) {
@@ -84,26 +92,96 @@
     Yasqe.defaults.autocompleters = names;
   }
 
-  /* The results table links each IRI to the IRI itself. Data IRIs ({iriBase}x) are rewritten to
-   * the app's own page ({pageRoot}x) as the table draws them, so hovering, copying and clicking
-   * a link all give the local page; IRIs outside the base are left as they are. */
-  function rewriteLinks(root, settings) {
-    if (!settings.iriBase) return;
-    const rewrite = (anchor) => {
-      const href = anchor.getAttribute("href");
-      if (href && href.startsWith(settings.iriBase)) {
-        anchor.setAttribute("href", settings.pageRoot + href.slice(settings.iriBase.length));
+  /* Where the table links an IRI: the site's page for it, by the rules the server wrote into
+   * config.pages (its web/links.py); null for any other IRI, which links to itself. */
+  function pageOf(iri, pages) {
+    if (Object.hasOwn(pages.exact, iri)) return pages.exact[iri];
+    for (const [namespace, page] of pages.under) {
+      if (iri.startsWith(namespace) && iri.length > namespace.length) {
+        return page + iri.slice(namespace.length);
+      }
+    }
+    return null;
+  }
+
+  /* YASGUI's markup, mended as it is drawn (each tab, each page of a table):
+   * - the table links each IRI to the IRI itself and has no hook to change that: an IRI the
+   *   site has a page for links there instead, so hovering, copying and clicking all agree;
+   * - the table's page-size menu has no name ("Page size:" beside it is no label), and its
+   *   column of row numbers no header;
+   * - an editor's scrolling box cannot take the focus, so only moving the cursor through a
+   *   long query scrolls it from the keyboard: the box joins the tab order, as axe-core asks;
+   * - the add-tab button sits in the tab list, where ARIA allows tabs only; YASGUI's arrow
+   *   keys already move to it as the list's last entry, and it takes the role of one. */
+  function mendMarkup(root, pages) {
+    const mends = {
+      "a.iri": (anchor) => {
+        const page = pageOf(anchor.getAttribute("href") || "", pages);
+        if (page !== null) anchor.setAttribute("href", page);
+      },
+      "select.tableSizer": (menu) => menu.setAttribute("aria-label", "Page size"),
+      "th:first-child .dt-column-title:empty": (title) => (title.textContent = "#"),
+      ".CodeMirror-scroll": (box) => box.setAttribute("tabindex", "0"),
+      ".tabsList .addTab": (button) => button.setAttribute("role", "tab"),
+    };
+    const mend = (element) => {
+      for (const [selector, fix] of Object.entries(mends)) {
+        if (element.matches(selector)) fix(element);
+        element.querySelectorAll(selector).forEach(fix);
       }
     };
     new MutationObserver((changes) => {
       for (const change of changes) {
         for (const node of change.addedNodes) {
-          if (node.nodeType !== Node.ELEMENT_NODE) continue;
-          if (node.matches("a.iri")) rewrite(node);
-          node.querySelectorAll("a.iri").forEach(rewrite);
+          if (node.nodeType === Node.ELEMENT_NODE) mend(node);
         }
       }
     }).observe(root, { childList: true, subtree: true });
+  }
+
+  /* The endpoint says in a header that the row limit cut an answer (TRUNCATED_HEADER in
+   * web/sparql/__init__.py); YASR counts only the rows it got. The tab that asked says it in
+   * words above its results, until its next answer. */
+  const TRUNCATED = "Benchgraph-Truncated";
+
+  function sayIfCut(yasqe, response) {
+    const yasr = yasqe.rootEl.closest(".tabPanel").querySelector(".yasr");
+    yasr.querySelector(".benchgraph-cut")?.remove();
+    const limit = response instanceof Error ? null : response.headers.get(TRUNCATED);
+    if (limit === null) return;
+    const what = ["CONSTRUCT", "DESCRIBE"].includes(yasqe.getQueryType()) ? "triples" : "rows";
+    const notice = document.createElement("p");
+    notice.className = "benchgraph-cut";
+    notice.setAttribute("role", "status");
+    notice.textContent =
+      `Cut at the row limit of ${Number(limit).toLocaleString("en")}: the query has more ` +
+      `${what}. Narrow it, or page through it with LIMIT and OFFSET.`;
+    yasr.insertBefore(notice, yasr.querySelector(".yasr_results"));
+  }
+
+  /* An error answer is the endpoint's one error shape, {"error": {"status", "title",
+   * "message"}} (web/errors.py), whose message is written for people: the parser's reason with
+   * its line and column, a refusal, a time limit. YASQE hands YASR the body as the error's
+   * text, which YASR would show as it is; this renderer shows the title and the message. Any
+   * other text (a proxy's page) is left to YASR. */
+  function readableError(error) {
+    let said;
+    try {
+      said = JSON.parse(error.text).error;
+    } catch {
+      return undefined;
+    }
+    if (!said || typeof said.message !== "string") return undefined;
+    const box = document.createElement("div");
+    box.className = "benchgraph-error";
+    box.setAttribute("role", "alert");
+    const title = document.createElement("p");
+    title.className = "benchgraph-error-title";
+    title.textContent = `${said.title || "Error"} (${said.status})`;
+    const message = document.createElement("p");
+    message.textContent = said.message;
+    box.append(title, message);
+    return box;
   }
 
   function endpointLabel(endpoint) {
@@ -118,8 +196,10 @@
     const settings = readConfig();
     const Yasgui = window.Yasgui;
     configureCompleters(Yasgui.Yasqe, settings);
+    // Every tab's YASR takes these (Tab.initYasr), after its check for a blocked HTTP endpoint.
+    Yasgui.Yasr.defaults.errorRenderers = [readableError];
     const root = document.getElementById("sparql-editor");
-    rewriteLinks(root, settings);
+    mendMarkup(root, settings.pages);
     const yasgui = new Yasgui(root, {
       requestConfig: {
         // A function is read again at every query and wins over the endpoint a tab has stored.
@@ -141,8 +221,17 @@
         value: prefixLines(settings.prefixes) + "\nSELECT * WHERE {\n  ?s ?p ?o\n} LIMIT 10\n",
         prefixCcApi: null,
         createShortLink: undefined,
+        screenReaderLabel: "SPARQL query", // CodeMirror's aria-label for its text field
       },
-      yasr: { prefixes: settings.prefixes },
+      yasr: { prefixes: longestFirst(settings.prefixes) },
+    });
+    // A tab's editor is made when the tab is first shown: each is watched from its first query
+    // on (the tab's "query" comes before the request is sent).
+    const watched = new WeakSet();
+    yasgui.on("query", (_, tab) => {
+      const yasqe = tab.getYasqe();
+      if (!watched.has(yasqe)) yasqe.on("queryResponse", sayIfCut);
+      watched.add(yasqe);
     });
     const openQuery = (name, query) => yasgui.addTab(true, { name, yasqe: { value: query } });
     wireExamples(yasgui, settings.examples, openQuery);
