@@ -23,6 +23,7 @@ from tests.engines import ENGINES
 from tests.seeds import SEEDS
 from tests.serving import LiveServer, serve
 from tests.store_kinds import STORE_KINDS, mark_deviations, opened, push_into
+from tests.system_tools import check_needs
 from web import create_app
 
 DATA = Path(__file__).parent / "data"
@@ -32,6 +33,13 @@ CRAWL_CATALOG = DATA / "crawl_catalog"
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     mark_deviations(items)
+    # The slow modules first: the workers (``-n auto --dist loadfile``) take modules in this
+    # order, so the longest start at once rather than leaving one worker busy at the end.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    check_needs(item)
 
 
 @pytest.fixture(scope="session")

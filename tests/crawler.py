@@ -17,9 +17,9 @@ What it follows, and how:
 - an HTML page whose ``<title>`` or ``<h1>`` has no text is a failure: a node whose only
   name is blank (a record's empty ``name``, kept as written) still gets a heading.
 
-Every distinct path is fetched, but query strings are sampled: at most ``SAMPLES`` addresses
-for each path and set of parameter names (``/benchmarks?tag=x`` and ``?tag=y`` are one kind
-of view; all the combinations of facets would never end).
+Every distinct path is fetched, but query strings are sampled: each query parameter of a path
+is tried in ``SAMPLES`` addresses (``/benchmarks?tag=x`` and ``?tag=y`` are one kind of
+view; all the combinations of facets would never end).
 """
 
 from __future__ import annotations
@@ -135,7 +135,9 @@ class Crawler:
         self.start = start
         self._adapter = app.url_map.bind("localhost")
         self._ids: dict[str, set[str]] = {}
-        self._samples: dict[tuple[str, tuple[str, ...]], set[str]] = {}
+        self._samples: dict[str, dict[str, int]] = {}
+        """Per path, how many addresses fetched held each query parameter."""
+        self._taken: set[str] = set()
 
     def crawl(self) -> CrawlReport:
         report = CrawlReport()
@@ -248,18 +250,21 @@ class Crawler:
         return f"{parts.path}{query}{fragment}"
 
     def _sampled(self, address: str) -> bool:
-        """Whether to fetch ``address``: always for a distinct path, at most ``SAMPLES`` times
-        for each path with the same query parameter names."""
+        """Whether to fetch ``address``: always for a distinct path; with a query string, when
+        it was fetched already or it holds a parameter its path has been fetched with fewer than
+        ``SAMPLES`` times (so every parameter is tried, and no combination of them is sought)."""
         path, _, query = address.partition("?")
         if not query:
             return True
-        names = tuple(sorted({name for name, _ in parse_qsl(query, keep_blank_values=True)}))
-        taken = self._samples.setdefault((path, names), set())
-        if address in taken:
+        if address in self._taken:
             return True
-        if len(taken) >= SAMPLES:
+        names = {name for name, _ in parse_qsl(query, keep_blank_values=True)}
+        counts = self._samples.setdefault(path, {})
+        if all(counts.get(name, 0) >= SAMPLES for name in names):
             return False
-        taken.add(address)
+        self._taken.add(address)
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
         return True
 
     def _routed(self, address: str) -> bool:

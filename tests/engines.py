@@ -10,7 +10,8 @@
   answers are not capped (``ResultSetMaxRows``) nor cut at a time of Virtuoso's own
   (``MaxQueryExecutionTime`` 0: the time limit is ours).
 
-A missing binary skips the kind's tests, saying which.
+A missing program skips the kind's tests, saying which and how to install it, or fails them
+under ``CI=true`` (``tests.system_tools``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
@@ -30,16 +30,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+from tests.system_tools import OXIGRAPH, VIRTUOSO, VIRTUOSO_ISQL, require
 
-OXIGRAPH = shutil.which("oxigraph", path=str(Path(sys.executable).parent)) or \
-    shutil.which("oxigraph")
-"""pip's ``oxigraph`` puts the server beside this interpreter: found there whether or not its
-virtual environment is on PATH (``.venv/bin/python -m pytest``)."""
-NO_OXIGRAPH = "the oxigraph server binary is missing: pip install oxigraph (a test extra)"
-VIRTUOSO = shutil.which("virtuoso-t")
-ISQL = shutil.which("isql-vt") or shutil.which("isql")
-NO_VIRTUOSO = ("Virtuoso is missing: apt-get install virtuoso-opensource (.ci/run does)")
 START_SECONDS = 30.0
 
 
@@ -94,10 +86,10 @@ def free_port() -> int:
 
 def _start_oxigraph(location: Path, port: int, options: tuple[str, ...] = ()
                     ) -> subprocess.Popen[bytes]:
-    assert OXIGRAPH is not None, NO_OXIGRAPH
+    [oxigraph] = require(OXIGRAPH)
     location.mkdir(parents=True, exist_ok=True)
     process = subprocess.Popen(
-        [OXIGRAPH, "serve", "--location", str(location), "--bind", f"127.0.0.1:{port}",
+        [oxigraph, "serve", "--location", str(location), "--bind", f"127.0.0.1:{port}",
          *options],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return process
@@ -121,8 +113,7 @@ def wait_until_answering(query_url: str, process: subprocess.Popen[bytes] | None
 def oxigraph_server(location: Path, *options: str) -> Iterator[RunningEngine]:
     """``oxigraph serve`` on ``location`` and a free loopback port, until the block ends;
     ``options``: more of its own (``--timeout-s 1``)."""
-    if OXIGRAPH is None:
-        pytest.skip(NO_OXIGRAPH)
+    require(OXIGRAPH)
     port = free_port()
     process = _start_oxigraph(location, port, options)
     engine = RunningEngine(f"http://127.0.0.1:{port}/query", f"http://127.0.0.1:{port}/store",
@@ -179,8 +170,8 @@ _template: list[Path] = []
 
 
 def _start_virtuoso(location: Path) -> subprocess.Popen[bytes]:
-    assert VIRTUOSO is not None, NO_VIRTUOSO
-    return subprocess.Popen([VIRTUOSO, "-f", "-c", str(location / "virtuoso.ini")],
+    [virtuoso] = require(VIRTUOSO)
+    return subprocess.Popen([virtuoso, "-f", "-c", str(location / "virtuoso.ini")],
                             cwd=location, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -197,14 +188,14 @@ def _virtuoso_template() -> Path:
     """A fresh Virtuoso database, made once, shut down clean: what each server copies."""
     if _template:
         return _template[0]
-    assert ISQL is not None, NO_VIRTUOSO
+    [isql] = require(VIRTUOSO_ISQL)
     folder = Path(tempfile.mkdtemp(prefix="benchgraph-virtuoso-"))
     atexit.register(shutil.rmtree, folder, True)
     sql, http = _configure_virtuoso(folder)
     process = _start_virtuoso(folder)
     try:
         wait_until_answering(f"http://127.0.0.1:{http}/sparql", process, seconds=120)
-        subprocess.run([ISQL, str(sql), "dba", "dba",
+        subprocess.run([isql, str(sql), "dba", "dba",
                         "exec=GRANT SPARQL_UPDATE TO \"SPARQL\"; checkpoint; shutdown;"],
                        check=True, capture_output=True, timeout=60)
         process.wait(60)
@@ -220,8 +211,7 @@ def _virtuoso_template() -> Path:
 def virtuoso_server(location: Path) -> Iterator[RunningEngine]:
     """Virtuoso on a copy of the template database in ``location``, on free loopback ports,
     until the block ends."""
-    if VIRTUOSO is None or ISQL is None:
-        pytest.skip(NO_VIRTUOSO)
+    require(VIRTUOSO, VIRTUOSO_ISQL)
     template = _virtuoso_template()
     location.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(template / "virtuoso.db", location / "virtuoso.db")
@@ -238,5 +228,5 @@ ENGINES = {"sparql": oxigraph_server, "virtuoso": virtuoso_server}
 """The engine behind each remote kind of store (``tests.store_kinds``)."""
 
 
-__all__ = ["ENGINES", "NO_OXIGRAPH", "NO_VIRTUOSO", "OXIGRAPH", "VIRTUOSO", "RunningEngine",
+__all__ = ["ENGINES", "RunningEngine",
            "free_port", "oxigraph_server", "virtuoso_server", "wait_until_answering"]

@@ -5,7 +5,8 @@ store built from it, or a ``sparql:`` store: the build pushed into a real engine
 for it (``tests.engines``: ``oxigraph serve`` for the ``sparql`` kind, Virtuoso for the
 ``virtuoso`` kind), then opened by its URL alone, as ``serve --store sparql:URL`` opens it.
 ``STORE_KINDS`` are the parameters of the suites' store fixtures (``conftest.store_kind``);
-a remote kind is skipped, with the reason, only when its engine is not installed.
+a remote kind is marked ``engine``, and skipped (failed under ``CI=true``) only when its
+engine is not installed (``tests.system_tools``).
 """
 
 from __future__ import annotations
@@ -23,15 +24,15 @@ from graph.store.base import Store
 from graph.store.kinds import StoreSpec, build_facts, build_into, open_store
 from graph.store.remote.manifest import engine_for
 from graph.store.remote.push import push
-from tests.engines import ENGINES, NO_OXIGRAPH, NO_VIRTUOSO, OXIGRAPH, VIRTUOSO, RunningEngine
+from tests.engines import ENGINES, RunningEngine
+from tests.system_tools import OXIGRAPH, VIRTUOSO, VIRTUOSO_ISQL, needs
 
 STORE_KINDS = [
     pytest.param("memory", id="memory"),
     pytest.param("oxigraph", id="oxigraph"),
-    pytest.param("sparql", id="sparql",
-                 marks=pytest.mark.skipif(OXIGRAPH is None, reason=NO_OXIGRAPH)),
+    pytest.param("sparql", id="sparql", marks=[pytest.mark.engine, needs(OXIGRAPH)]),
     pytest.param("virtuoso", id="virtuoso",
-                 marks=pytest.mark.skipif(VIRTUOSO is None, reason=NO_VIRTUOSO)),
+                 marks=[pytest.mark.engine, needs(VIRTUOSO, VIRTUOSO_ISQL)]),
 ]
 
 OTHER_KINDS = STORE_KINDS[1:]

@@ -10,8 +10,7 @@ one): the editor and every page work under it as they are. Screenshots at deskto
 ``tests/artifacts/``, ignored by git); the folder is printed at the start.
 
 Chromium is Debian's (``apt-get install chromium``), driven by the pip ``playwright``
-package: ``playwright install`` (a browser download) is never run. The tests of pages another
-blueprint serves skip, naming it, while it is not registered.
+package: ``playwright install`` (a browser download) is never run.
 """
 
 from __future__ import annotations
@@ -24,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import system_tools
 from tests.serving import LiveServer, serve
-from web import create_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -33,23 +32,10 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 TIMEOUT_MS = 20_000
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason=f"no Chromium at {CHROMIUM}: install Debian's (apt-get install -y chromium)")
+pytestmark = [pytest.mark.browser, system_tools.needs(system_tools.CHROMIUM)]
 
 if CHROMIUM.exists():
     from playwright.sync_api import Browser, Page, sync_playwright
-
-
-def _blueprints() -> set[str]:
-    """The blueprints of the app the server runs (the same code)."""
-    return set(create_app().blueprints)
-
-
-def needs(blueprint: str, what: str) -> pytest.MarkDecorator:
-    return pytest.mark.skipif(blueprint not in _blueprints(),
-                              reason=f"{what}: blueprint {blueprint!r} is not registered on "
-                                     "this branch yet")
 
 
 @pytest.fixture(scope="module")
@@ -249,7 +235,6 @@ def test_hostile_text_on_the_validation_pages_is_text(watched: Watched) -> None:
     raise AssertionError("the hostile directory page's benchmark is on no validation page")
 
 
-@needs("entities", "the benchmark page")
 def test_hostile_benchmark_page_is_text(watched: Watched) -> None:
     watched.open("/benchmark/hostile_markup")
     page = watched.page
@@ -262,9 +247,8 @@ def test_hostile_benchmark_page_is_text(watched: Watched) -> None:
     watched.shoot("benchmark-hostile")
 
 
-# -- pages of the other blueprints (as they land) --------------------------------------------
+# -- benchmark, search and browse pages --------------------------------------------------------
 
-@needs("entities", "the benchmark page, its paper and its authors")
 def test_benchmark_page_leads_to_its_paper_and_an_author(watched: Watched) -> None:
     watched.open("/benchmark/mimic_rrs")
     page = watched.page
@@ -279,7 +263,6 @@ def test_benchmark_page_leads_to_its_paper_and_an_author(watched: Watched) -> No
     watched.shoot("person")
 
 
-@needs("search", "search")
 def test_search_finds_a_benchmark(watched: Watched) -> None:
     watched.open("/")
     page = watched.page
@@ -292,7 +275,6 @@ def test_search_finds_a_benchmark(watched: Watched) -> None:
     watched.shoot("search")
 
 
-@needs("browse", "the benchmarks list and its facets")
 def test_two_facets_narrow_the_list(watched: Watched) -> None:
     watched.open("/benchmarks")
     page = watched.page

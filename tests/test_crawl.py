@@ -2,6 +2,7 @@
 leads to a page (no 404, no 500), and every IRI under the base in every Turtle answer
 dereferences (``tests/crawler.py`` says what is followed and how)."""
 
+import pytest
 from flask import Flask, Response
 
 from graph.settings import Settings
@@ -9,15 +10,9 @@ from graph.store.local import LocalStore
 from tests.crawler import Crawler
 from web import create_app
 
+pytestmark = pytest.mark.slow
+
 BASE = "https://w3id.org/benchgraph/"
-REQUIRED_BLUEPRINTS = {
-    "entities": "the pages of every IRI under the base (/benchmark/…, /org/…, /record/…)",
-    "search": "/search",
-    "browse": "/benchmarks and its facets",
-}
-"""The blueprints of the finished app that other pages link to, and what they serve."""
-
-
 def _planted() -> Flask:
     """An app with one of each mistake the crawler must find."""
     app = Flask(__name__)
@@ -84,14 +79,4 @@ def test_every_link_leads_to_a_page(settings: Settings, crawl_store: LocalStore)
     report = Crawler(app, crawl_store.base).crawl()
     assert report.turtle_answers > 0 and report.iris_checked > 1000
     assert not report.routed_failures, "\n".join(map(str, report.routed_failures[:50]))
-    missing = {name: what for name, what in REQUIRED_BLUEPRINTS.items()
-               if name not in app.blueprints}
-    if missing:  # only while another helper's pages are not on this branch: say so, loudly
-        import pytest
-
-        unrouted = report.unrouted_failures
-        pytest.skip(f"the finished app is not all here: blueprint(s) {', '.join(missing)} "
-                    f"({'; '.join(missing.values())}) not registered, so {len(unrouted)} links "
-                    f"lead nowhere yet (first: {unrouted[0] if unrouted else 'none'}); every "
-                    f"link to a page that exists ({len(report.fetched)} fetched) was fine")
     assert not report.failures, "\n".join(map(str, report.failures[:50]))

@@ -6,7 +6,6 @@ import json
 import os
 import random
 import re
-import shutil
 import stat
 import subprocess
 from collections.abc import Iterator
@@ -52,6 +51,7 @@ from graph.export.formats import (
     negotiate,
 )
 from tests.memory import traced
+from tests.system_tools import RAPPER, require
 
 BASE = "https://w3id.org/benchgraph/"
 BENCH = "https://w3id.org/benchgraph/ontology#"
@@ -249,8 +249,7 @@ RAPPER_NAMES = {TURTLE: "turtle", NTRIPLES: "ntriples", TRIG: "trig", NQUADS: "n
 def test_rapper_reads_the_output(
     written: dict[str, Serialized], fmt: Format, tmp_path: Path
 ) -> None:
-    rapper = shutil.which("rapper")
-    assert rapper, "rapper (Debian package raptor2-utils) is needed by this test"
+    [rapper] = require(RAPPER)
     path = tmp_path / f"out{fmt.extension}"
     path.write_bytes(written[fmt.name].data)
     run = subprocess.run(
@@ -607,8 +606,7 @@ def test_rdfxml_holds_the_union_and_reads_back_as_the_same_triples(tmp_path: Pat
     assert "line one\nline two\r\nline three" in back  # pyoxigraph too
     path = tmp_path / "out.rdf"
     path.write_bytes(result.data)
-    rapper = shutil.which("rapper")
-    assert rapper, "rapper (Debian package raptor2-utils) is needed by this test"
+    [rapper] = require(RAPPER)
     run = subprocess.run([rapper, "-i", "rdfxml", "-c", str(path)],
                          capture_output=True, text=True, check=False)
     assert run.returncode == 0 and f"returned {len(union)} " in run.stderr, run.stderr

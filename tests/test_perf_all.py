@@ -1,7 +1,8 @@
 """``python -m perf.run all --sizes``: every section at each size, one table of their
 headline figures across the sizes, and ``compare`` printing that table again from the saved
-figures. A tiny catalog run end to end, so that a section whose figures change shape breaks
-here, not hours into a run at 100,000 records."""
+figures. The smallest catalog that exercises each section, run end to end, so that a section
+whose figures change shape breaks here, not hours into a run at 100,000 records (the figures
+themselves come from ``python -m perf.run``, never from a test)."""
 
 import json
 import os
@@ -15,6 +16,8 @@ import pytest
 
 from perf.common import PerfError, SectionReport
 from perf.run import SECTIONS, make_parser, run_steps
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 STORES = ("memory", "oxigraph:DIR", "sparql:URL")
@@ -36,26 +39,25 @@ def _table(stdout: str) -> list[str]:
     return [line for line in lines if line.strip()]
 
 
-def test_all_prints_and_saves_every_sections_headline_at_each_size(tmp_path: Path) -> None:
+def test_all_prints_and_saves_every_sections_headline(tmp_path: Path) -> None:
+    """Every section at the smallest size that exercises it (across sizes: the next test)."""
     figures_file = tmp_path / "all.json"
-    done = _perf("all", "--sizes", "20,40", *QUICK, "--json", str(figures_file),
-                 tmp_path=tmp_path)
+    done = _perf("all", "--sizes", "5", *QUICK, "--json", str(figures_file), tmp_path=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     saved = json.loads(figures_file.read_text(encoding="utf-8"))
-    assert saved["sizes"] == [20, 40]
+    assert saved["sizes"] == [5]
     names = [section.NAME for section in SECTIONS]
-    for size in ("20", "40"):
-        assert list(saved["runs"][size]["sections"]) == names
+    assert list(saved["runs"]["5"]["sections"]) == names
     # the store folder is built once a size, and the sparql: store's engine pushed into
     # once, by the query section: the pages and load sections serve them again
-    assert done.stderr.count("into a validated store at") == 2
-    assert done.stderr.count("engine: benchgraph push --validate of") == 2
-    assert done.stderr.count("engine: serving again the push of") == 4
+    assert done.stderr.count("into a validated store at") == 1
+    assert done.stderr.count("engine: benchgraph push --validate of") == 1
+    assert done.stderr.count("engine: serving again the push of") == 2
     table = _table(done.stdout)
-    assert table[0].split() == ["figure", "20", "40"]
+    assert table[0].split() == ["figure", "5"]
     rows = {line.split(":", 1)[0] for line in table[2:]}
     assert rows == set(names)  # every section has a row
-    # the issue's figures, each at both sizes
+    # the issue's figures
     for figure in ("build: records/s", "build: peak MB", "validate: full (CPU s)",
                    "validate: one record changed (median ms)",
                    "query: publishers, x the engine alone (memory / oxigraph / sparql)",
@@ -64,7 +66,7 @@ def test_all_prints_and_saves_every_sections_headline_at_each_size(tmp_path: Pat
                      for store in STORES)):
         line = next(line for line in table if line.startswith(figure))
         cells = [cell for cell in line[len(figure):].split("  ") if cell.strip()]
-        assert len(cells) == 2, (figure, cells)
+        assert len(cells) == 1, (figure, cells)
         if figure.startswith("query:"):  # each store against its engine alone
             assert all(len(cell.split(" / ")) == 3 and "-" not in cell for cell in cells)
         if figure.startswith("load:"):  # and its engine beside it, where it has one
@@ -75,21 +77,37 @@ def test_all_prints_and_saves_every_sections_headline_at_each_size(tmp_path: Pat
     compared = _perf("compare", str(figures_file), tmp_path=tmp_path)
     assert compared.returncode == 0, compared.stderr
     lines = [line for line in compared.stdout.splitlines() if line.strip()]
-    assert lines[0].split() == ["figure", "all", "20", "all", "40"]
+    assert lines[0].split() == ["figure", "all", "5"]
     assert [line.split()[0] for line in lines[2:]] == [line.split()[0] for line in table[2:]]
     assert [line.split()[-1] for line in lines[2:]] == [line.split()[-1] for line in table[2:]]
 
 
-def test_all_leaves_out_the_sections_and_stores_it_is_told_to(tmp_path: Path) -> None:
-    """``--skip`` leaves sections out of ``all``; ``--stores`` leaves a kind of store out of
+def test_all_at_each_size_leaves_out_the_sections_and_stores_it_is_told_to(
+        tmp_path: Path) -> None:
+    """``--sizes``: the sections at each size, one table of their headlines across the sizes.
+    ``--skip`` leaves sections out of ``all``; ``--stores`` leaves a kind of store out of
     the sections that serve several (at 100,000 records the memory store takes minutes and
     15 GB to start): its pair and its server are not started, the others are measured."""
+    sized = tmp_path / "sized.json"
+    but_build = [section.NAME for section in SECTIONS if section.NAME != "build"]
+    done = _perf("all", "--sizes", "5,10", *QUICK, "--skip", ",".join(but_build),
+                 "--json", str(sized), tmp_path=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(sized.read_text(encoding="utf-8"))["sizes"] == [5, 10]
+    table = _table(done.stdout)
+    assert table[0].split() == ["figure", "5", "10"]
+    records = next(line for line in table if line.startswith("build: records/s"))
+    assert len(records.split()) == 4, records  # "build:", "records/s", one figure a size
+    compared = _perf("compare", str(sized), tmp_path=tmp_path)
+    assert compared.stdout.split("\n", 1)[0].split() == ["figure", "sized", "5", "sized", "10"]
+
     figures_file = tmp_path / "some.json"
     skipped = [section.NAME for section in SECTIONS if section.NAME not in ("query", "startup")]
-    done = _perf("all", "--sizes", "20", *QUICK, "--skip", ",".join(skipped),
+    done = _perf("all", "--sizes", "5", *QUICK, "--skip", ",".join(skipped),
                  "--stores", "oxigraph,sparql", "--json", str(figures_file), tmp_path=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
-    saved = json.loads(figures_file.read_text(encoding="utf-8"))["runs"]["20"]
+    every = json.loads(figures_file.read_text(encoding="utf-8"))
+    saved = every["runs"]["5"]
     assert list(saved["sections"]) == ["query", "startup"]
     assert saved["stores"] == ["oxigraph", "sparql"]
     query = saved["sections"]["query"]

@@ -34,11 +34,12 @@ from graph.store.remote.client import Answer, Body, Client, Credentials, Endpoin
 from graph.store.remote.layout import Manifest
 from graph.store.remote.manifest import engine_for, find_manifest
 from graph.store.remote.push import PushOutcome, push
-from tests.engines import ENGINES, OXIGRAPH, RunningEngine, oxigraph_server
+from tests.engines import ENGINES, RunningEngine, oxigraph_server
 from tests.proxy import Proxy, proxy_to
+from tests.system_tools import OXIGRAPH, needs
 from tests.test_push import BASE, RECORDS, REMOTE_KINDS, data, quads, settings_for, write_catalog
 
-pytestmark = pytest.mark.skipif(OXIGRAPH is None, reason="the oxigraph server binary is missing")
+pytestmark = [pytest.mark.engine, pytest.mark.slow, needs(OXIGRAPH)]
 
 OLD = RECORDS
 NEW = {**{name: text for name, text in RECORDS.items()

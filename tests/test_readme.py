@@ -77,3 +77,13 @@ def test_the_formats_table_is_the_format_registry() -> None:
                    ", ".join(f"`{ext}`" for ext in fmt.extensions), f"`{fmt.media_type}`"]
         for fmt in FORMATS
     }
+
+
+def test_the_opening_names_every_question_the_named_queries_answer() -> None:
+    """What a user can ask, as the README's opening lists it, is every named query."""
+    from graph.sparql.named import load_named_queries
+
+    opening = " ".join(README.split("## Two commands", 1)[0].split())
+    unnamed = [query.title for query in load_named_queries().values()
+               if query.title not in opening]
+    assert not unnamed, f"add these to the README's opening: {unnamed}"

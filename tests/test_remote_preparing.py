@@ -22,13 +22,14 @@ from graph.settings import Settings
 from graph.store.errors import StoreError
 from graph.store.kinds import StoreSpec, open_store
 from graph.store.remote.store import RemoteStore
-from tests.engines import OXIGRAPH, RunningEngine, oxigraph_server
+from tests.engines import RunningEngine, oxigraph_server
 from tests.proxy import proxy_to
 from tests.serving import LiveServer, serve
 from tests.store_kinds import prepared, push_into
+from tests.system_tools import OXIGRAPH, needs
 from web import create_app
 
-pytestmark = pytest.mark.skipif(OXIGRAPH is None, reason="the oxigraph server binary is missing")
+pytestmark = [pytest.mark.engine, needs(OXIGRAPH)]
 
 JSON = {"Accept": "application/json"}
 

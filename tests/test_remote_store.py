@@ -19,13 +19,14 @@ from graph.sparql.errors import ReadOnlyError
 from graph.store.base import Limits, Store
 from graph.store.kinds import StoreSpec, open_store
 from graph.store.pool import QueryTimeout
-from tests.engines import OXIGRAPH, RunningEngine, oxigraph_server
+from tests.engines import RunningEngine, oxigraph_server
 from tests.proxy import Proxy, proxy_to
 from tests.store_kinds import prepared, push_into
+from tests.system_tools import OXIGRAPH, needs
 from tests.test_store import RUNAWAY
 from web import create_app
 
-pytestmark = pytest.mark.skipif(OXIGRAPH is None, reason="the oxigraph server binary is missing")
+pytestmark = [pytest.mark.engine, needs(OXIGRAPH)]
 
 REFUSED = [
     "INSERT DATA { <http://a> <http://b> <http://c> }",

@@ -29,11 +29,12 @@ from graph.store.pool import QueryTimeout
 from graph.store.remote.client import RemoteError, RemoteTimeout
 from graph.store.remote.engine import Dataset
 from graph.store.remote.manifest import engine_for
-from tests.engines import OXIGRAPH, RunningEngine, free_port, oxigraph_server
+from tests.engines import RunningEngine, free_port, oxigraph_server
 from tests.store_kinds import push_into
+from tests.system_tools import OXIGRAPH, needs
 from tests.test_push import write_catalog
 
-pytestmark = pytest.mark.skipif(OXIGRAPH is None, reason="the oxigraph server binary is missing")
+pytestmark = [pytest.mark.engine, needs(OXIGRAPH)]
 
 LIMIT = 2.0
 MARGIN = 2.0

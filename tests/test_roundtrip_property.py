@@ -4,6 +4,7 @@ import json
 from decimal import Decimal
 from pathlib import Path, PurePosixPath
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
@@ -22,6 +23,8 @@ from graph.records.directory_page import Fact, RelatedEntry, Score, ScoresSectio
 from graph.resources import data_dir
 from graph.settings import DEFAULT_BASE
 from graph.vocabulary import bundled_vocabulary
+
+pytestmark = pytest.mark.slow
 
 SEED = json.loads(
     (data_dir("catalog") / "000_501ccd0cd0e2608f.txt").read_text(), parse_float=Decimal

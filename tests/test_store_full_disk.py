@@ -28,6 +28,8 @@ from graph.store.kinds import StoreSpec, open_store
 from tests.seeds import SEEDS
 from tests.serving import _command
 
+pytestmark = pytest.mark.slow
+
 SEARCH = Path(__file__).parent / "data" / "search"
 MORE = [*SEEDS, SEARCH / "clinic_chat.json"]
 BUILD_SECONDS = 300.0

@@ -7,7 +7,6 @@ reads them one after another) are the canonical order with each subject's types 
 """
 
 import re
-import shutil
 import subprocess
 from collections.abc import Callable
 
@@ -24,6 +23,7 @@ from graph.export import serialize
 from graph.export.formats import NQUADS, NTRIPLES, TRIG, TURTLE, Format
 from graph.namespace import BENCH
 from graph.settings import DEFAULT_BASE
+from tests.system_tools import RAPPER, needs, require
 from tests.test_turtle_property import QUADS, iris, quads_of
 
 X = URIRef(DEFAULT_BASE + "benchmark/x")
@@ -127,12 +127,12 @@ def oxigraph_format(fmt: Format) -> ox.RdfFormat:
 # rapper resolves dot segments even in an absolute IRI (<http://x/a/.> is read as <http://x/a/>)
 # and ends a string at a NUL (as C does), whatever the layout: so here the IRIs have plain
 # local names and no text holds a NUL; the literals are as odd as ever otherwise.
+@needs(RAPPER)  # before hypothesis starts
 @pytest.mark.filterwarnings("ignore:Parsing weird boolean:UserWarning")
 @settings(max_examples=60, deadline=None)
 @given(quads_of(iris(st.from_regex(r"[A-Za-z0-9_]{0,6}", fullmatch=True))))
 def test_rapper_reads_any_output_as_the_same_statements(quads: list[Quad]) -> None:
-    rapper = shutil.which("rapper")
-    assert rapper, "rapper (Debian package raptor2-utils) is needed by this test"
+    [rapper] = require(RAPPER)
     assume(not any("\x00" in term for quad in quads for term in quad))
     assume(not any(_raptor_refuses(term) for quad in quads for term in quad))
     for layout, plain, name in ((TURTLE, NTRIPLES, "turtle"), (TRIG, NQUADS, "trig")):
