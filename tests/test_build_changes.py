@@ -21,6 +21,7 @@ from graph.store.kinds import StoreSpec, build_into, open_store
 from tests.engines import ENGINES, oxigraph_server
 from tests.store_kinds import STORE_KINDS, prepared, push_into
 from tests.system_tools import OXIGRAPH, needs
+from tests.test_push import graph_of, write_catalog
 from web import create_app
 
 BASE = Settings().base
@@ -30,19 +31,6 @@ AFTER = {**{name: text for name, text in BEFORE.items() if name != "bench_7"},
          "bench_1": "Bench 1\nAnother summary of bench 1.\n- Made by\n- Lab 1\n",
          "bench_8": "Bench 8\nA summary of bench 8.\n- Made by\n- Lab 2\n"}
 """One record changed (bench_1), one added (bench_8), one removed (bench_7)."""
-
-
-def write_catalog(folder: Path, records: dict[str, str]) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    for old in folder.glob("*.txt"):
-        old.unlink()
-    for name, text in records.items():
-        (folder / f"{name}.txt").write_text(text, encoding="utf-8")
-    return folder
-
-
-def graph_of(name: str) -> str:
-    return f"{BASE}record/{name}"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]:
