@@ -6,6 +6,7 @@ names its catalog folders in ``CATALOG``, that catalog built, in a store of each
 client."""
 
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from graph.store.local import LocalStore
 from tests.engines import ENGINES
 from tests.seeds import SEEDS
 from tests.serving import LiveServer, serve
-from tests.store_kinds import STORE_KINDS, mark_deviations, opened, push_into
+from tests.store_kinds import STORE_KINDS, SharedEngines, mark_deviations, opened, push_into
 from tests.system_tools import check_needs
 from web import create_app
 
@@ -131,11 +132,21 @@ def store_kind(request: pytest.FixtureRequest) -> str:
     return kind
 
 
+@pytest.fixture(scope="session")
+def shared_engines(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedEngines]:
+    """The engines the store suites share in this process (``tests.store_kinds``)."""
+    with ExitStack() as stack:
+        yield SharedEngines(stack, tmp_path_factory.mktemp("shared-engines"))
+
+
 @pytest.fixture(scope="module")
 def store(built: BuildResult, settings: Settings, store_kind: str,
-          tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    """The module's catalog in a store of each kind in turn."""
-    with opened(store_kind, built, tmp_path_factory.mktemp(store_kind), settings) as made:
+          tmp_path_factory: pytest.TempPathFactory,
+          shared_engines: SharedEngines) -> Iterator[Store]:
+    """The module's catalog in a store of each kind in turn; a remote kind's pushed into the
+    engine of that kind the whole process shares (these suites only read)."""
+    with opened(store_kind, built, tmp_path_factory.mktemp(store_kind), settings,
+                engines=shared_engines) as made:
         yield made
 
 

@@ -85,9 +85,11 @@ def push_into(engine: RunningEngine, built: BuildResult, settings: Settings, *,
 
 @contextmanager
 def opened(kind: str, built: BuildResult, folder: Path, settings: Settings, *,
-           validate: bool = False) -> Iterator[Store]:
+           validate: bool = False, engines: SharedEngines | None = None) -> Iterator[Store]:
     """A store of ``kind`` holding ``built`` (validated too with ``validate``), made in
-    ``folder`` (an empty folder of the test's); closed, and its engine stopped, after."""
+    ``folder`` (an empty folder of the test's); closed, and its engine stopped, after. With
+    ``engines``, a remote kind's build is pushed into the engine they share instead (which
+    then holds this build alone: the push removes the graphs of the one before)."""
     with ExitStack() as stack:
         store: Store
         if kind == "memory":
@@ -96,12 +98,29 @@ def opened(kind: str, built: BuildResult, folder: Path, settings: Settings, *,
             build_into(folder / "store", built, settings, validate=validate)
             store = open_store(StoreSpec("oxigraph", str(folder / "store")), settings)
         else:
-            engine = stack.enter_context(ENGINES[kind](folder / "engine"))
+            engine = (engines.of(kind) if engines is not None
+                      else stack.enter_context(ENGINES[kind](folder / "engine")))
             push_into(engine, built, settings, validate=validate)
             store = open_store(StoreSpec.parse(engine.spec), settings)
         stack.callback(store.close)
         prepared(store)
         yield store
+
+
+class SharedEngines:
+    """One engine of each remote kind for a whole test process (each worker of the suite),
+    started when first asked for and stopped at the end: the store suites push their catalog
+    into it in turn, one store open on it at a time, and never write into it otherwise."""
+
+    def __init__(self, stack: ExitStack, folder: Path) -> None:
+        self.stack = stack
+        self.folder = folder
+        self.running: dict[str, RunningEngine] = {}
+
+    def of(self, kind: str) -> RunningEngine:
+        if kind not in self.running:
+            self.running[kind] = self.stack.enter_context(ENGINES[kind](self.folder / kind))
+        return self.running[kind]
 
 
 def prepared(store: Store, seconds: float = 120.0) -> None:
@@ -123,5 +142,5 @@ def prepared(store: Store, seconds: float = 120.0) -> None:
             time.sleep(0.05)
 
 
-__all__ = ["ENGINE_DEVIATIONS", "OTHER_KINDS", "STORE_KINDS", "mark_deviations", "opened",
-           "prepared", "push_into", "remote_settings"]
+__all__ = ["ENGINE_DEVIATIONS", "OTHER_KINDS", "STORE_KINDS", "SharedEngines", "mark_deviations",
+           "opened", "prepared", "push_into", "remote_settings"]
