@@ -17,7 +17,6 @@ Standard library only, plus `npm` on PATH.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 import tarfile
@@ -80,15 +79,8 @@ def extract(tarball: Path, release: Release) -> Vendored:
 
 
 def version_file(vendored: Vendored) -> bytes:
-    release = vendored.release
-    lines = [
-        f"package: {PACKAGE}",
-        f"version: {release.version}",
-        f"tarball: {vendored.tarball}",
-        f"integrity: {release.integrity}",
-        f"published: {release.published}",
-        f"sha256 {ENGINE}: {hashlib.sha256(vendored.files[ENGINE]).hexdigest()}",
-    ]
+    lines = npm_release.version_lines(PACKAGE, vendored.release, vendored.tarball,
+                                      {ENGINE: vendored.files[ENGINE]})
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 

@@ -142,20 +142,24 @@ def extract(tarball: Path, release: Release) -> Vendored:
     return Vendored(release, tarball.name, files, bundled_packages(source_map))
 
 
-def version_file(vendored: Vendored) -> bytes:
-    release = vendored.release
-    lines = [
-        f"package: {PACKAGE}",
+def version_lines(package: str, release: Release, tarball: str,
+                  files: dict[str, bytes]) -> list[str]:
+    """The lines of a vendor folder's VERSION file that every refresh script writes: what was
+    taken, from where, checked how, and the SHA-256 of each of ``files``."""
+    return [
+        f"package: {package}",
         f"version: {release.version}",
-        f"tarball: {vendored.tarball}",
+        f"tarball: {tarball}",
         f"integrity: {release.integrity}",
         f"published: {release.published}",
-        *(
-            f"sha256 {name}: {hashlib.sha256(vendored.files[name]).hexdigest()}"
-            for name in sorted(BUNDLE.values())
-        ),
-        f"bundles: {' '.join(sorted(vendored.bundled))}",
+        *(f"sha256 {name}: {hashlib.sha256(files[name]).hexdigest()}" for name in sorted(files)),
     ]
+
+
+def version_file(vendored: Vendored) -> bytes:
+    bundle = {name: vendored.files[name] for name in BUNDLE.values()}
+    lines = [*version_lines(PACKAGE, vendored.release, vendored.tarball, bundle),
+             f"bundles: {' '.join(sorted(vendored.bundled))}"]
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import io
 import json
 import sys
-import tarfile
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.tarballs import write_tarball
 
 ROOT = Path(__file__).resolve().parent.parent
 VENDOR = ROOT / "tests" / "vendor" / "axe-core"
@@ -43,14 +43,7 @@ META = {"name": "axe-core", "version": "9.9.9", "license": "MPL-2.0"}
 def make_tarball(path: Path, *, meta: dict[str, str] | None = None,
                  leave_out: str | None = None) -> Path:
     members = {"package/package.json": json.dumps(meta or META).encode(), **MEMBERS}
-    with tarfile.open(path, "w:gz") as tar:
-        for name, content in members.items():
-            if name == leave_out:
-                continue
-            info = tarfile.TarInfo(name)
-            info.size = len(content)
-            tar.addfile(info, io.BytesIO(content))
-    return path
+    return write_tarball(path, members, leave_out)
 
 
 def release_of(tarball: Path, version: str = "9.9.9") -> object:

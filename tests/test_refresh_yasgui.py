@@ -3,15 +3,15 @@ twice; all on a small fake npm tarball built here, with npm itself stood in for 
 
 import hashlib
 import importlib.util
-import io
 import json
 import sys
-import tarfile
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.tarballs import write_tarball
 
 ROOT = Path(__file__).resolve().parent.parent
 VENDOR = ROOT / "web" / "static" / "vendor" / "yasgui"
@@ -50,14 +50,7 @@ def make_tarball(
     }
     if licence is not None:
         members["package/LICENSE"] = licence
-    with tarfile.open(path, "w:gz") as tar:
-        for name, content in members.items():
-            if name == leave_out:
-                continue
-            info = tarfile.TarInfo(name)
-            info.size = len(content)
-            tar.addfile(info, io.BytesIO(content))
-    return path
+    return write_tarball(path, members, leave_out)
 
 
 def release_of(tarball: Path, version: str = "9.9.9") -> object:

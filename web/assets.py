@@ -13,7 +13,7 @@ compressed text, and the site's icon.
   server gets its new version at once.
 - **Compression.** Flask-Compress (a maintained extension; brotli through Google's
   ``brotli`` bindings, zstd, gzip, deflate) compresses every text response the client's
-  ``Accept-Encoding`` allows: pages, stylesheets, scripts (the editor's bundle is 1 MB),
+  ``Accept-Encoding`` allows: pages, stylesheets, scripts (the editor's bundle above all),
   JSON, query answers, entity data. A download (a dump, the validation report: sent with
   ``Content-Disposition: attachment``) is sent as stored instead, so that its length, its
   ETag and its ranges stay those of the file, and a dump of gigabytes is never pushed through

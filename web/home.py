@@ -66,7 +66,7 @@ class ShownBuild:
 
 
 def _readable(moment: str) -> str:
-    """An ISO 8601 time as a person reads it: ``2026-12-06 08:02 UTC`` (as written when it
+    """An ISO 8601 time as a person reads it: ``YYYY-MM-DD HH:MM UTC`` (as written when it
     is not one)."""
     try:
         when = datetime.fromisoformat(moment)
