@@ -7,6 +7,7 @@ from pydantic import ValidationError
 
 from graph.cli import main
 from graph.harvest import harvest
+from graph.harvest.helm_repository import locate
 from graph.harvest.snapshot import (
     combined_notice,
     read_snapshot,
@@ -14,11 +15,14 @@ from graph.harvest.snapshot import (
     write_snapshots,
 )
 from graph.harvest.text import arxiv_ids, short_description
-from graph.records.harness_snapshot import Entry, Snapshot
+from graph.records.harness_snapshot import SNAPSHOT_FORMAT, Entry, Snapshot
 from graph.resources import data_dir
 from tests.test_harvest_archive import FIXTURES, build_wheel
 
-PACKAGES = ("helm", "lm_eval", "inspect_evals", "opencompass")
+PACKAGES = ("helm", "lm_eval", "inspect_evals", "opencompass", "evalscope", "lighteval",
+            "lmms_eval")
+FIXTURE_COMMIT = "0123456789abcdef0123456789abcdef01234567"
+"""The commit ``tests/data/harness_records/`` names for the HELM repository fixture."""
 
 
 def wheels(out: Path, reverse: bool = False, year: int = 2026) -> list[Path]:
@@ -40,7 +44,8 @@ def test_the_same_packages_give_the_same_bytes(tmp_path: Path) -> None:
     write_snapshots(third.snapshots, tmp_path / "out3")
     assert written(tmp_path / "out1") == written(tmp_path / "out2") == written(tmp_path / "out3")
     assert sorted(written(tmp_path / "out1")) == [
-        "NOTICE", "helm.json", "inspect_evals.json", "lm_eval.json", "opencompass.json"
+        "NOTICE", "evalscope.json", "helm.json", "inspect_evals.json", "lighteval.json",
+        "lm_eval.json", "lmms_eval.json", "opencompass.json"
     ]
 
 
@@ -48,7 +53,9 @@ def test_the_record_fixtures_are_what_harvest_writes_for_the_package_fixtures(
     tmp_path: Path,
 ) -> None:
     """``tests/data/harness_records/`` (its README) is this command's output, byte for byte."""
-    write_snapshots(harvest([FIXTURES / p for p in PACKAGES]).snapshots, tmp_path / "out")
+    repository = locate(FIXTURES / "helm_repository", FIXTURE_COMMIT)
+    write_snapshots(harvest([FIXTURES / p for p in PACKAGES], repository).snapshots,
+                    tmp_path / "out")
     records = Path(__file__).parent / "data" / "harness_records"
     assert written(tmp_path / "out") == {
         name: data for name, data in written(records).items() if name != "README.md"}
@@ -59,7 +66,9 @@ def test_the_bundled_snapshots_are_in_their_one_canonical_form() -> None:
     harvesting the same wheels again gives the same bytes (and a hand edit shows)."""
     folder = data_dir("catalog") / "harnesses"
     names = sorted(path.name for path in folder.glob("*.json"))
-    assert names == ["helm.json", "inspect_evals.json", "lm_eval.json", "opencompass.json"]
+    assert names == [
+        "evalscope.json", "helm.json", "inspect_evals.json", "lighteval.json", "lm_eval.json",
+        "lmms_eval.json", "opencompass.json"]
     snapshots = [read_snapshot((folder / name).read_bytes()) for name in names]
     for name, snapshot in zip(names, snapshots, strict=True):
         assert snapshot_bytes(snapshot) == (folder / name).read_bytes(), name
@@ -77,22 +86,22 @@ def test_what_a_package_does_not_state_is_left_out(tmp_path: Path) -> None:
     for snapshot in harvest(wheels(tmp_path)).snapshots:
         text = snapshot_bytes(snapshot).decode()
         assert "null" not in text and "[]" not in text and '"main": false' not in text
-        assert '"format": 1' in text
+        assert f'"format": {SNAPSHOT_FORMAT}' in text
 
 
 def test_the_models_put_themselves_in_order() -> None:
     entry = Entry(id="b", name="B", tags=["z", "a", "z"], source=["y", "x"])
     assert (entry.tags, entry.source) == (["a", "z"], ["x", "y"])
-    snapshot = Snapshot(format=1, harness="helm", package="p", version="1", licence="MIT",
-                        entries=[entry, Entry(id="a", name="A", source=["x"])])
+    snapshot = Snapshot(format=SNAPSHOT_FORMAT, harness="helm", package="p", version="1",
+                        licence="MIT", entries=[entry, Entry(id="a", name="A", source=["x"])])
     assert [e.id for e in snapshot.entries] == ["a", "b"]
     with pytest.raises(ValidationError, match="two entries share an id"):
-        Snapshot(format=1, harness="helm", package="p", version="1", licence="MIT",
-                 entries=[entry, entry])
+        Snapshot(format=SNAPSHOT_FORMAT, harness="helm", package="p", version="1",
+                 licence="MIT", entries=[entry, entry])
 
 
 def test_a_snapshot_file_with_an_unknown_key_is_refused() -> None:
-    data = b'{"format": 1, "harness": "helm", "package": "p", "version": "1", ' \
+    data = b'{"format": 2, "harness": "helm", "package": "p", "version": "1", ' \
            b'"licence": "MIT", "entries": [], "access": "gated"}'
     with pytest.raises(ValidationError, match="access"):
         read_snapshot(data)
@@ -109,13 +118,38 @@ def test_the_notice_names_each_package_its_licence_and_copyright(tmp_path: Path)
     assert notice.index("crfm-helm") < notice.index("inspect_evals") < notice.index("lm_eval")
 
 
+def test_a_repository_read_beside_a_package_gives_the_same_bytes_and_is_named(
+    tmp_path: Path,
+) -> None:
+    repository = locate(FIXTURES / "helm_repository", FIXTURE_COMMIT)
+    first = harvest(wheels(tmp_path / "a"), repository)
+    second = harvest([FIXTURES / p for p in reversed(PACKAGES)], repository)
+    write_snapshots(first.snapshots, tmp_path / "out1")
+    write_snapshots(second.snapshots, tmp_path / "out2")
+    assert written(tmp_path / "out1") == written(tmp_path / "out2")
+    (helm,) = [s for s in first.snapshots if s.harness == "helm"]
+    assert read_snapshot(snapshot_bytes(helm)) == helm and helm.repository is not None
+    notice = (tmp_path / "out1" / "NOTICE").read_text()
+    block = notice[notice.index("crfm-helm 9.9.1"):notice.index("inspect_evals")]
+    assert block.splitlines()[4:7] == [
+        "Beside it, https://github.com/stanford-crfm/helm at commit "
+        "0123456789abcdef0123456789abcdef01234567",
+        "Licence: Apache-2.0",
+        "Copyright 2099 Fixture University",
+    ]
+    assert notice.count("Beside it") == 1  # only the snapshot read with a repository
+    without = harvest(wheels(tmp_path / "b"))
+    assert "Beside it" not in combined_notice(without.snapshots)
+
+
 def test_the_command_writes_snapshots_and_reports_warnings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "snapshots"
     assert main(["harvest", *map(str, wheels(tmp_path)), "-o", str(out)]) == 0
     assert sorted(written(out)) == [
-        "NOTICE", "helm.json", "inspect_evals.json", "lm_eval.json", "opencompass.json"
+        "NOTICE", "evalscope.json", "helm.json", "inspect_evals.json", "lighteval.json",
+        "lm_eval.json", "lmms_eval.json", "opencompass.json"
     ]
     err = capsys.readouterr().err
     assert "lm_eval.json: lm_eval 9.9.2, 3 entries, 5 tasks" in err

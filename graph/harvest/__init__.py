@@ -1,10 +1,13 @@
 """Harvesting the AI-evaluation harnesses' own packages into snapshot files.
 
-``benchgraph harvest`` reads the wheels of HELM, lm-eval, inspect_evals and OpenCompass (or
-folders holding them unpacked) without installing or importing them, and writes what each
-states about its benchmarks as one deterministic JSON snapshot per harness
-(``graph.records.harness_snapshot``, ``graph.harvest.snapshot``). A reader per harness, behind
-one protocol (``graph.harvest.reader``), is chosen by the package's METADATA name.
+``benchgraph harvest`` reads the wheels of HELM, lm-eval, inspect_evals, OpenCompass,
+evalscope, lighteval and lmms-eval (or folders holding them unpacked) without installing or
+importing them, and writes what each states about its benchmarks as one deterministic JSON
+snapshot per harness (``graph.records.harness_snapshot``, ``graph.harvest.snapshot``). A
+reader per harness, behind one protocol (``graph.harvest.reader``), is chosen by the
+package's METADATA name. What
+HELM's repository states beside its wheel (MedHELM's access levels) is read when a checkout
+of it is given (``graph.harvest.helm_repository``), and the snapshot names its commit.
 """
 
 from collections.abc import Sequence
@@ -12,16 +15,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graph.harvest.archive import HarvestError, open_archive
+from graph.harvest.evalscope import EvalScopeReader
 from graph.harvest.helm import HelmReader
+from graph.harvest.helm_repository import HelmRepository, with_access
 from graph.harvest.inspect_evals import InspectEvalsReader
+from graph.harvest.lighteval import LightevalReader
 from graph.harvest.lm_eval import LmEvalReader
+from graph.harvest.lmms_eval import LmmsEvalReader
 from graph.harvest.opencompass import OpenCompassReader
 from graph.harvest.reader import HarnessReader
 from graph.importers.base import Problem
-from graph.records.harness_snapshot import SNAPSHOT_FORMAT, Snapshot
+from graph.records.harness_snapshot import SNAPSHOT_FORMAT, Repository, Snapshot
 
 READERS: tuple[HarnessReader, ...] = (
-    HelmReader(), LmEvalReader(), InspectEvalsReader(), OpenCompassReader(),
+    HelmReader(), LmEvalReader(), InspectEvalsReader(), OpenCompassReader(), EvalScopeReader(),
+    LightevalReader(), LmmsEvalReader(),
 )
 """Every harness reader, in the order their packages are listed to the user."""
 
@@ -34,10 +42,11 @@ class Harvest:
     problems: list[Problem] = field(default_factory=list)
 
 
-def harvest(paths: Sequence[Path]) -> Harvest:
+def harvest(paths: Sequence[Path], helm_repository: HelmRepository | None = None) -> Harvest:
     """The snapshot of each package at ``paths`` (wheels or unpacked wheels), in harness
-    order; raises ``HarvestError`` for an input that is no harness package, or two packages
-    of one harness."""
+    order, HELM's with what ``helm_repository`` states (``helm_repository.locate``); raises
+    ``HarvestError`` for an input that is no harness package, two packages of one harness,
+    or a HELM repository without a HELM package."""
     result = Harvest()
     seen: dict[str, Path] = {}
     for path in paths:
@@ -49,12 +58,19 @@ def harvest(paths: Sequence[Path]) -> Harvest:
                                    f"(the first is {seen[reader.harness]})")
             seen[reader.harness] = path
             reading = reader.read(archive)
+        repository: Repository | None = None
+        if helm_repository is not None and reader.harness == "helm":
+            reading.entries, repository = with_access(helm_repository, package.version,
+                                                      reading.entries, reading.problems)
         result.problems += archive.problems + reading.problems
         result.snapshots.append(Snapshot(
             format=SNAPSHOT_FORMAT, harness=reader.harness, package=package.name,
             version=package.version, licence=package.licence, copyright=package.copyright,
-            entries=reading.entries,
+            repository=repository, entries=reading.entries,
         ))
+    if helm_repository is not None and "helm" not in seen:
+        raise HarvestError(f"{helm_repository.folder}: HELM's repository, given without a "
+                           "HELM package (crfm-helm) to read it with")
     order = [reader.harness for reader in READERS]
     result.snapshots.sort(key=lambda snapshot: order.index(snapshot.harness))
     return result
@@ -70,4 +86,4 @@ def reader_for(path: Path, distribution: str) -> HarnessReader:
                        f"({known})")
 
 
-__all__ = ["READERS", "Harvest", "HarvestError", "harvest", "reader_for"]
+__all__ = ["READERS", "Harvest", "HarvestError", "HelmRepository", "harvest", "reader_for"]

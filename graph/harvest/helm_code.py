@@ -5,9 +5,10 @@ states, as literals: the run groups it reports to (``RunSpec(groups=[...])``), t
 class it runs (``ScenarioSpec(class_name=...)``), how it poses the task (the adapter's
 ``method``, an ``ADAPT_*`` constant, given directly or fixed by a ``get_*_adapter_spec``
 helper), and whether it takes a ``data_path`` with no default: data the user must have on
-disk. A scenario class states its ``tags`` and the Hugging Face datasets it loads by literal
-id. What a function computes (an f-string group name, a method passed in) is not stated, and
-is left out.
+disk. A scenario class states its ``tags``, the Hugging Face datasets it loads by literal
+id, and the papers its docstring (or its module's) cites in BibTeX, read with pybtex
+(``graph.harvest.bibtex``); an entry pybtex cannot read is a warning naming the class. What a
+function computes (an f-string group name, a method passed in) is not stated, and is left out.
 """
 
 import ast
@@ -15,6 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from graph.harvest import pyast
+from graph.harvest.bibtex import Citation, citations
 from graph.harvest.hub import hub_dataset
 from graph.harvest.reader import MemberReader
 from graph.records.harness_snapshot import Dataset
@@ -41,11 +43,14 @@ class RunSpec:
 
 @dataclass(frozen=True)
 class Scenario:
-    """What one scenario class states: its file, its tags, the datasets it loads."""
+    """What one scenario class states: its file and name, its tags, the datasets it loads,
+    and the BibTeX citations of its docstring then of its module's, in order."""
 
     source: str
+    name: str
     tags: tuple[str, ...]
     datasets: tuple[Dataset, ...]
+    citations: tuple[Citation, ...]
 
 
 @dataclass(frozen=True)
@@ -111,14 +116,33 @@ class HelmCode:
         for name in (f"{base}.py", f"{base}/__init__.py"):
             if name in self.reader.archive:
                 if name not in self._scenarios:
-                    module = self._parse(name)
-                    self._scenarios[name] = {
-                        node.name: Scenario(name, _class_tags(node), _loaded_datasets(node))
-                        for node in (module.body if module else [])
-                        if isinstance(node, ast.ClassDef)
-                    }
+                    self._scenarios[name] = self._read_scenarios(name)
                 return self._scenarios[name].get(class_)
         return None
+
+    def _read_scenarios(self, name: str) -> dict[str, Scenario]:
+        """The classes of one module, by name."""
+        module = self._parse(name)
+        if module is None:
+            return {}
+        cited = self._cited(name, module, "module docstring")
+        return {
+            node.name: Scenario(name, node.name, _class_tags(node), _loaded_datasets(node),
+                                self._cited(name, node, f"{node.name} docstring") + cited)
+            for node in module.body if isinstance(node, ast.ClassDef)
+        }
+
+    def _cited(self, name: str, node: ast.Module | ast.ClassDef,
+               field: str) -> tuple[Citation, ...]:
+        """The BibTeX citations of the node's docstring; one warning per unreadable entry."""
+        docstring = ast.get_docstring(node, clean=False)
+        if not docstring:
+            return ()
+        found, unread = citations(docstring)
+        for entry in unread:
+            self.reader.warn(name, "a BibTeX entry that cannot be read: left out", field=field,
+                             value=f"{entry.text} {entry.reason}")
+        return tuple(found)
 
     def _parse(self, name: str) -> ast.Module | None:
         return pyast.parse_module(self.reader, name) if name in self.reader.archive else None

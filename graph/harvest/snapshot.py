@@ -3,7 +3,10 @@
 A snapshot file is ``{harness}.json``: keys sorted, entries in id order (the models sort
 their own lists), one space of indent so that a new package version reads as a small diff,
 UTF-8, and a fact the package does not state left out rather than written as null or [].
-Files are written whole or not at all (a temporary file, then a rename).
+Files are written whole or not at all (a temporary file, then a rename). The NOTICE names each
+package with its licence and copyright line, and a repository read beside a package (HELM's,
+for MedHELM's access levels) with its commit, licence and copyright line: those facts are
+that repository's, not the package's.
 """
 
 import json
@@ -34,16 +37,32 @@ def snapshot_file_name(snapshot: Snapshot) -> str:
 
 
 def notice_text(snapshot: Snapshot) -> str:
-    """The attribution of one snapshot: package, version, licence and copyright line."""
+    """The attribution of one snapshot: package, version, licence and copyright line, and
+    those of the repository read beside it, if any."""
     copyright_line = snapshot.copyright or "(the package's licence files state no copyright line)"
     licence = snapshot.licence or "(the package's METADATA states none)"
     return (
         f"{snapshot.package} {snapshot.version}\n"
         f"Licence: {licence}\n"
         f"{copyright_line}\n"
-        f"Harvested into {snapshot_file_name(snapshot)}: names, identifiers, dataset ids, "
+        f"Harvested into {snapshot_file_name(snapshot)}: names, identifiers, papers with what "
+        "their citations state (title, authors, year, venue, DOI), homepages, dataset ids, "
         "metric names and short descriptions, as the package states them. Each entry cites "
-        "the files of the package it was read from.\n"
+        "the files of the package it was read from.\n" + _repository_notice(snapshot)
+    )
+
+
+def _repository_notice(snapshot: Snapshot) -> str:
+    repository = snapshot.repository
+    if repository is None:
+        return ""
+    copyright_line = repository.copyright or "(its LICENSE and NOTICE state no copyright line)"
+    return (
+        f"Beside it, {repository.url} at commit {repository.commit}\n"
+        f"Licence: {repository.licence or '(its LICENSE is no licence recognised here)'}\n"
+        f"{copyright_line}\n"
+        "Read from it: the MedHELM access levels its run-entry files state, and the run "
+        "entries' names; each access level cites its file.\n"
     )
 
 
@@ -53,10 +72,10 @@ def combined_notice(snapshots: Sequence[Snapshot]) -> str:
     return (
         "Harness registry snapshots\n\n"
         "These files hold facts read from the published packages of AI evaluation harnesses, "
-        "without running them: the names, ids, papers, dataset ids, metric names and short "
-        "descriptions those packages state about the benchmarks they run. No code and no "
-        "paper abstract is copied. Each package is named below with its licence and "
-        "copyright line.\n\n" + "\n".join(blocks)
+        "without running them: the names, ids, papers and their citations, homepages, dataset "
+        "ids, metric names and short descriptions those packages state about the benchmarks "
+        "they run. No code and no paper abstract is copied. Each package is named below with "
+        "its licence and copyright line.\n\n" + "\n".join(blocks)
     )
 
 

@@ -15,8 +15,11 @@ DESCRIPTION_LIMIT = 500
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _ARXIV_REFERENCE = re.compile(
-    r"(?:(?i:arxiv\.org/(?:abs|pdf|html)/)|(?i:arxiv:)\s*)(?P<id>" + ARXIV_ID.pattern + ")"
+    r"(?:(?i:arxiv\.org/(?:abs|pdf|html)/)|(?i:huggingface\.co/papers/)|(?i:arxiv:)\s*)"
+    r"(?P<id>" + ARXIV_ID.pattern + ")"
 )
+"""An arXiv link, ``arXiv:ID``, or a Hugging Face paper page (which is named by the paper's
+arXiv id)."""
 _VERSION = re.compile(r"v\d+$")
 _HEADING = re.compile(r"^#[ \t]+(.*?)[ \t#]*$", re.MULTILINE)
 

@@ -19,10 +19,14 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-SNAPSHOT_FORMAT: Literal[1] = 1
-"""The version of the snapshot file's shape; bumped when a field changes meaning."""
+SNAPSHOT_FORMAT: Literal[2] = 2
+"""The version of the snapshot file's shape that ``benchgraph harvest`` writes; bumped when a
+field is added or changes meaning. Format 2 added the papers' citations, access levels,
+homepages, languages, modalities and run requirements; a format 1 file, which has none of
+them, reads as it is."""
 
-Harness = Literal["helm", "lm_eval", "inspect_evals", "opencompass"]
+Harness = Literal["helm", "lm_eval", "inspect_evals", "opencompass", "evalscope", "lighteval",
+                  "lmms_eval"]
 """A harness by its catalog key (the ``harness`` keys of a catalog record, the notations of
 the harness vocabulary in ``ontology/vocabularies.ttl``)."""
 
@@ -56,11 +60,33 @@ class SnapshotModel(BaseModel):
 
 
 class Paper(SnapshotModel):
-    """A paper the harness cites for the benchmark: its arXiv id, its title, or both."""
+    """A paper the harness cites for the benchmark, with what it states of it: an arXiv id, a
+    DOI, a link, a title, and what a citation of it (BibTeX, or a short "Author et al., YEAR")
+    adds. At least one of ``arxiv``, ``doi``, ``url`` and ``title`` is stated."""
 
     arxiv: str | None = None
     """A bare arXiv id (``2211.08584``, ``hep-th/9901001``), without version."""
+    doi: str | None = None
+    """A bare DOI (``10.18653/v1/2020.emnlp-main.550``)."""
+    url: str | None = None
+    """A link to the paper that is not an arXiv or doi.org link (ACL Anthology, OpenReview)."""
     title: str | None = None
+    authors: list[str] = []
+    """In the order the citation lists them, each as ``Given Family`` with LaTeX decoded."""
+    year: int | None = None
+    """The year the citation states (publication), never one read off an arXiv id."""
+    venue: str | None = None
+    """The journal, proceedings or publisher the citation names, as written."""
+    cite_key: str | None = None
+    """The BibTeX key the harness cites it by."""
+    citation: str | None = None
+    """A short citation as the harness wrote it (``Hendrycks et al., 2021``)."""
+
+    @model_validator(mode="after")
+    def _identified(self) -> "Paper":
+        if not (self.arxiv or self.doi or self.url or self.title):
+            raise ValueError("a paper needs an arXiv id, a DOI, a link or a title")
+        return self
 
 
 class Dataset(SnapshotModel):
@@ -68,10 +94,33 @@ class Dataset(SnapshotModel):
 
     id: str
     """As written: a Hugging Face id (``openai/gsm8k``) or an older short name (``xnli``)."""
-    hub: Literal["huggingface"] | None = None
+    hub: Literal["huggingface", "modelscope"] | None = None
     """Where the id lives, when the package says."""
     gated: str | None = None
     """The package's own word on access to it (inspect_evals: ``auto``), verbatim."""
+
+
+class StatedAccess(SnapshotModel):
+    """An access level a harness's own files state, by the file a run entry is listed in
+    (MedHELM's ``run_entries_medhelm_{public,gated,private_ORG}.conf``)."""
+
+    level: Literal["public", "gated", "private"]
+    run_entry: str
+    """The run entry's name as the file writes it (the part before ``:``)."""
+    holder: str | None = None
+    """For a private level, the organisation the file is named for (``stanford``)."""
+    source: str
+    """The file, as a path in the repository (``Snapshot.repository``)."""
+
+
+class Requirements(SnapshotModel):
+    """What running the benchmark needs, as the harness states it (inspect_evals' eval.yaml)."""
+
+    sandbox: SortedNames = []
+    """What runs in a sandbox, as the harness says it (inspect_evals: ``solver``,
+    ``scorer``)."""
+    internet: bool | None = None
+    """Whether it needs internet access while it runs."""
 
 
 class Metric(SnapshotModel):
@@ -161,6 +210,16 @@ class Entry(SnapshotModel):
         list[HumanBaseline], _by(lambda h: (h.task, h.metric, h.source or ""))
     ] = []
     needs_local_data: Annotated[list[LocalData], _by(lambda n: (n.run_spec, n.argument))] = []
+    homepage: str | None = None
+    """The benchmark's home page as the harness links it (``Homepage:``), an http(s) URL."""
+    languages: SortedNames = []
+    """The languages the harness says it covers, as written (``en``, ``French``)."""
+    modalities: SortedNames = []
+    """What its inputs are, as the harness says (``image``, ``video``, ``audio``, ``text``)."""
+    access: Annotated[list[StatedAccess], _by(lambda a: (a.level, a.run_entry))] = []
+    requirements: Requirements | None = None
+    version: str | None = None
+    """The harness's version of its implementation (inspect_evals ``version``), as written."""
     contributors: SortedNames = []
     """Who implemented it in the harness (inspect_evals ``contributors``), not its authors."""
     todo: bool = False
@@ -170,11 +229,21 @@ class Entry(SnapshotModel):
     the files below that folder)."""
 
 
+class Repository(SnapshotModel):
+    """A source repository some entries' facts were read from, beside the package, at one
+    commit (the MedHELM access levels, from HELM's repository)."""
+
+    url: str
+    commit: Annotated[str, Field(pattern=r"^[0-9a-f]{40}$")]
+    licence: str | None = None
+    copyright: str | None = None
+
+
 class Snapshot(SnapshotModel):
     """One harness package at one version, and its entries in id order."""
 
-    format: Literal[1]
-    """The version of the file's shape (``SNAPSHOT_FORMAT``); always written."""
+    format: Literal[1, 2]
+    """The version of the file's shape (``SNAPSHOT_FORMAT`` when written); always written."""
     harness: Harness
     package: str
     """The distribution's name as its METADATA writes it (``crfm-helm``)."""
@@ -183,6 +252,8 @@ class Snapshot(SnapshotModel):
     """As the package's METADATA states it (``License-Expression``, else ``License``)."""
     copyright: str | None = None
     """The first copyright line of the package's licence files, verbatim."""
+    repository: Repository | None = None
+    """The repository read beside the package, where any entry cites one of its files."""
     entries: list[Entry] = []
 
     @model_validator(mode="after")

@@ -33,3 +33,16 @@ def get_toy_notes_spec(data_path: str, jury_config_path: str = "") -> RunSpec:
 def get_toy_unlinked_spec(variant: str) -> RunSpec:
     return RunSpec(name="toy_unlinked", scenario_spec=None, adapter_spec=None,
                    metric_specs=[], groups=[f"toy_{variant}"])
+
+
+@run_spec_function("medhelm_toy_cited")
+def get_toy_cited_spec() -> RunSpec:
+    return RunSpec(
+        name="medhelm_toy_cited",
+        scenario_spec=ScenarioSpec(
+            class_name="helm.benchmark.scenarios.toy_cited_scenario.ToyCitedScenario"
+        ),
+        adapter_spec=get_generation_adapter_spec(),
+        metric_specs=[],
+        groups=["toy_cited"],
+    )

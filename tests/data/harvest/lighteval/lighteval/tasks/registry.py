@@ -1,0 +1,2 @@
+"""name:
+Not a task module: the registry is never read as one."""

@@ -1,0 +1,2 @@
+def helper(text):
+    return text.strip()

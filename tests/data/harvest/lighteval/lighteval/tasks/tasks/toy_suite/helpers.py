@@ -1,0 +1,4 @@
+"""
+name:
+Helpers of the toy suite: not a task module, never read.
+"""

@@ -1,0 +1,1 @@
+# the task manager lives here; never imported by the harvest

@@ -1,0 +1,1 @@
+raise RuntimeError("a task's code: never imported by the harvest")
