@@ -167,15 +167,21 @@ def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabul
         index = index_benchmarks(loaded.identity for loaded in records)
     ctx = MappingContext(iris, vocabulary, index)
     table = QuadTable()
-    catalogued: set[URIRef] = set()
     for loaded in records:
-        catalogued.add(iris.benchmark(index.described_by(loaded.identity)))
         questions = map_one(loaded, ctx, table)
         if asked is not None:
             asked[loaded.key] = questions
-    add_build_graph(table, catalogued, iris)
+    add_build_graph(table, catalogued_benchmarks(records, index, iris), iris)
     table.extend(ontology_quads())
     return table
+
+
+def catalogued_benchmarks(records: Sequence[LoadedRecord], index: BenchmarkIndex,
+                          iris: Iris) -> set[URIRef]:
+    """The benchmarks a record of their own describes; a harness entry that is a collection
+    of other benchmarks' tasks, or left out, catalogues none."""
+    return {iris.benchmark(index.described_by(loaded.identity)) for loaded in records
+            if index.kind_of(loaded.identity) in ("benchmark", "corpus")}
 
 
 def map_one(loaded: LoadedRecord, ctx: MappingContext, table: QuadTable

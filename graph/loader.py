@@ -120,11 +120,13 @@ def record_key(relative: PurePosixPath, part: str | None = None) -> str:
     record's name in a file of many, slugged together.
 
     ``sub/x.json`` -> ``sub_x``; entry ``B-1`` of ``h/lm_eval.json`` -> ``h_lm_eval_b_1``;
-    empty when the path has no letter or digit.
+    empty when the path has no letter or digit. A ``+`` in a name is spelled out, as
+    harnesses name a benchmark's extension so beside it: ``refcoco+`` -> ``…_refcoco_plus``,
+    not ``refcoco``'s key.
     """
     text = str(relative)
     stem = text[:len(text) - len(relative.suffix)]  # ``with_suffix("")``, without a new path
-    return slugify(stem if part is None else f"{stem}/{part}")
+    return slugify(stem if part is None else f"{stem}/{part.replace('+', ' plus ')}")
 
 
 def load_records(

@@ -69,6 +69,8 @@ class _BENCH(DefinedNamespace):
     Source: URIRef
     ModelCardSurvey: URIRef
     HarnessPackage: URIRef
+    Corpus: URIRef
+    SourceRepository: URIRef
     Subtask: URIRef
 
     # Properties
@@ -182,6 +184,16 @@ class _BENCH(DefinedNamespace):
     sampleCount: URIRef
     needsLocalData: URIRef
     baselineSource: URIRef
+    arxivSubmitted: URIRef
+    venue: URIRef
+    citeKey: URIRef
+    citedAs: URIRef
+    accessHolder: URIRef
+    language: URIRef
+    implementationVersion: URIRef
+    needsSandbox: URIRef
+    needsInternet: URIRef
+    inFamily: URIRef
 
 
 Closed = TypeVar("Closed", bound=type[DefinedNamespace])

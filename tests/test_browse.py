@@ -29,8 +29,12 @@ from web.browse import MAX_SIZE as MAX_ROWS
 PATHS = {
     "suite": "bench:inSuite", "access": "bench:accessLevel",
     "harness": "bench:harnessTask/bench:harness",
+    "local_data": "bench:harnessTask/bench:subtask/bench:needsLocalData",
+    "hub_access": "bench:dataset/bench:hubAccess",
     "category": "bench:category|bench:subcategory", "tag": "bench:tag",
-    "publisher": "bench:publisher", "status": "bench:status", "catalogued": "bench:catalogued",
+    "publisher": "bench:publisher", "year": "bench:paper/dcterms:issued",
+    "arxiv": "bench:paper/bench:arxivSubmitted", "venue": "bench:paper/bench:venue",
+    "status": "bench:status", "catalogued": "bench:catalogued",
 }
 Selection = Mapping[str, tuple[str, ...]]
 

@@ -122,7 +122,8 @@ def test_the_notice_beside_the_snapshots_is_no_record() -> None:
     report = load_records([DATA / "harness_records"], SETTINGS)
     assert report.rejected == []
     assert {loaded.source.relative.name for loaded in report.records} == {
-        "helm.json", "lm_eval.json", "inspect_evals.json", "opencompass.json"}
+        "evalscope.json", "helm.json", "inspect_evals.json", "lighteval.json", "lm_eval.json",
+        "lmms_eval.json", "opencompass.json"}
 
 
 # -- matching -----------------------------------------------------------------------------
@@ -146,6 +147,19 @@ def test_entries_meet_by_name_confirmed_by_the_arxiv_id(built: BuildResult) -> N
         "helm_toy_planned": "toy_planned",
         "lm_eval_super_glue": "superglue",
         "opencompass_superglue_boolq": "boolq",  # the bundled override
+        "evalscope_toyqa": "toyqa",           # AI-ModelScope/toyqa: a mirror, no veto
+        "lighteval_toychem": "toychem_lighteval",  # other datasets, no paper that agrees
+        "evalscope_toychem": "toychem",
+        "lighteval_doibench": "doibench",     # other datasets, the same DOI
+        "evalscope_doibench": "doibench",
+        "lighteval_titleqa": "titleqa",       # other datasets, the same title
+        "evalscope_titleqa": "titleqa",
+        "lighteval_doitwin": "doitwin_lighteval",  # two DOIs: kept apart
+        "evalscope_doitwin": "doitwin",
+        "lighteval_toysplit": "toysplit",     # toysplit_val: the name and its split, no veto
+        "evalscope_toysplit": "toysplit",
+        "lighteval_toyweb": "toyweb",         # a web address is no dataset id: no veto
+        "evalscope_toyweb": "toyweb",
     }
 
 
@@ -244,25 +258,36 @@ def test_two_spellings_of_one_tag_are_one_tag_node(built: BuildResult) -> None:
 
 def test_benchmarks_run_by_several_harnesses_with_their_task_names(store: Store) -> None:
     assert rows(store, "multi-harness", least="3") == [
-        ("toyqa", "ToyQA", "4", "bench:HELM", "toyqa"),
-        ("toyqa", "ToyQA", "4", "bench:InspectEvals", "toyqa"),
-        ("toyqa", "ToyQA", "4", "bench:LMEvalHarness", "toyqa toyqa_all"),
-        ("toyqa", "ToyQA", "4", "bench:OpenCompass", "ToyQA"),
+        ("toyqa", "ToyQA", "5", "bench:EvalScope", "toyqa"),
+        ("toyqa", "ToyQA", "5", "bench:HELM", "toyqa"),
+        ("toyqa", "ToyQA", "5", "bench:InspectEvals", "toyqa"),
+        ("toyqa", "ToyQA", "5", "bench:LMEvalHarness", "toyqa toyqa_all"),
+        ("toyqa", "ToyQA", "5", "bench:OpenCompass", "ToyQA"),
         ("gsm8k", "GSM8K", "3", "bench:HELM", "gsm"),
         ("gsm8k", "GSM8K", "3", "bench:InspectEvals", "gsm8k"),
         ("gsm8k", "GSM8K", "3", "bench:LMEvalHarness", "gsm8k gsm8k_cot"),
     ]
-    assert {row[0] for row in rows(store, "multi-harness")} == {"toyqa", "gsm8k", "boolq"}
+    assert {row[0] for row in rows(store, "multi-harness")} == {
+        "toyqa", "gsm8k", "boolq", "doibench", "titleqa", "toysplit", "toyweb"}
 
 
 def test_benchmarks_whose_harnesses_disagree(store: Store) -> None:
     assert rows(store, "harness-conflicts") == [
+        ("doibench", "DoiBench", "dataset", "bench:EvalScope", "mirrororg/db-full"),
+        ("doibench", "DoiBench", "dataset", "bench:Lighteval", "toyorg/doibench"),
         ("gsm8k", "GSM8K", "metric", "bench:HELM", "final_number_exact_match"),
         ("gsm8k", "GSM8K", "metric", "bench:LMEvalHarness", "exact_match"),
+        ("titleqa", "TitleQA", "dataset", "bench:EvalScope", "otherorg/tq"),
+        ("titleqa", "TitleQA", "dataset", "bench:Lighteval", "toyorg/titleqa"),
+        ("toyqa", "ToyQA", "dataset", "bench:EvalScope", "AI-ModelScope/toyqa"),
         ("toyqa", "ToyQA", "dataset", "bench:HELM", "toyorg/toyqa"),
         ("toyqa", "ToyQA", "dataset", "bench:LMEvalHarness", "toyorg/toyqa-mirror"),
         ("toyqa", "ToyQA", "metric", "bench:HELM", "exact_match"),
         ("toyqa", "ToyQA", "metric", "bench:LMEvalHarness", "acc"),
         ("toyqa", "ToyQA", "samples", "bench:HELM", "120"),
         ("toyqa", "ToyQA", "samples", "bench:InspectEvals", "100"),
+        ("toysplit", "ToySplit", "dataset", "bench:EvalScope", "mirrororg/toysplit_val"),
+        ("toysplit", "ToySplit", "dataset", "bench:Lighteval", "toyorg/toysplit"),
+        ("toyweb", "ToyWeb", "dataset", "bench:EvalScope", "otherorg/toyweb-questions"),
+        ("toyweb", "ToyWeb", "dataset", "bench:Lighteval", "https://example.org/toyweb/test.csv"),
     ]

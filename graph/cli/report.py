@@ -36,7 +36,7 @@ FILES_SHOWN = 3
 WARNING_LINES_KEPT = 8
 """When not everything fits, rejections come first, but this many kinds of warning are still
 shown (if there are as many)."""
-_INDEX = re.compile(r"\[\d+\]")
+_INDEX = re.compile(r"\[[^\[\]]+\]")
 
 
 @dataclass
@@ -78,7 +78,8 @@ def _below_one_folder(paths: list[Path]) -> tuple[list[str], str]:
 
 
 def normalised_field(name: str | None) -> str | None:
-    """The field with list indices dropped: ``page.sources[3].url`` -> ``page.sources[].url``."""
+    """The field with list indices and entry names dropped: ``page.sources[3].url`` ->
+    ``page.sources[].url``, ``entries[gsm8k].metrics[0]`` -> ``entries[].metrics[]``."""
     return None if name is None else _INDEX.sub("[]", name)
 
 

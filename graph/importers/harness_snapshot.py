@@ -76,7 +76,7 @@ def _package(header: dict[str, Any]) -> HarnessPackage:
     except ValidationError as error:
         raise rejection(error) from None
     return HarnessPackage(snapshot.harness, snapshot.package, snapshot.version,
-                          snapshot.licence, snapshot.copyright)
+                          snapshot.licence, snapshot.copyright, snapshot.repository)
 
 
 def _entry(data: Any, seen: set[str]) -> Entry:

@@ -7,8 +7,8 @@ from rdflib import URIRef
 
 from graph.mapping.context import MappingContext, add_result
 from graph.mapping.emitter import Statements
-from graph.mapping.iris import paper_key
 from graph.mapping.makers import add_authors, add_makers
+from graph.mapping.paper_node import PaperFacts, add_paper
 from graph.mapping.papers import paper_ids
 from graph.mapping.references import markdown_links
 from graph.namespace import BENCH, DCTERMS, PROV, RDFS, SCHEMA, SKOS, XSD
@@ -118,22 +118,13 @@ def _paper(paper: Paper, benchmark: URIRef, out: Statements, ctx: MappingContext
     (``graph.mapping.papers``). An id kept as written (a field-level defect) is stated as
     written and identifies nothing."""
     ids = paper_ids(paper)
-    arxiv, doi = ids.arxiv, ids.doi
-    names = (paper.title, paper.url, paper.arxiv, paper.doi)  # what else can name it
-    key = paper_key(arxiv, doi, names)
-    if key is None:
-        return
-    node = ctx.iris.paper(key)
-    out.add(benchmark, BENCH.paper, node)
-    out.add_type(node, BENCH.Paper)
-    out.add_text(node, BENCH.arxiv, arxiv if arxiv is not None else paper.arxiv)
-    out.add_integer(node, BENCH.arxivVersion, ids.version, XSD.positiveInteger)
-    out.add_text(node, BENCH.doi, doi if doi is not None else paper.doi)
-    out.add_text(node, DCTERMS.title, paper.title)
-    label = paper.title or arxiv or doi or next(filter(None, names), None)
-    out.add_text(node, RDFS.label, label)
-    out.add_url(node, SCHEMA.url, paper.url)
-    out.add_year(node, DCTERMS.issued, paper.year)
+    facts = PaperFacts(
+        arxiv=ids.arxiv if ids.arxiv is not None else paper.arxiv, arxiv_version=ids.version,
+        doi=ids.doi if ids.doi is not None else paper.doi, url=paper.url, title=paper.title,
+        year=paper.year)
+    node = add_paper(facts, out, ctx)
+    if node is not None:
+        out.add(benchmark, BENCH.paper, node)
 
 
 def _dataset(dataset: Dataset, benchmark: URIRef, out: Statements, ctx: MappingContext) -> None:

@@ -40,35 +40,50 @@ from graph.dataset.quads import Object
 from graph.dataset.terms import plain
 from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
-from graph.mapping.iris import paper_key
-from graph.namespace import BENCH, DCTERMS, PROV, RDFS, SCHEMA, SKOS, XSD
+from graph.mapping.identity import grouping_id
+from graph.mapping.lineage_links import lineage_links
+from graph.mapping.paper_node import PaperFacts, add_paper
+from graph.namespace import BENCH, DCTERMS, FOAF, PROV, RDFS, SCHEMA, SKOS, XSD
 from graph.records import HarnessEntry, HarnessPackage
-from graph.records.harness_snapshot import Entry, HumanBaseline, LocalData, Taxonomy
+from graph.records.harness_snapshot import Entry, HumanBaseline, LocalData, Repository, Taxonomy
 from graph.slug import node_key
 
 _WEB = re.compile(r"https?://\S+$")
+_LINEAGE = {"variant": BENCH.variant, "inFamily": BENCH.inFamily}
 _TAXONOMY = (("task", BENCH.taxonomyTask), ("what", BENCH.taxonomyWhat),
              ("who", BENCH.taxonomyWho), ("when", BENCH.taxonomyWhen),
              ("language", BENCH.taxonomyLanguage))
 
 
 def map_harness_entry(record: HarnessEntry, out: Statements, ctx: MappingContext) -> None:
-    """Statements about the entry's benchmark, its task there, and the record's sources."""
+    """Statements about the entry's benchmark, its task there, and the record's sources; for
+    an entry the overrides call a collection, its grouping (``_collection``). (One they leave
+    out has no graph: ``graph.mapping.record``.)"""
+    kind = ctx.index.kind_of(record)
     entry, package = record.entry, record.package
     harness = ctx.vocabulary.find(BENCH.Harness, package.harness)
+    _record(record, harness, out, ctx)
+    for link in lineage_links(record, ctx.index):
+        out.add(ctx.benchmark_reference(out, link.subject), _LINEAGE[link.predicate],
+                ctx.benchmark_reference(out, link.object))
+    if kind == "collection":
+        _collection(record, harness, out, ctx)
+        return
     benchmark = ctx.benchmark_reference(out, ctx.index.described_by(record))
     out.add(out.graph, BENCH.describes, benchmark)
-    out.add_text(out.graph, BENCH.entryId, entry.id)
-    out.add(out.graph, BENCH.harness, harness)
-    out.add_texts(out.graph, BENCH.statedIn, entry.source)
-    out.add(out.graph, PROV.wasDerivedFrom, _package(package, harness, out, ctx))
+    if kind == "corpus":
+        out.add_type(benchmark, BENCH.Corpus)
 
     label = ctx.index.label_from(record)
     out.add_text(benchmark, RDFS.label, label)
     out.add_text(benchmark, SKOS.altLabel, entry.name if entry.name != label else None)
     out.add_texts(benchmark, SKOS.altLabel, entry.aliases)
     out.add_text(benchmark, DCTERMS.abstract, entry.description)
+    out.add_url(benchmark, FOAF.homepage, entry.homepage)
+    out.add_texts(benchmark, BENCH.language, entry.languages)
+    out.add_texts(benchmark, BENCH.modality, entry.modalities)
     _papers(entry, benchmark, out, ctx)
+    _access(entry, benchmark, out, ctx)
     _datasets(entry, benchmark, out, ctx)
     _metrics(entry, benchmark, out, ctx)
     out.add_texts(benchmark, BENCH.taskFormat, entry.task_formats)
@@ -91,6 +106,10 @@ def map_harness_entry(record: HarnessEntry, out: Statements, ctx: MappingContext
     names = [*own_tasks, *(group.name for group in entry.groups)] or [entry.id]
     out.add_texts(task, BENCH.taskName, names)
     out.add_texts(task, BENCH.implementedBy, entry.contributors)
+    out.add_text(task, BENCH.implementationVersion, entry.version)
+    if entry.requirements is not None:
+        out.add_texts(task, BENCH.needsSandbox, entry.requirements.sandbox)
+        out.add_boolean(task, BENCH.needsInternet, entry.requirements.internet)
     out.add_boolean(task, BENCH.listedAsTodo, entry.todo or None)
     _subtasks(entry, {t: task for t in own_tasks}, task, out, ctx)
     for target in dict.fromkeys(moved.values()):
@@ -98,6 +117,36 @@ def map_harness_entry(record: HarnessEntry, out: Statements, ctx: MappingContext
         tasks = [t for t in entry.tasks if moved.get(t) == target]
         out.add_texts(other, BENCH.taskName, tasks)
         _subtasks(entry, {t: other for t in tasks}, None, out, ctx)
+
+
+def _record(record: HarnessEntry, harness: URIRef | None, out: Statements,
+            ctx: MappingContext) -> None:
+    """The record: the entry's id in its harness, the files and the package (and repository)
+    its facts were read from."""
+    entry, package = record.entry, record.package
+    out.add_text(out.graph, BENCH.entryId, entry.id)
+    out.add(out.graph, BENCH.harness, harness)
+    out.add_texts(out.graph, BENCH.statedIn, entry.source)
+    out.add(out.graph, PROV.wasDerivedFrom, _package(package, harness, out, ctx))
+    if entry.access and package.repository is not None:
+        out.add(out.graph, PROV.wasDerivedFrom, _repository(package.repository, out, ctx))
+
+
+def _collection(record: HarnessEntry, harness: URIRef | None, out: Statements,
+                ctx: MappingContext) -> None:
+    """A harness folder that groups other benchmarks' tasks (lm-eval's ``leaderboard``): a
+    suite of the harness's, holding the benchmarks its tasks run."""
+    suite = ctx.named_node(out, ctx.iris.suite(grouping_id(record.key)), BENCH.Suite,
+                           record.entry.name)
+    out.add(out.graph, BENCH.describes, suite)
+    out.add_text(suite, SKOS.notation, record.entry.id)
+    out.add(suite, BENCH.harness, harness)
+    out.add_text(suite, DCTERMS.abstract, record.entry.description)
+    for move in ctx.index.tasks_moved(record):
+        member = ctx.benchmark_reference(out, move.benchmark_id)
+        out.add(member, BENCH.inSuite, suite)
+        task = _task(member, record.package.harness, harness, out, ctx)
+        out.add_texts(task, BENCH.taskName, move.tasks)
 
 
 def _package(package: HarnessPackage, harness: URIRef | None, out: Statements,
@@ -112,18 +161,36 @@ def _package(package: HarnessPackage, harness: URIRef | None, out: Statements,
     return node
 
 
+def _repository(repository: Repository, out: Statements, ctx: MappingContext) -> URIRef:
+    """The repository at the commit some of the entry's facts were read from."""
+    node = ctx.named_node(out, ctx.iris.repository(repository.url, repository.commit),
+                          BENCH.SourceRepository,
+                          f"{repository.url.removeprefix('https://')} at {repository.commit[:12]}")
+    out.add_url(node, SCHEMA.codeRepository, repository.url)
+    out.add_text(node, BENCH.commit, repository.commit)
+    out.add_text(node, SCHEMA.license, repository.licence)
+    out.add_text(node, SCHEMA.copyrightNotice, repository.copyright)
+    return node
+
+
 def _papers(entry: Entry, benchmark: URIRef, out: Statements, ctx: MappingContext) -> None:
-    """Each paper the harness cites, known by its arXiv id, else by its title."""
+    """Each paper the harness cites, with what its citation of it states
+    (``graph.mapping.paper_node``)."""
     for paper in entry.papers:
-        key = paper_key(paper.arxiv, None, (paper.title,))
-        if key is None:
-            continue
-        node = ctx.iris.paper(key)
+        node = add_paper(PaperFacts(
+            arxiv=paper.arxiv, doi=paper.doi, url=paper.url, title=paper.title,
+            authors=paper.authors, year=paper.year, venue=paper.venue,
+            cite_key=paper.cite_key, citation=paper.citation), out, ctx)
         out.add(benchmark, BENCH.paper, node)
-        out.add_type(node, BENCH.Paper)
-        out.add_text(node, BENCH.arxiv, paper.arxiv)
-        out.add_text(node, DCTERMS.title, paper.title)
-        out.add_text(node, RDFS.label, paper.title or paper.arxiv)
+
+
+def _access(entry: Entry, benchmark: URIRef, out: Statements, ctx: MappingContext) -> None:
+    """The access levels the harness's own files state, each with the file that states it;
+    the holder of a private level as the file names it."""
+    for stated in entry.access:
+        out.add(benchmark, BENCH.accessLevel, ctx.term(BENCH.AccessLevel, stated.level))
+        out.add_text(benchmark, BENCH.accessHolder, stated.holder)
+        out.add_text(out.graph, BENCH.statedIn, stated.source)
 
 
 def _datasets(entry: Entry, benchmark: URIRef, out: Statements, ctx: MappingContext) -> None:

@@ -2,9 +2,10 @@
 
 A record says who its benchmark is with an id (a catalog page's ``page.id``), names (a
 catalog page's name, a directory page's title, a harness entry's display name and its id in
-the harness), aliases, and the papers it cites by arXiv id. A name that ends in a bracketed
-abbreviation counts as two more: ``BIG-Bench Hard (BBH)`` is also the name ``BIG-Bench Hard``
-and the alias ``BBH`` (``graph.mapping.names``). All of it is compared as slugs, after every
+the harness), aliases, the papers it cites (by arXiv id, DOI and title) and, for a harness
+entry, the dataset ids it loads. A name that ends in a bracketed abbreviation counts as two
+more: ``BIG-Bench Hard (BBH)`` is also the name ``BIG-Bench Hard`` and the alias ``BBH``
+(``graph.mapping.names``). All of it is compared as slugs, after every
 record is read, in three tiers, each looking up the claims of the tiers before it:
 
 1. a record with an id describes the benchmark of that id;
@@ -13,17 +14,23 @@ record is read, in three tiers, each looking up the claims of the tiers before i
    abbreviation, then the abbreviation); otherwise its own benchmark, whose id is the slug of
    its name (abbreviation dropped);
 3. a harness registry entry describes the curated benchmark it is named like, confirmed by
-   the arXiv id where both sides cite one, and otherwise the benchmark of the entries of
-   other harnesses named like it (``graph.mapping.matching``: a disagreement of papers is a
-   warning and no merge; nothing merges on an arXiv id or a dataset id alone). Then the
-   overrides, data for the known misses (``graph.mapping.overrides``), have the last word.
+   the papers where both sides cite one, and otherwise the benchmark of the entries of
+   other harnesses named like it (``graph.mapping.matching``: papers that disagree, or
+   datasets that disagree where no paper agrees, are a warning and no merge; nothing merges
+   on a paper or a dataset id alone). Then the overrides, data for the known misses
+   (``graph.mapping.overrides``), have the last word. An entry the overrides call no
+   benchmark (a ``collection`` of other benchmarks' tasks, an entry to ``leave-out``) is
+   matched to nothing: it answers to no name, and its node is its harness's own
+   (``grouping_id``: ``lm_eval_leaderboard``), for the mapping to state as a grouping, not
+   a benchmark (``BenchmarkIndex.kind_of``); one left out is a warning too. A ``corpus`` is
+   matched as any entry is, and only its kind differs.
 
 A title named by reference (a directory page's related entry) resolves the same way against
 every record's claims, those of records without an id included, so a related entry
 ``BIG-Bench Hard`` lands on the node of a page titled ``BIG-Bench Hard (BBH)``. When several
-benchmarks claim one slug, a record of an earlier tier beats one of a later, then an id beats
-a name and a name beats an alias, then the smaller id wins: the answer never depends on the
-order the records were read in.
+benchmarks claim one slug, a record of an earlier tier beats one of a later (and an entry the
+rule matched beats one an override moved), then an id beats a name and a name beats an alias,
+then the smaller id wins: the answer never depends on the order the records were read in.
 
 Duplicates are decided here too (``stated_claim``): only two records of one kind that state
 the same id (a directory page states the slug of its title, a harness entry its id in its
@@ -36,17 +43,29 @@ small value for every record and so makes the index again without the records th
 """
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from graph.mapping.matching import Candidate, Key, match_entries
+from graph.mapping.matching import (
+    DOI_PREFIX,
+    Candidate,
+    Evidence,
+    Key,
+    SharedEvidence,
+    match_entries,
+    shared_evidence,
+)
 from graph.mapping.names import forms, own_id, split_abbreviation
-from graph.mapping.overrides import NO_OVERRIDES, Overrides
+from graph.mapping.overrides import NO_OVERRIDES, EntryKind, Overrides
 from graph.mapping.papers import paper_ids
 from graph.records import CatalogPage, DirectoryPage, HarnessEntry, Record
-from graph.slug import slugify
+from graph.records.harness_snapshot import Entry
+from graph.slug import node_key, slugify
 
-# Ranks of a claim on a slug: lower wins. Records with an id claim first, harness entries last.
-_ID, _NAME, _ALIAS, _UNSTATED_NAME, _UNSTATED_ALIAS, _ENTRY_NAME, _ENTRY_ALIAS = range(7)
+# Ranks of a claim on a slug: lower wins. Records with an id claim first, harness entries last,
+# and last of all the entries an override moved: an override mends an entry whose name misleads
+# (lm-eval's kobest README is headed 'LAMBADA'), so its names never take a slug from another's.
+(_ID, _NAME, _ALIAS, _UNSTATED_NAME, _UNSTATED_ALIAS, _ENTRY_NAME, _ENTRY_ALIAS, _PINNED_NAME,
+ _PINNED_ALIAS) = range(9)
 
 
 @dataclass(frozen=True)
@@ -69,23 +88,45 @@ class Naming:
     names: tuple[str, ...]
     aliases: tuple[str, ...] = ()
     papers: frozenset[str] = frozenset()
-    """The arXiv ids (without version) of the papers it cites for the benchmark."""
+    """The ids of the papers it cites for the benchmark: arXiv ids (without version) as they
+    are, DOIs in lower case after ``doi:`` (``matching.DOI_PREFIX``)."""
+    titles: tuple[str, ...] = ()
+    """The titles of the papers a harness entry cites, as written."""
+    datasets: frozenset[str] = frozenset()
+    """The dataset ids a harness entry loads, case-folded."""
+
+    @property
+    def evidence(self) -> Evidence:
+        return Evidence(self.papers, self.titles, self.datasets)
 
 
 def naming(record: Record) -> Naming:
-    """The id, names, aliases and papers ``record`` gives its benchmark."""
+    """The id, names, aliases, papers and datasets ``record`` gives its benchmark."""
     match record:
         case CatalogPage():
             page = record.page
-            arxiv = paper_ids(page.paper).arxiv
-            papers = frozenset() if arxiv is None else frozenset((arxiv,))
-            return Naming(page.id, (page.name,), tuple(page.aliases), papers)
+            ids = paper_ids(page.paper)
+            return Naming(page.id, (page.name,), tuple(page.aliases),
+                          _paper_keys([(ids.arxiv, ids.doi)]))
         case DirectoryPage():
             return Naming(None, (record.title,))
         case HarnessEntry():
-            entry = record.entry
-            cited = frozenset(p.arxiv for p in entry.papers if p.arxiv is not None)
-            return Naming(None, (entry.name, entry.id), tuple(entry.aliases), cited)
+            return _entry_naming(record.entry)
+
+
+def _entry_naming(entry: Entry) -> Naming:
+    return Naming(None, (entry.name, entry.id), tuple(entry.aliases),
+                  _paper_keys([(p.arxiv, p.doi) for p in entry.papers]),
+                  tuple(dict.fromkeys(p.title for p in entry.papers if p.title)),
+                  frozenset(d.id.casefold() for d in entry.datasets))
+
+
+def _paper_keys(ids: Iterable[tuple[str | None, str | None]]) -> frozenset[str]:
+    """Papers' keys from their (arXiv id, DOI) pairs: the arXiv id, ``doi:`` and the DOI."""
+    keys: set[str] = set()
+    for arxiv, doi in ids:
+        keys.update(([arxiv] if arxiv else []) + ([DOI_PREFIX + doi.lower()] if doi else []))
+    return frozenset(keys)
 
 
 def stated_claim(record: Record) -> StatedClaim:
@@ -212,6 +253,8 @@ class BenchmarkIndex:
     benchmark (lm-eval's kobest README is headed 'LAMBADA')."""
     moved_tasks: dict[Key, tuple[TaskMove, ...]] | None = None
     problems: tuple[IndexProblem, ...] = ()
+    kinds: dict[Key, EntryKind] | None = None
+    """The entries the overrides call no benchmark, and what each is instead."""
 
     def described_by(self, record: Identified) -> str:
         """The id of the benchmark ``record`` is about (the module's tiers)."""
@@ -243,6 +286,15 @@ class BenchmarkIndex:
         entry = identity(record).entry
         return () if entry is None else (self.moved_tasks or {}).get(entry.key, ())
 
+    def kind_of(self, record: Identified) -> EntryKind:
+        """What the record's node is: a benchmark, or for a harness entry the overrides call
+        no benchmark, a ``collection`` of other benchmarks' tasks (its node a grouping,
+        ``grouping_id``, whose members are the benchmarks ``tasks_moved`` names), one to
+        ``leave-out``, or a ``corpus``. It depends on the record alone (its key and the
+        bundled overrides), never on the other records."""
+        entry = identity(record).entry
+        return "benchmark" if entry is None else (self.kinds or {}).get(entry.key, "benchmark")
+
 
 def index_benchmarks(records: Iterable[Identified],
                      overrides: Overrides = NO_OVERRIDES) -> BenchmarkIndex:
@@ -273,7 +325,14 @@ def index_benchmarks(records: Iterable[Identified],
     stated_ids = frozenset(f.benchmark_id for f in namings if f.benchmark_id is not None)
     return BenchmarkIndex(
         stated, claims.ids(), stated_ids, harvested.described,
-        harvested.namers(curated), harvested.moves(claims.ids()), tuple(harvested.problems))
+        harvested.namers(curated), harvested.moves(claims.ids()), tuple(harvested.problems),
+        harvested.kinds())
+
+
+def grouping_id(key: Key) -> str:
+    """The node of an entry that is no benchmark: its harness's key and its id there, so that
+    it never takes a benchmark's (``lm_eval_leaderboard``)."""
+    return node_key(f"{key[0]}_{key[1]}")
 
 
 class _HarvestedTier:
@@ -287,14 +346,47 @@ class _HarvestedTier:
         self.described: dict[Key, str] = {}
         self.problems: list[IndexProblem] = []
 
+    def kinds(self) -> dict[Key, EntryKind]:
+        """The entries of the build that the overrides call no benchmark, and what each is."""
+        kinds = {r.key: self.overrides.kind_of(r.key) for _, r in self.entries}
+        return {key: kind for key, kind in kinds.items() if kind != "benchmark"}
+
+    def _grouped(self, key: Key) -> bool:
+        return self.overrides.kind_of(key) in ("collection", "leave-out")
+
+    def candidate(self, position: int, record: EntryIdentity) -> Candidate:
+        """What the matching step needs to know of one entry: its names' slugs, and its
+        evidence, its dataset ids read through the overrides' mirrors."""
+        found = self.namings[position]
+        slugs: list[str] = []
+        own: list[str] = []
+        for written in found.names:
+            as_names, as_aliases = forms(written)
+            slugs += as_names
+            own += as_names
+            slugs += as_aliases
+        for written in found.aliases:
+            as_names, as_aliases = forms(written)
+            slugs += as_names + as_aliases
+        evidence = replace(found.evidence, datasets=frozenset(
+            self.overrides.dataset(d) for d in found.datasets))
+        return Candidate(record.key, position, tuple(s for s in dict.fromkeys(slugs) if s),
+                         tuple(s for s in dict.fromkeys(own) if s), evidence)
+
+    def free(self) -> list[tuple[int, EntryIdentity]]:
+        """The entries the rule matches: neither pinned by an override nor a grouping."""
+        return [(i, r) for i, r in self.entries
+                if not self.overrides.for_entry(r.key) and not self._grouped(r.key)]
+
     def match(self, claims: _Claims, papers: dict[str, frozenset[str]]) -> None:
-        """Every entry's benchmark; claims each entry's names for it, at the entries' rank."""
+        """Every entry's benchmark; claims each entry's names for it, at the entries' rank.
+        An entry that is no benchmark claims nothing: its node is its own grouping."""
         pinned = [(i, r) for i, r in self.entries if self.overrides.for_entry(r.key)]
-        free = [(i, r) for i, r in self.entries if not self.overrides.for_entry(r.key)]
-        matches = match_entries([_candidate(i, r, self.namings[i]) for i, r in free],
-                                claims.ids(), papers)
+        free = self.free()
+        self._set_apart()
+        matches = match_entries([self.candidate(i, r) for i, r in free], claims.ids(), papers)
         ids = {position: record.key[1] for position, record in free}
-        self.problems += [IndexProblem(d.position, f"entries[{ids[d.position]}].papers",
+        self.problems += [IndexProblem(d.position, f"entries[{ids[d.position]}].{d.field}",
                                        d.reason, d.value) for d in matches.disagreements]
         self.described.update(matches.described)
         for position, record in free:
@@ -306,7 +398,20 @@ class _HarvestedTier:
             assert override is not None
             target = _lookup(before_pins, (override.benchmark,)) or own_id(override.benchmark)
             self.described[record.key] = target
-            claims.claim_naming(self.namings[position], target, _ENTRY_NAME, _ENTRY_ALIAS)
+            claims.claim_naming(self.namings[position], target, _PINNED_NAME, _PINNED_ALIAS)
+
+    def _set_apart(self) -> None:
+        """The node of each entry that is no benchmark, and the warning for one left out."""
+        for position, record in self.entries:
+            found = self.overrides.not_benchmark(record.key)
+            if found is None or found.kind == "corpus":
+                continue
+            self.described[record.key] = grouping_id(record.key)
+            if found.kind == "leave-out":
+                self.problems.append(IndexProblem(
+                    position, f"entries[{record.key[1]}]",
+                    "no benchmark (graph/mapping/harness_overrides.toml): left out",
+                    found.reason))
 
     def moves(self, named: dict[str, str]) -> dict[Key, tuple[TaskMove, ...]]:
         """The tasks the overrides move, each to the benchmark its override names."""
@@ -351,22 +456,19 @@ class _HarvestedTier:
         return labels
 
 
-def _candidate(position: int, record: EntryIdentity, found: Naming) -> Candidate:
-    """What the matching step needs to know of one entry."""
-    slugs: list[str] = []
-    own: list[str] = []
-    for written in found.names:
-        as_names, as_aliases = forms(written)
-        slugs += as_names
-        own += as_names
-        slugs += as_aliases
-    for written in found.aliases:
-        as_names, as_aliases = forms(written)
-        slugs += as_names + as_aliases
-    return Candidate(record.key, position, tuple(s for s in dict.fromkeys(slugs) if s),
-                     tuple(s for s in dict.fromkeys(own) if s), found.papers)
+def unmatched_evidence(records: Iterable[Identified], index: BenchmarkIndex,
+                       overrides: Overrides = NO_OVERRIDES) -> list[SharedEvidence]:
+    """The pairs of harness entries the rule leaves on two benchmarks although they load a
+    dataset and cite a paper in common (``matching.shared_evidence``): the merges no rule
+    makes, to be checked by hand and, where they are one benchmark, made by override."""
+    known = [identity(record) for record in records]
+    entries = [(i, r.entry) for i, r in enumerate(known) if r.entry is not None]
+    tier = _HarvestedTier(entries, [found.naming for found in known], overrides)
+    candidates = [tier.candidate(i, r) for i, r in tier.free()]
+    return shared_evidence(candidates, index.entries)
 
 
 __all__ = ["BenchmarkIndex", "EntryIdentity", "Identified", "IndexProblem", "Naming",
-           "RecordIdentity", "StatedClaim", "TaskMove", "identity", "index_benchmarks", "naming",
-           "own_id", "split_abbreviation", "stated_claim"]
+           "RecordIdentity", "StatedClaim", "TaskMove", "grouping_id", "identity",
+           "index_benchmarks", "naming", "own_id", "split_abbreviation", "stated_claim",
+           "unmatched_evidence"]

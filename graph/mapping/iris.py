@@ -67,6 +67,16 @@ class Iris:
         """A harness package at one version: ``{base}package/crfm_helm_0_5_16``."""
         return self._node("package", f"{name} {version}")
 
+    def suite(self, suite_id: str) -> URIRef:
+        """A harness's grouping of other benchmarks (``{base}suite/lm_eval_leaderboard``); the
+        vocabularies' suites (``bench:MedHELM``) are the ontology's."""
+        return self._iri(f"{self.base}suite/{suite_id}")
+
+    def repository(self, url: str, commit: str) -> URIRef:
+        """A source repository at one commit:
+        ``{base}repository/github_com_stanford_crfm_helm_ef439fc94e58``."""
+        return self._node("repository", f"{url.split('://', 1)[-1]} {commit[:12]}")
+
     def record(self, key: str) -> URIRef:
         return self._iri(f"{self.base}record/{key}")
 

@@ -14,7 +14,10 @@ from graph.records import CatalogPage, DirectoryPage, HarnessEntry, Record
 def map_record(
     record: Record, record_key: str, source_file: str, ctx: MappingContext, table: QuadTable
 ) -> None:
-    """States one record's named graph, ``{base}record/{record_key}``, into ``table``."""
+    """States one record's named graph, ``{base}record/{record_key}``, into ``table``; a
+    harness entry the overrides leave out (``BenchmarkIndex.kind_of``) has none."""
+    if isinstance(record, HarnessEntry) and ctx.index.kind_of(record) == "leave-out":
+        return
     out = Statements(table, ctx.iris.record(record_key))
     out.add_type(out.graph, BENCH.Record)
     out.add_text(out.graph, BENCH.sourceFile, source_file)

@@ -10,7 +10,7 @@ the record adds the package it was read from, which every fact cites.
 
 from dataclasses import dataclass
 
-from graph.records.harness_snapshot import Entry, Harness
+from graph.records.harness_snapshot import Entry, Harness, Repository
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,8 @@ class HarnessPackage:
     version: str
     licence: str | None = None
     copyright: str | None = None
+    repository: Repository | None = None
+    """The repository read beside the package (HELM's, for MedHELM's access levels)."""
 
 
 @dataclass(frozen=True)

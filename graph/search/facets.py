@@ -41,22 +41,32 @@ class Facet:
     title: str
     predicates: tuple[URIRef, ...]
     """A benchmark's values: the objects of any of these (then ``through``, if given)."""
-    through: URIRef | None = None
-    """A second step from the first objects (a harness task to its harness)."""
+    through: tuple[URIRef, ...] = ()
+    """Further steps from the first objects, in turn (a harness task to its harness; a
+    paper to its year)."""
 
 
 FACETS: tuple[Facet, ...] = (
     Facet("suite", "Suite", (BENCH.inSuite,)),
     Facet("access", "Access level", (BENCH.accessLevel,)),
-    Facet("harness", "Harness", (BENCH.harnessTask,), through=BENCH.harness),
+    Facet("harness", "Harness", (BENCH.harnessTask,), through=(BENCH.harness,)),
+    Facet("local_data", "Needs local data", (BENCH.harnessTask,),
+          through=(BENCH.subtask, BENCH.needsLocalData)),
+    Facet("hub_access", "Hub access", (BENCH.dataset,), through=(BENCH.hubAccess,)),
     Facet("category", "Category", (BENCH.category, BENCH.subcategory)),
     Facet("tag", "Tag", (BENCH.tag,)),
     Facet("publisher", "Publisher", (BENCH.publisher,)),
+    Facet("year", "Paper's year", (BENCH.paper,), through=(DCTERMS.issued,)),
+    Facet("arxiv", "On arXiv since", (BENCH.paper,), through=(BENCH.arxivSubmitted,)),
+    Facet("venue", "Venue", (BENCH.paper,), through=(BENCH.venue,)),
     Facet("status", "Status", (BENCH.status,)),
     Facet("catalogued", "Record", (BENCH.catalogued,)),
 )
 """The facets, in the order a page shows them. ``catalogued`` tells benchmarks a record
-describes from those only named by another (a variant, a link)."""
+describes from those only named by another (a variant, a link). Each stated fact is its own
+facet, never folded into another (DESIGN.md, "Stated facts"): the access level a source
+states, the data a harness needs on disk, a hub's gate word; the year a citation states
+and the month an arXiv id says the paper was submitted."""
 
 @dataclass(frozen=True)
 class Sort:
@@ -152,13 +162,12 @@ def benchmark_rows(facts: Facts, base: str) -> Iterator[BenchmarkRow]:
 
 
 def _facet_values(facts: Facts, facet: Facet) -> Values:
-    first = facts.union(facet.predicates)
-    if facet.through is None:
-        return first
-    second = facts.values(facet.through)
-    order = facts.ntriples
-    return {node: sorted({v for step in steps for v in second.get(step, ())}, key=order)
-            for node, steps in first.items()}
+    reached = facts.union(facet.predicates)
+    for predicate in facet.through:
+        step = facts.values(predicate)
+        reached = {node: sorted({v for at in ats for v in step.get(at, ())}, key=facts.ntriples)
+                   for node, ats in reached.items()}
+    return {node: values for node, values in reached.items() if values}
 
 
 def _freshness(facts: Facts) -> dict[int, tuple[str, str]]:

@@ -50,7 +50,7 @@ from graph.search.facets import (
 from graph.search.text import deletions, fold, name_key
 
 INDEX_FILE = "search.sqlite"
-FORMAT = "2"
+FORMAT = "3"
 MARK_START, MARK_END = "\x02", "\x03"
 """What FTS5 puts around a word it found in a snippet; never in the indexed text."""
 ENTITIES_AT_A_TIME = 10_000

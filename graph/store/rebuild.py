@@ -58,6 +58,7 @@ from graph.build import (
     BuildResult,
     Question,
     add_build_graph,
+    catalogued_benchmarks,
     default_paths,
     index_records,
     map_one,
@@ -368,8 +369,7 @@ def _map(plan: _Plan, report: LoadReport, kept: KeptBuild, index: BenchmarkIndex
     for loaded in report.records:
         if loaded.key not in plan.unchanged:
             asked[loaded.key] = map_one(loaded, ctx, table)
-    catalogued = {iris.benchmark(index.described_by(loaded.identity))
-                  for loaded in report.records}
+    catalogued = catalogued_benchmarks(report.records, index, iris)
     mapped = table.held_rows()[kept_rows:].astype(np.int64)
     table, built, unbuilt = _mend_build_graph(table, kept_build, removed, mapped, catalogued,
                                               iris)

@@ -166,13 +166,14 @@ def _unpickle(path: Path) -> Any:
 
 def fingerprint(settings: Settings) -> str:
     """What decides the graph of a set of record files: this code and its data (the Python
-    files of ``graph``, the ontology, the shapes), the state's own version and the settings
+    files of ``graph`` and the data beside them, its overrides and lineage, the ontology, the
+    shapes), the state's own version and the settings
     that reading and mapping depend on."""
     digest = hashlib.sha256(f"state {STATE_VERSION}\n".encode())
     for name in _READING_SETTINGS:
         digest.update(f"{name}={getattr(settings, name)!r}\n".encode())
     package = Path(graph.__file__).resolve().parent
-    files = sorted(package.rglob("*.py"))
+    files = sorted(package.rglob("*.py")) + sorted(package.rglob("*.toml"))
     for folder in ("ontology", "shapes"):
         files += sorted(data_dir(folder).glob("*.ttl"))
     for path in files:
