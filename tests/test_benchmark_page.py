@@ -139,7 +139,7 @@ def test_paper_authors_in_order_and_publishers_with_notes(client: FlaskClient) -
     words = text(people)
     assert "Toward Expanding the Scope of Radiology Report Summarization" in words
     assert "/paper/2211.08584" in hrefs(people)
-    assert "ArXiv id 2211.08584" in words and "Published 2023" in words
+    assert "ArXiv id 2211.08584" in words and "Year (as cited) 2023" in words
     assert "https://aclanthology.org/2023.acl-short.41/" in hrefs(people)
     authors = re.search(r"<h3>Authors</h3>(.*?)</ol>", people, re.DOTALL)
     assert authors

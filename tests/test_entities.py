@@ -206,8 +206,9 @@ def test_page_advertises_its_formats(client: FlaskClient, path: str) -> None:
     response = client.get(path, headers=HTML)
     assert "Accept" in response.vary and "Content-Location" not in response.headers
     alternates = links(response.data).alternates
-    assert sorted(alternates) == sorted((media, f"{path}.{suffix}")
-                                        for suffix, media, _ in FORMATS)
+    bibtex = [] if path.startswith("/vocabulary/") else [("application/x-bibtex", f"{path}.bib")]
+    assert sorted(alternates) == sorted([*((media, f"{path}.{suffix}")
+                                           for suffix, media, _ in FORMATS), *bibtex])
     for media, href in alternates:
         assert client.get(href).mimetype == media
         assert f'<{href}>; rel="alternate"; type="{media}"' in response.headers["Link"]

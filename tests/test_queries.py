@@ -117,6 +117,26 @@ def rows(result: QueryResult) -> list[Row]:
 
 # Every named query, with parameters, and the rows it gives on the seeds + the fixture catalog.
 EXPECTED: dict[str, list[tuple[dict[str, str], list[Row]]]] = {
+    "coverage": [({}, [
+        ("catalogued benchmarks", "7"),
+        ("with a paper", "2"),
+        ("with a paper's title", "2"),
+        ("with authors (people)", "4"),
+        ("with a year as stated (paper or release)", "4"),
+        ("with a year, or the month its arXiv id states", "4"),
+        ("with a venue", "0"),
+        ("with a homepage", "0"),
+        ("with an access level", "7"),
+        ("with a publisher", "7"),
+        ("with a dataset", "4"),
+        ("with a metric", "4"),
+        ("with a result", "5"),
+        ("in two or more harnesses", "3"),
+        ("paper nodes", "2"),
+        ("paper nodes with a title", "2"),
+        ("paper nodes with two titles (not only in case)", "0"),
+        ("paper nodes with authors", "0"),
+    ])],
     "gated-medhelm": [({}, [
         ("helm_qa_v2", "HELM QA v2"),
         ("mimic_rrs", "MIMIC-RRS (MedHELM)"),
@@ -136,10 +156,10 @@ EXPECTED: dict[str, list[tuple[dict[str, str], list[Row]]]] = {
         ({"level": f"<{BENCH_IRI}Public>"}, [
             ("helm_qa", "HELM QA", None), ("quote_bench", 'Quote "Bench" {#1}', None)])],
     "harness-crosswalk": [({}, [
-        ("helm_qa", "HELM QA", "helm_qa", "hqa", "", "", ""),
-        ("helm_qa_v2", "HELM QA v2", "helm_qa_v2", "", "inspect_helm_qa", "", ""),
-        ("latency_bench", "Latency Bench", "", "", "", "latency", "latency_task"),
-        ("mimic_rrs", "MIMIC-RRS (MedHELM)", "mimic_rrs", "", "", "", ""),
+        ("helm_qa", "HELM QA", "helm_qa", "hqa", "", "", "", "", "", ""),
+        ("helm_qa_v2", "HELM QA v2", "helm_qa_v2", "", "inspect_helm_qa", "", "", "", "", ""),
+        ("latency_bench", "Latency Bench", "", "", "", "latency", "", "", "", "latency_task"),
+        ("mimic_rrs", "MIMIC-RRS (MedHELM)", "mimic_rrs", "", "", "", "", "", "", ""),
     ])],
     "multi-harness": [({}, [
         ("helm_qa", "HELM QA", "2", "bench:HELM", "helm_qa"),
@@ -692,20 +712,26 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stores]:
         yield pair
 
 
-CROSSWALK: dict[str, tuple[str, str, str, str, str]] = {
-    # id: helm, lm_eval, inspect_evals, opencompass, bigbench. The own task is the one named
-    # like the benchmark (mmlu, not stem; humaneval, not humaneval_plus), else the id of the
-    # harness's entry (basque_bench), else the shortest: a group before its sub-tasks
-    # (hendrycks_math; math_regular, not the Vietnamese melt_math_regular).
-    "mmlu": ("mmlu (+1 more)", "mmlu (+413 more)", "mmlu_0_shot (+1 more)", "mmlu", ""),
-    "humaneval": ("code_humaneval", "humaneval (+4 more)", "humaneval",
-                  "openai_humaneval (+3 more)", ""),
-    "math": ("math_regular (+3 more)", "hendrycks_math (+16 more)", "math", "math (+4 more)", ""),
-    "gsm8k": ("gsm", "gsm8k (+4 more)", "gsm8k", "gsm8k (+2 more)", ""),
-    "hellaswag": ("hellaswag", "hellaswag", "hellaswag", "hellaswag", ""),
-    "arc": ("", "arc_easy (+2 more)", "arc_easy (+1 more)", "ARC-c (+2 more)", ""),
-    "basquebench": ("", "basque_bench (+25 more)", "", "", ""),
-    "mimic_rrs": ("mimic_rrs", "", "", "", ""),
+CROSSWALK: dict[str, tuple[str, ...]] = {
+    # id: helm, lm_eval, inspect_evals, opencompass, evalscope, lighteval, lmms_eval, bigbench.
+    # The own task is the one named like the benchmark (mmlu, not stem; humaneval, not
+    # humaneval_plus), else the id of the harness's entry (basque_bench), else one that starts
+    # with the id (arc_easy), else the shortest: a group before its sub-tasks (hendrycks_math;
+    # math_regular, not the Vietnamese melt_math_regular).
+    "mmlu": ("mmlu (+1 more)", "mmlu (+441 more)", "mmlu_0_shot (+1 more)", "mmlu",
+             "mmlu (+57 more)", "mmlu:anatomy (+56 more)", "mmlu (+441 more)", ""),
+    "humaneval": ("code_humaneval", "humaneval (+3 more)", "humaneval",
+                  "openai_humaneval (+3 more)", "humaneval (+1 more)", "", "", ""),
+    "math": ("math_regular (+1 more)", "hendrycks_math (+16 more)", "math", "math (+4 more)",
+             "", "math:algebra (+6 more)", "", ""),
+    "gsm8k": ("gsm", "gsm8k (+4 more)", "gsm8k", "gsm8k (+2 more)", "gsm8k (+1 more)", "gsm8k",
+              "gsm8k (+6 more)", ""),
+    "hellaswag": ("hellaswag", "hellaswag", "hellaswag", "hellaswag", "hellaswag", "hellaswag",
+                  "hellaswag (+1 more)", ""),
+    "arc": ("", "arc_easy (+4 more)", "arc_easy (+1 more)", "ARC-c (+2 more)", "arc (+2 more)",
+            "arc:easy (+1 more)", "arc_easy (+2 more)", ""),
+    "basquebench": ("", "basque_bench (+26 more)", "", "", "", "", "", ""),
+    "mimic_rrs": ("mimic_rrs", "", "", "", "", "", "", ""),
 }
 
 
@@ -729,9 +755,9 @@ def test_the_crosswalk_on_every_store(harness_match: Stores) -> None:
                      for store in harness_match)
     assert memory == other
     assert {row[0]: row[2:] for row in memory if row[0] in ("gsm8k", "superglue", "toyqa")} == {
-        "gsm8k": ("gsm", "gsm8k (+1 more)", "gsm8k", "", ""),
-        "superglue": ("", "cb (+1 more)", "", "", ""),
-        "toyqa": ("toyqa", "toyqa (+1 more)", "toyqa", "ToyQA", ""),
+        "gsm8k": ("gsm", "gsm8k (+1 more)", "gsm8k", "", "", "", "", ""),
+        "superglue": ("", "cb (+1 more)", "", "", "", "", "", ""),
+        "toyqa": ("toyqa", "toyqa (+1 more)", "toyqa", "ToyQA", "toyqa", "", "", ""),
     }
 
 
@@ -746,4 +772,4 @@ def test_the_crosswalk_puts_a_catalog_pages_harness_key_first(tmp_path: Path) ->
         result = store.query(QUERIES["harness-crosswalk"].text)
     finally:
         store.close()
-    assert [row[3] for row in rows(result) if row[0] == "arc"] == ["arc_challenge (+2 more)"]
+    assert [row[3] for row in rows(result) if row[0] == "arc"] == ["arc_challenge (+4 more)"]

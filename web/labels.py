@@ -3,9 +3,11 @@
 A page gathers every IRI it will show (the node, its properties, the values, the rows of its
 lists) and asks for all their labels in one query, so a page costs one label query however
 many links it has. One deterministic choice per IRI: the first of ``LABEL_PROPERTIES`` it
-has (``rdfs:label``, then ``skos:prefLabel``, ``dcterms:title``, ``foaf:name``), English
+has (``dcterms:title``, then ``rdfs:label``, ``skos:prefLabel``, ``foaf:name``), English
 before no language before any other language, then the least text; two records that name a
-node differently still give it one label, the same on every page. An IRI with none shows as
+node differently still give it one label, the same on every page. A title comes first so
+that a paper is headed by its title wherever one source states it, even where another
+source, which knows only its arXiv id, labels it by that id. An IRI with none shows as
 its CURIE (``bench:Gated``, ``base:benchmark/x``); so does one whose only label is blank
 (a record's empty ``name`` stays in the graph as written, DESIGN.md "Defects").
 
@@ -25,7 +27,7 @@ import pyoxigraph as ox
 from graph.namespace import DCTERMS, FOAF, RDFS, SKOS, curie
 from graph.store.base import Store
 
-LABEL_PROPERTIES: tuple[str, ...] = (str(RDFS.label), str(SKOS.prefLabel), str(DCTERMS.title),
+LABEL_PROPERTIES: tuple[str, ...] = (str(DCTERMS.title), str(RDFS.label), str(SKOS.prefLabel),
                                      str(FOAF.name))
 """In order of preference."""
 CHUNK = 400
@@ -51,16 +53,16 @@ class Labels:
 def fetch_labels(store: Store, iris: Iterable[str]) -> Labels:
     """The labels of ``iris`` (IRIs as text; duplicates and non-IRIs are fine).
 
-    Two lookups at most: ``rdfs:label`` of every IRI, then the other label properties of those
-    that had none (most nodes have an ``rdfs:label``; asking all four properties of every IRI
-    cost 2.5 times as much). A part of a node with no label of its own
+    Two lookups at most: ``dcterms:title`` and ``rdfs:label`` of every IRI, then the other
+    label properties of those that had neither (most nodes have an ``rdfs:label``; asking all
+    four properties of every IRI cost 2.5 times as much). A part of a node with no label of its own
     (``{base}benchmark/x/author/1``, a result) is labelled by its owner's label and its path
     below it: ``MIMIC-RRS › author/1``."""
     asked = set(iris)
     owners = {iri: owner for iri in asked if (owner := _owner(iri, store.base))}
     nodes = _nodes(asked | set(owners.values()))
-    found = _lookup(store, nodes, LABEL_PROPERTIES[:1])
-    found.update(_lookup(store, [n for n in nodes if n.value not in found], LABEL_PROPERTIES[1:]))
+    found = _lookup(store, nodes, LABEL_PROPERTIES[:2])
+    found.update(_lookup(store, [n for n in nodes if n.value not in found], LABEL_PROPERTIES[2:]))
     for iri, owner in owners.items():
         if iri not in found and owner in found:
             found[iri] = f"{found[owner]} › {iri[len(owner) + 1:]}"

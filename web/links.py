@@ -20,15 +20,17 @@ benchmark's id beside the benchmark's IRI) links where the node does (``naming``
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import pyoxigraph as ox
 from flask import url_for
 
-from graph.namespace import BENCH_IRI, BENCH_TERMS, ONTOLOGY_IRI, XSD, curie
+from graph.namespace import BENCH, BENCH_IRI, BENCH_TERMS, ONTOLOGY_IRI, SCHEMA, XSD, curie
 
 _ANY_URI = str(XSD.anyURI)
+_URL = str(SCHEMA.url)
 _STRING = str(XSD.string)
 
 
@@ -75,6 +77,27 @@ def iri_href(iri: str, base: str) -> str | None:
     if iri.startswith(base) and len(iri) > len(base):
         return url_for("entities.node", rest=iri[len(base):])
     return iri if is_http(iri) else None
+
+
+_READ_AT = ((str(BENCH.arxiv), "arXiv {}", "https://arxiv.org/abs/{}"),
+            (str(BENCH.doi), "doi.org/{}", "https://doi.org/{}"))
+
+
+def reading_links(statements: Iterable[tuple[str, object]]) -> tuple[Cell, ...]:
+    """Where to read a paper, from its statements (predicate IRI, value): arxiv.org for its
+    arXiv id, doi.org for its DOI, and its own links. An id goes into the address quoted, so a
+    value that is no id (kept as written) cannot leave the site it names."""
+    links: dict[str, Cell] = {}
+    for predicate, value in statements:
+        if not isinstance(value, ox.Literal):
+            continue
+        for iri, text, address in _READ_AT:
+            if predicate == iri and value.value.strip():
+                href = address.format(quote(value.value.strip(), safe="/:.()_-;"))
+                links.setdefault(href, Cell(text.format(value.value), href, "external"))
+        if predicate == _URL and value.datatype.value == _ANY_URI and is_http(value.value):
+            links.setdefault(value.value, Cell(value.value, value.value, "external"))
+    return tuple(links.values())
 
 
 def cell(term: object, base: str, label: str | None = None) -> Cell:
@@ -124,4 +147,5 @@ def listed(term: object, base: str) -> tuple[Cell, ...]:
     return tuple(cells)
 
 
-__all__ = ["Cell", "cell", "iri_href", "is_http", "listed", "naming", "ontology_href"]
+__all__ = ["Cell", "cell", "iri_href", "is_http", "listed", "naming", "ontology_href",
+           "reading_links"]

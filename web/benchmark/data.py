@@ -22,7 +22,18 @@ from dataclasses import dataclass, field
 import pyoxigraph as ox
 from flask import current_app
 
-from graph.namespace import BENCH, BENCH_IRI, DCTERMS, ONTOLOGY_IRI, PROV, RDF, RDFS, SCHEMA, SKOS
+from graph.namespace import (
+    BENCH,
+    BENCH_IRI,
+    DCTERMS,
+    FOAF,
+    ONTOLOGY_IRI,
+    PROV,
+    RDF,
+    RDFS,
+    SCHEMA,
+    SKOS,
+)
 from graph.store.base import Description, Statement, Store, Term
 from web.labels import Labels, fetch_labels
 
@@ -41,8 +52,8 @@ class Plain:
         return iri
 
 
-bench, dcterms, prov, rdf, rdfs, schema, skos = (
-    Plain(ns) for ns in (BENCH, DCTERMS, PROV, RDF, RDFS, SCHEMA, SKOS))
+bench, dcterms, foaf, prov, rdf, rdfs, schema, skos = (
+    Plain(ns) for ns in (BENCH, DCTERMS, FOAF, PROV, RDF, RDFS, SCHEMA, SKOS))
 
 PART_LINKS = (
     bench.dataset, bench.metric, bench.authorCredit, bench.publisherCredit, bench.source,
@@ -51,10 +62,12 @@ PART_LINKS = (
 """The benchmark's links to the nodes its page shows in full."""
 
 PARTS_QUERY = f"""SELECT ?part ?p ?o ?g WHERE {{
-  VALUES ?link {{ {" ".join(f"<{link}>" for link in PART_LINKS)} }}
-  ?b ?link ?part .
+  {{ VALUES ?link {{ {" ".join(f"<{link}>" for link in PART_LINKS)} }}
+    ?b ?link ?part }}
+  UNION {{ ?b bench:paper/bench:authorCredit ?part }}
   GRAPH ?g {{ ?part ?p ?o }}
 }}"""
+"""The benchmark's parts, and its papers' author credits (the paper's authors in order)."""
 
 RECORDS_QUERY = "SELECT ?g ?p ?o WHERE { GRAPH ?g { ?g bench:describes ?b . ?g ?p ?o } }"
 
@@ -177,6 +190,6 @@ def statements_of(nodes: Iterable[Node]) -> Iterable[Statement]:
 
 __all__ = [
     "LINKING_RECORDS_QUERY", "NOTATIONS_QUERY", "PARTS_QUERY", "PART_LINKS", "RECORDS_QUERY",
-    "Neighbourhood", "Node", "Plain", "bench", "dcterms", "gather", "notations", "prov", "rdf",
-    "rdfs", "schema", "skos", "statements_of",
+    "Neighbourhood", "Node", "Plain", "bench", "dcterms", "foaf", "gather", "notations", "prov",
+    "rdf", "rdfs", "schema", "skos", "statements_of",
 ]

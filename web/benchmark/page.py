@@ -25,7 +25,7 @@ from markupsafe import Markup
 from graph.store.base import Statement
 from graph.validation.report import ValidationReport
 from web.benchmark import sections as sections
-from web.benchmark.data import PART_LINKS, bench, dcterms, gather, rdf, rdfs, schema, skos
+from web.benchmark.data import PART_LINKS, bench, dcterms, foaf, gather, rdf, rdfs, schema, skos
 from web.benchmark.findings import Findings, findings, stored_validation
 from web.benchmark.jsonld import dataset
 from web.benchmark.markdown import BenchmarkHref, render_inline, render_markdown
@@ -35,10 +35,11 @@ from web.links import iri_href
 
 HEADER = (rdfs.label, skos.altLabel, dcterms.identifier, dcterms.abstract,
           bench.inSuite, bench.accessLevel, bench.status, bench.catalogued, bench.body)
-ABOUT = (bench.measures, bench.taskFormat, bench.released, dcterms.modified,
-         bench.category, bench.subcategory, bench.tag, bench.family, bench.level, bench.scoring,
-         bench.answerFormat, bench.taskAvailability, bench.accessStatement, bench.accessNote,
-         bench.leaderboard, schema.codeRepository, bench.authorsWords, bench.otherFact)
+ABOUT = (foaf.homepage, bench.measures, bench.taskFormat, bench.language, bench.modality,
+         bench.released, dcterms.modified, bench.category, bench.subcategory, bench.tag,
+         bench.family, bench.level, bench.accessHolder, bench.scoring, bench.answerFormat,
+         bench.taskAvailability, bench.accessStatement, bench.accessNote, bench.leaderboard,
+         schema.codeRepository, bench.authorsWords, bench.otherFact)
 """The benchmark's own facts, in the order the page lists them under "About"."""
 MAKERS = (bench.publisherText, bench.publisherNote, bench.publisherUrl)
 CONTAMINATION = (bench.contaminationRisk, bench.contaminationNote)
@@ -85,7 +86,8 @@ class BenchmarkPage:
     about: list[Row]
     harnesses: list[sections.Item]
     harness_note: Row | None
-    papers: list[tuple[Shown, list[Row]]]
+    papers: list[tuple[Shown, list[sections.Credit], list[Row]]]
+    """Each paper, its authors in order, and what else is stated of it."""
     authors: list[sections.Credit]
     creators: Row | None
     publishers: list[sections.Credit]
@@ -146,8 +148,9 @@ def _build(view: View, report: ValidationReport | None) -> BenchmarkPage:
         about=view.rows(benchmark, ABOUT),
         harnesses=sections.harness_tasks(view),
         harness_note=view.row(benchmark, bench.harnessNote),
-        papers=[(view.value(ox.NamedNode(paper.iri)),
-                 view.table(paper, (rdfs.label, dcterms.title)))
+        papers=[(view.value(ox.NamedNode(paper.iri)), sections.paper_authors(view, paper),
+                 view.table(paper, (rdfs.label, dcterms.title, dcterms.creator,
+                                    bench.authorCredit)))
                 for paper in sections.parts_of(view, bench.paper)],
         authors=authors,
         creators=None if authors else view.row(benchmark, dcterms.creator),

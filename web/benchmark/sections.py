@@ -78,6 +78,15 @@ def credits(view: View, link: str) -> list[Credit]:
     return out
 
 
+def paper_authors(view: View, paper: Node) -> list[Credit]:
+    """The authors of ``paper`` in the order its citation lists them."""
+    prefix = f"{paper.iri}/author/"
+    nodes = sorted((node for iri, node in view.hood.parts.items() if iri.startswith(prefix)),
+                   key=lambda node: (_position(node) or 0, node.iri))
+    return [Credit(_position(node), agent, ()) for node in nodes
+            for agent in view.shown(node.get(bench.agent))]
+
+
 def harness_tasks(view: View) -> list[Item]:
     """Each harness the benchmark runs in, with the task's name there."""
     return [Item(harness, view.shown(node.get(bench.taskName)), harness.said)

@@ -17,7 +17,18 @@ import pyoxigraph as ox
 
 from graph.namespace import ONTOLOGY_IRI, XSD
 from graph.store.base import RecordGraph, Statement, Term
-from web.benchmark.data import Neighbourhood, Node, bench, dcterms, prov, rdf, rdfs, schema, skos
+from web.benchmark.data import (
+    Neighbourhood,
+    Node,
+    bench,
+    dcterms,
+    foaf,
+    prov,
+    rdf,
+    rdfs,
+    schema,
+    skos,
+)
 from web.entities.page import graph_cell
 from web.links import iri_href
 
@@ -91,10 +102,10 @@ disagreeing, which the page marks. (Tags, aliases, languages and the like are li
 
 STANDARD_LABELS = {
     rdfs.label: "name", skos.altLabel: "also called", dcterms.identifier: "catalog id",
-    dcterms.abstract: "summary", dcterms.title: "title", dcterms.issued: "published",
+    dcterms.abstract: "summary", dcterms.title: "title", dcterms.issued: "year (as cited)",
     dcterms.modified: "last updated", dcterms.language: "language", dcterms.creator: "creator",
     schema.url: "web page", schema.codeRepository: "code repository",
-    prov.generatedAtTime: "built at",
+    prov.generatedAtTime: "built at", foaf.homepage: "homepage",
 }
 """Words for the standard terms the graph reuses, which the ontology does not label."""
 

@@ -8,7 +8,8 @@
 - One code path for every format: the node's ``Description`` from the store. The address is
   a page (``web.negotiation.page_or_data``: a browser, no ``Accept`` or ``*/*``); Turtle,
   N-Triples, JSON-LD and RDF/XML come by suffix (``.ttl``, ``.nt``, ``.jsonld`` or ``.json``,
-  ``.rdf``), by ``format=`` or by ``Accept`` (``application/json`` is JSON-LD), with
+  ``.rdf``), by ``format=`` or by ``Accept`` (``application/json`` is JSON-LD), and a paper's
+  or a benchmark's papers' BibTeX at ``.bib`` or by ``Accept: application/x-bibtex``, with
   ``Vary: Accept``, ``<link rel="alternate">`` in the page and a ``Link`` header on every
   representation.
 - A suffix is one of the registry's extensions of those formats after the last dot of the
@@ -27,8 +28,11 @@ from urllib.parse import urlencode
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, abort, current_app, g, render_template, request, url_for
+from werkzeug.exceptions import NotAcceptable
 
 from graph.errors import BenchgraphError, ErrorKind
+from graph.export.bibtex import MEDIA_TYPE as BIBTEX_TYPE
+from graph.export.bibtex import bibtex, papers_of
 from graph.mapping.iris import Iris
 from graph.namespace import BENCH, BENCH_IRI
 from graph.settings import Settings
@@ -46,11 +50,14 @@ from web.entities.view import (
     property_statements,
 )
 from web.labels import fetch_labels
+from web.links import reading_links
 from web.negotiation import (
     GRAPH_OFFERS,
     HTML,
+    Offer,
     content_type,
     link_header,
+    not_acceptable,
     page_or_data,
     write_triples,
 )
@@ -60,7 +67,11 @@ from web.stores import get_store
 
 bp = Blueprint("entities", __name__)
 
-_SUFFIXES = frozenset(suffix for offer in GRAPH_OFFERS for suffix in offer.suffixes)
+BIBTEX = Offer(("bib",), (BIBTEX_TYPE, "text/x-bibtex"))
+"""A paper's, or a benchmark's papers', BibTeX (``graph.export.bibtex``)."""
+_OFFERS = (*GRAPH_OFFERS, BIBTEX)
+_CITABLE = frozenset({str(BENCH.Paper), str(BENCH.Benchmark)})
+_SUFFIXES = frozenset(suffix for offer in _OFFERS for suffix in offer.suffixes)
 _RECORD = str(BENCH.Record)
 _BENCHMARK = str(BENCH.Benchmark)
 Href = Callable[[str], str]
@@ -100,7 +111,7 @@ def dereference(namespace: str, rest: str, href: Href) -> Response:
     store = get_store()
     settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
     stem, suffix = split_suffix(rest)
-    chosen = page_or_data(GRAPH_OFFERS, suffix)
+    chosen = page_or_data(_OFFERS, suffix)
     cap = (settings.row_limit or None) if chosen else DESCRIBE_CAP
     found = _find(store, namespace, [(stem, suffix), *([(rest, None)] if suffix else [])], cap)
     if found is None:
@@ -108,11 +119,23 @@ def dereference(namespace: str, rest: str, href: Href) -> Response:
         abort(404, f"Nothing in this graph has the IRI <{namespace}{stem}>.")
     path, kept_suffix, description, is_graph = found
     if kept_suffix != suffix:  # the whole path is the node's: its last dot is no suffix
-        chosen = page_or_data(GRAPH_OFFERS)
+        chosen = page_or_data(_OFFERS)
+    citable = not _CITABLE.isdisjoint(types_of(description))
+    offers = _OFFERS if citable else GRAPH_OFFERS
+    if chosen is BIBTEX and not citable:
+        if kept_suffix is not None:
+            abort(404, f"<{namespace}{path}> is no paper or benchmark: it has no BibTeX")
+        raise NotAcceptable(not_acceptable(offers))
     alternates = (Alternate("html", HTML, href(path)),
                   *(Alternate(offer.name, offer.media_type, href(f"{path}.{offer.name}"))
-                    for offer in GRAPH_OFFERS))
-    if chosen is not None and chosen.format is not None:
+                    for offer in offers))
+    if chosen is BIBTEX:
+        papers = ([description.node] if str(BENCH.Paper) in types_of(description)
+                  else papers_of(store, description.node))
+        response = Response(bibtex(store, papers), content_type=f"{BIBTEX_TYPE}; charset=utf-8")
+        if kept_suffix is None:
+            response.headers["Content-Location"] = href(f"{path}.{BIBTEX.name}")
+    elif chosen is not None and chosen.format is not None:
         triples = list(dict.fromkeys(ox.Triple(s.subject, s.predicate, s.object)
                                      for s in (*description.outgoing, *description.incoming)
                                      if not isinstance(s.subject, ox.Literal)))
@@ -180,7 +203,10 @@ def _html(store: Store, description: Description, alternates: tuple[Alternate, .
     specs = lists_for(set(page.types))
     sections = tuple(run_list(page.store, spec, page.node,
                               page_arg(request.args, f"{spec.key}_page")) for spec in specs)
-    return render_node("entities/node.html", page, section_iris(sections), sections=sections)
+    reading = (reading_links((s.predicate.value, s.object) for s in page.description.outgoing)
+               if str(BENCH.Paper) in page.types else ())
+    return render_node("entities/node.html", page, section_iris(sections), sections=sections,
+                       reading=reading)
 
 
 def _graph_query(graph: ox.NamedNode) -> str:

@@ -1,5 +1,7 @@
 """What each kind of node's page lists beyond its statements: an organisation's benchmarks and
-papers, a person's papers, benchmarks and co-authors, a paper's authors and benchmarks, a
+papers, a person's papers (those they wrote, and those of the benchmarks that credit them),
+benchmarks (those that credit them, and those citing a paper they wrote) and co-authors, a
+paper's authors (in the paper's order, or its benchmark's) and benchmarks, a
 model's results across benchmarks, the benchmarks of a harness, a suite, an access level, a
 tag or a category. Which lists a page has follows the node's ``rdf:type`` (``KIND_LISTS``).
 
@@ -113,7 +115,9 @@ def _papers(pattern: str) -> ListQuery:
 
 
 _PUBLISHED = "?b bench:publisher ?node ."
-_AUTHORED = "?b dcterms:creator ?node ."
+_AUTHORED = ("{ ?b dcterms:creator ?node ; a bench:Benchmark } "
+             "UNION { ?b bench:paper/dcterms:creator ?node }")
+"""A person's benchmarks: those that credit them, and those citing a paper they wrote."""
 
 LIST_QUERIES: dict[str, ListQuery] = {
     "org-benchmarks": _benchmarks("benchmarks", "Benchmarks it publishes", _PUBLISHED,
@@ -121,12 +125,23 @@ LIST_QUERIES: dict[str, ListQuery] = {
     "org-papers": _papers(_PUBLISHED),
     "person-benchmarks": _benchmarks("benchmarks", "Benchmarks", _AUTHORED,
                                      "No benchmark credits this person."),
-    "person-papers": _papers(_AUTHORED),
+    "person-papers": ListQuery(
+        "papers", "Papers", (Column("Paper", "key"), Column("Year", "year", "text"),
+                             Column("Benchmarks", "n", "text")),
+        keys="""SELECT ?paper (COUNT(DISTINCT ?b) AS ?n)
+                WHERE { { ?paper dcterms:creator ?node ; a bench:Paper }
+                        UNION { ?c dcterms:creator ?node ; bench:paper ?paper }
+                        OPTIONAL { ?b bench:paper ?paper } }
+                GROUP BY ?paper""",
+        details="""SELECT ?key (MIN(STR(?y)) AS ?year)
+                    WHERE { OPTIONAL { ?key dcterms:issued ?y } } GROUP BY ?key""",
+        empty="No paper is recorded for this person.",
+    ),
     "coauthors": ListQuery(
         "coauthors", "Co-authors",
-        (Column("Person", "key"), Column("Shared benchmarks", "n", "text")),
-        keys="""SELECT ?other (COUNT(DISTINCT ?b) AS ?n)
-                WHERE { ?b dcterms:creator ?node , ?other . FILTER(?other != ?node) }
+        (Column("Person", "key"), Column("Shared papers and benchmarks", "n", "text")),
+        keys="""SELECT ?other (COUNT(DISTINCT ?work) AS ?n)
+                WHERE { ?work dcterms:creator ?node , ?other . FILTER(?other != ?node) }
                 GROUP BY ?other""",
         details="SELECT ?key WHERE { }",
         empty="No co-author is recorded.",
@@ -135,7 +150,8 @@ LIST_QUERIES: dict[str, ListQuery] = {
     "paper-authors": ListQuery(
         "authors", "Authors", (Column("Author", "key"), Column("Position", "first", "text")),
         keys="""SELECT ?person (MIN(?pos) AS ?first)
-                WHERE { ?b bench:paper ?node ; bench:authorCredit ?credit .
+                WHERE { { ?node bench:authorCredit ?credit }
+                        UNION { ?b bench:paper ?node ; bench:authorCredit ?credit }
                         ?credit bench:agent ?person . OPTIONAL { ?credit bench:position ?pos } }
                 GROUP BY ?person""",
         details="SELECT ?key WHERE { }",
