@@ -9,7 +9,9 @@ import pytest
 from graph.harvest import HarvestError, harvest
 from graph.harvest import archive as archive_module
 from graph.harvest.archive import MemberError, open_archive, resolve_member
+from graph.harvest.reader import HarnessReader, Reading
 from graph.harvest.yaml_loader import Tagged, YamlError, load_mapping
+from graph.records.harness_snapshot import Entry
 
 FIXTURES = Path(__file__).parent / "data" / "harvest"
 
@@ -33,6 +35,18 @@ def build_wheel(
         for name in sorted(members, reverse=reverse):
             zipped.writestr(zipfile.ZipInfo(name, date_time), members[name])
     return wheel
+
+
+def read_package(reader: HarnessReader, path: Path) -> Reading:
+    """What ``reader`` makes of the package at ``path`` (a wheel or a folder)."""
+    with open_archive(path) as archive:
+        return reader.read(archive)
+
+
+def entry_of(reading: Reading, entry_id: str) -> Entry:
+    """The one entry of ``reading`` with that id."""
+    (found,) = [e for e in reading.entries if e.id == entry_id]
+    return found
 
 
 def test_a_wheel_and_its_folder_are_read_alike(tmp_path: Path) -> None:

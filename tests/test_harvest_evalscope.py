@@ -9,8 +9,8 @@ from graph.harvest.archive import open_archive
 from graph.harvest.evalscope import EvalScopeReader
 from graph.harvest.reader import Reading
 from graph.harvest.snapshot import snapshot_bytes
-from graph.records.harness_snapshot import SNAPSHOT_FORMAT, Entry, Paper, Snapshot
-from tests.test_harvest_archive import FIXTURES, build_wheel
+from graph.records.harness_snapshot import SNAPSHOT_FORMAT, Paper, Snapshot
+from tests.test_harvest_archive import FIXTURES, build_wheel, entry_of, read_package
 
 META = "evalscope/benchmarks/_meta/"
 INDEX = "evalscope/benchmarks/_index.json"
@@ -19,8 +19,7 @@ VISION_ADAPTER = "evalscope/benchmarks/toy_vision/toy_vision_adapter.py"
 
 
 def read(path: Path) -> Reading:
-    with open_archive(path) as archive:
-        return EvalScopeReader().read(archive)
+    return read_package(EvalScopeReader(), path)
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +27,7 @@ def reading(tmp_path_factory: pytest.TempPathFactory) -> Reading:
     return read(build_wheel("evalscope", tmp_path_factory.mktemp("wheels")))
 
 
-def entry(reading: Reading, entry_id: str) -> Entry:
-    (found,) = [e for e in reading.entries if e.id == entry_id]
-    return found
+entry = entry_of
 
 
 def problems(reading: Reading) -> set[tuple[str, str | None, str]]:

@@ -17,16 +17,15 @@ from graph.harvest.lighteval import (
 )
 from graph.harvest.reader import Reading
 from graph.harvest.snapshot import snapshot_bytes
-from graph.records.harness_snapshot import Entry, Snapshot
-from tests.test_harvest_archive import FIXTURES, build_wheel
+from graph.records.harness_snapshot import Snapshot
+from tests.test_harvest_archive import FIXTURES, build_wheel, entry_of, read_package
 
 TASKS = "lighteval/tasks/tasks/"
 BROKEN = {f"{TASKS}toy_broken.py": b'"""\nname:\nBroken\n"""\nLightevalTaskConfig(name="x"\n'}
 
 
 def read(path: Path) -> Reading:
-    with open_archive(path) as archive:
-        return LightevalReader().read(archive)
+    return read_package(LightevalReader(), path)
 
 
 @pytest.fixture(scope="module")
@@ -34,9 +33,7 @@ def reading(tmp_path_factory: pytest.TempPathFactory) -> Reading:
     return read(build_wheel("lighteval", tmp_path_factory.mktemp("wheels"), extra=BROKEN))
 
 
-def entry(reading: Reading, entry_id: str) -> Entry:
-    (found,) = [e for e in reading.entries if e.id == entry_id]
-    return found
+entry = entry_of
 
 
 def problems(reading: Reading) -> set[tuple[str, str | None, str]]:

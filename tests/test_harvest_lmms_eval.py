@@ -8,15 +8,14 @@ import pytest
 from graph.harvest.archive import open_archive
 from graph.harvest.lmms_eval import LmmsEvalReader
 from graph.harvest.reader import Reading
-from graph.records.harness_snapshot import Entry, Paper
-from tests.test_harvest_archive import FIXTURES, build_wheel
+from graph.records.harness_snapshot import Paper
+from tests.test_harvest_archive import FIXTURES, build_wheel, entry_of, read_package
 
 TASKS = "lmms_eval/tasks/"
 
 
 def read(path: Path) -> Reading:
-    with open_archive(path) as archive:
-        return LmmsEvalReader().read(archive)
+    return read_package(LmmsEvalReader(), path)
 
 
 @pytest.fixture(scope="module")
@@ -24,9 +23,7 @@ def reading(tmp_path_factory: pytest.TempPathFactory) -> Reading:
     return read(build_wheel("lmms_eval", tmp_path_factory.mktemp("wheels")))
 
 
-def entry(reading: Reading, entry_id: str) -> Entry:
-    (found,) = [e for e in reading.entries if e.id == entry_id]
-    return found
+entry = entry_of
 
 
 def warnings(reading: Reading) -> dict[tuple[str, str | None], tuple[str, str | None]]:
