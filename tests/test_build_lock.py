@@ -7,13 +7,20 @@ its own), as two people or two scheduled jobs would start them.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import subprocess
+import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from graph.resources import data_dir
 from graph.store.disk import MANIFEST, read_manifest
+from graph.store.errors import StoreError
+from graph.store.lock import BuildLock
 from tests.seeds import SEEDS
 from tests.serving import _command
 
@@ -102,3 +109,21 @@ def test_builds_started_together_leave_a_store_that_serves(tmp_path: Path) -> No
         assert any(code == 0 for code, _err in outcomes), outcomes
         _serves(folder)
         assert (folder / MANIFEST).is_file(), pair
+
+
+def test_a_refused_build_names_the_holder_that_is_still_writing_its_id(tmp_path: Path) -> None:
+    """A build that has just taken the lock writes its id a moment later: until then the file
+    is empty or names the build before it. The refused build names the holder, not that one."""
+    folder = tmp_path / "store"
+    folder.mkdir()
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    (folder / LOCK_FILE).write_text(f"{gone.pid}\n", encoding="utf-8")  # the last build's
+    with (folder / LOCK_FILE).open("r+", encoding="utf-8") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        writes = threading.Timer(0.2, lambda: os.pwrite(
+            held.fileno(), f"{os.getpid()}\n".encode().ljust(len(f"{gone.pid}\n")), 0))
+        writes.start()
+        with pytest.raises(StoreError, match=rf"another build \(process {os.getpid()}\) holds"):
+            BuildLock.take(folder)
+        writes.join()

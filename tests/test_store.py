@@ -22,6 +22,7 @@ from graph.store.executor import OnDisk, QueryRequest
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.local import LocalStore
 from graph.store.pool import QueryPool, QueryTimeout
+from graph.store.stops import QueryStopped
 from tests.seeds import SEEDS
 
 BASE = "https://w3id.org/benchgraph/"
@@ -405,3 +406,28 @@ def test_a_select_star_answers_in_the_querys_order(store: Store) -> None:
     result = store.query("SELECT * WHERE { ?s ?p ?o } LIMIT 3")
     assert result.variables == ("s", "p", "o")
     assert [len(row) for row in result.rows] == [3, 3, 3]
+
+
+def test_a_query_under_way_when_the_pool_closes_is_stopped_not_a_crash(
+    oxigraph_store: LocalStore,
+) -> None:
+    """A server stopping closes its pool with queries under way: each ends as stopped (a 503
+    the client can retry), never as a query process that died for no reason (a 500 and a
+    traceback in the log)."""
+    pool = QueryPool(oxigraph_store.loaded()[1], size=1)
+    ended: list[BaseException] = []
+
+    def runaway() -> None:
+        try:
+            pool.run(_request(RUNAWAY), 30)
+        except Exception as error:  # noqa: BLE001 - what it is, is the test
+            ended.append(error)
+
+    thread = threading.Thread(target=runaway)
+    thread.start()
+    time.sleep(0.5)
+    pool.close()
+    thread.join(10)
+    assert len(ended) == 1
+    assert isinstance(ended[0], QueryStopped), repr(ended[0])
+    assert "the server is stopping" in str(ended[0])

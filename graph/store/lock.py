@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import time
 from pathlib import Path
 from types import TracebackType
 
@@ -92,13 +93,34 @@ class BuildLock:
 
 
 def _holder(descriptor: int) -> str:
-    """`` (process N)``: who holds the lock, as the holder wrote it; empty when it has yet to
-    write it."""
+    """`` (process N)``: who holds the lock, as the holder wrote it. The holder writes its id
+    just after taking the lock, so for a moment the file is empty or still names the build
+    before it: read again, briefly, until it names a live process; empty if it never does."""
+    deadline = time.monotonic() + _HOLDER_WAIT
+    while True:
+        try:
+            text = os.pread(descriptor, 32, 0).decode("ascii", errors="replace").strip()
+        except OSError:
+            return ""
+        if text.isdigit() and _alive(int(text)):
+            return f" (process {text})"
+        if time.monotonic() >= deadline:
+            return ""
+        time.sleep(0.01)
+
+
+_HOLDER_WAIT = 1.0
+"""Seconds a refused build waits for the holder to write its id."""
+
+
+def _alive(pid: int) -> bool:
     try:
-        text = os.pread(descriptor, 32, 0).decode("ascii", errors="replace").strip()
-    except OSError:
-        return ""
-    return f" (process {text})" if text.isdigit() else ""
+        os.kill(pid, 0)  # no signal: only whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, as another user's
+        pass
+    return True
 
 
 def check_folder(folder: Path) -> None:

@@ -233,7 +233,13 @@ class QueryPool:
         raise LongQueriesBusy.of(self.limits, max(1, math.ceil(wait)))
 
     def _died(self, child: _Child, error: BaseException) -> Exception:
-        """What to raise for a child that died under a query: what its zygote says ended it."""
+        """What to raise for a child that died under a query: the pool's closing (the server
+        is stopping and stopped it), else what its zygote says ended it."""
+        with self._lock:
+            closed = self._closed
+        if closed:
+            return QueryStopped("the server is stopping; the query was stopped with it: try "
+                                "again once it is back")
         code = self._zygote.ended(child.pid)
         if code == -signal.SIGABRT and self.limits.memory_mb is not None:
             logger.warning("a query's process ran into its memory cap")
