@@ -181,7 +181,8 @@ def catalogued_benchmarks(records: Sequence[LoadedRecord], index: BenchmarkIndex
     """The benchmarks a record of their own describes; a harness entry that is a collection
     of other benchmarks' tasks, or left out, catalogues none."""
     return {iris.benchmark(index.described_by(loaded.identity)) for loaded in records
-            if index.kind_of(loaded.identity) in ("benchmark", "corpus")}
+            if not loaded.identity.about_model
+            and index.kind_of(loaded.identity) in ("benchmark", "corpus")}
 
 
 def map_one(loaded: LoadedRecord, ctx: MappingContext, table: QuadTable

@@ -194,6 +194,50 @@ class _BENCH(DefinedNamespace):
     needsSandbox: URIRef
     needsInternet: URIRef
     inFamily: URIRef
+    RunnerRole: URIRef
+    ranBy: URIRef
+    evaluatedWith: URIRef
+    madeBy: URIRef
+    snapshotOf: URIRef
+    metricName: URIRef
+    normalisedScore: URIRef
+    subset: URIRef
+    standardError: URIRef
+    ciLow: URIRef
+    ciHigh: URIRef
+    ciLevel: URIRef
+    samplesScored: URIRef
+    shots: URIRef
+    chainOfThought: URIRef
+    promptConfig: URIRef
+    judgeModel: URIRef
+    epochs: URIRef
+    setting: URIRef
+    settingsKey: URIRef
+    harnessVersion: URIRef
+    reportedAs: URIRef
+    sourceType: URIRef
+    dateStatedAs: URIRef
+    sourceTable: URIRef
+    modelProvider: URIRef
+    hubId: URIRef
+    modelAccess: URIRef
+    parameterCount: URIRef
+    describesModel: URIRef
+    comparisonGroup: URIRef
+
+
+class _DQV(DefinedNamespace):
+    """The W3C Data Quality Vocabulary terms benchgraph uses: a result is a quality
+    measurement of a metric."""
+
+    _NS = Namespace("http://www.w3.org/ns/dqv#")
+    _fail = True
+
+    QualityMeasurement: URIRef
+    Metric: URIRef
+    isMeasurementOf: URIRef
+    value: URIRef
 
 
 Closed = TypeVar("Closed", bound=type[DefinedNamespace])
@@ -216,6 +260,7 @@ BENCH_TERMS = frozenset(_BENCH.__annotations__)
 SCHEMA = _materialised(_SCHEMA)
 DCAT = _materialised(_DCAT)
 DCTERMS = _materialised(_DCTERMS)
+DQV = _materialised(_DQV)
 FOAF = _materialised(_FOAF)
 OWL = _materialised(_OWL)
 PROV = _materialised(_PROV)
@@ -231,6 +276,7 @@ PREFIXES: dict[str, str] = {
     "bibo": BIBO_IRI,
     "dcat": str(DCAT),
     "dcterms": str(DCTERMS),
+    "dqv": str(DQV._NS),
     "foaf": str(FOAF),
     "owl": str(OWL),
     "prov": str(PROV),

@@ -16,6 +16,7 @@ from rdflib import Dataset
 
 from graph.build import BuildResult, build
 from graph.export import to_dataset
+from graph.resources import data_dir
 from graph.settings import Settings
 from graph.store.base import Store
 from graph.store.kinds import StoreSpec, build_into, open_store
@@ -51,6 +52,13 @@ def settings() -> Settings:
 @pytest.fixture(scope="session")
 def seed_build(settings: Settings) -> BuildResult:
     return build(list(SEEDS), settings)
+
+
+@pytest.fixture(scope="session")
+def bundled_build(settings: Settings) -> BuildResult:
+    """The bundled catalog built once per test process: several test modules read it, and its
+    build is the slowest fixture they share. Read it, never change it."""
+    return build([data_dir("catalog")], settings)
 
 
 @pytest.fixture(scope="session")

@@ -43,8 +43,8 @@ _ORDER = ("Virtuoso 7.2.5 does not honour this query's ORDER BY (grouped, or by 
 ENGINE_DEVIATIONS: dict[str, str] = {
     **{f"test_queries.py::test_expected_rows_on_every_store[virtuoso-{case}]": _ORDER
        for case in ("gated-medhelm-0", "harness-crosswalk-0", "no-public-test-set-0",
-                    "models-most-results-0", "publishers-0", "stale-records-0")},
-    "test_one_benchmark.py::test_top_results_name_every_source_once[virtuoso]": _ORDER,
+                    "models-most-results-0", "publishers-0", "stale-records-0",
+                    "model-results-0")},
     "test_defects.py::test_the_value_comes_back_verbatim_as_plain_text[virtuoso-name-blank":
         "Virtuoso 7.2.5 gives a literal of spaces alone back empty",
     "test_sparql_clients.py::test_sparqlstore_init_bindings[virtuoso]":

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from graph.build import build
-from graph.resources import data_dir
+from graph.build import BuildResult, build
 from graph.search import BrowseRequest, SearchError
 from graph.search.facets import FACETS, NOT_STATED, SORTS
 from graph.search.text import name_key
@@ -330,13 +329,12 @@ VIRTUOSO_PUSH = ("Virtuoso 7.2.5 refuses the PUT of the bundled catalog's push m
 
 
 @pytest.fixture(scope="module")
-def bundled(store_kind: str, settings: Settings,
+def bundled(store_kind: str, settings: Settings, bundled_build: BuildResult,
             tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlaskClient]:
     """A client of the bundled catalog (``catalog/``) in a store of each kind."""
     if store_kind == "virtuoso":
         pytest.xfail(VIRTUOSO_PUSH)
-    built = build([data_dir("catalog")], settings)
-    with opened(store_kind, built, tmp_path_factory.mktemp(f"bundled-{store_kind}"),
+    with opened(store_kind, bundled_build, tmp_path_factory.mktemp(f"bundled-{store_kind}"),
                 settings) as store:
         yield create_app(settings, store, {"TESTING": True}).test_client()
 

@@ -6,7 +6,7 @@ another answer."""
 import pytest
 from rdflib import URIRef
 
-from graph.build import build, index_records
+from graph.build import BuildResult, index_records
 from graph.loader import LoadReport, load_records
 from graph.mapping.identity import BenchmarkIndex, grouping_id, index_benchmarks
 from graph.mapping.identity import unmatched_evidence as shared_pairs
@@ -156,11 +156,12 @@ def test_an_entry_that_is_no_benchmark_is_set_apart(
         assert without(report, item).entries[item.key] != grouping_id(item.key)
 
 
-def test_the_bundled_catalog_warns_only_of_the_entries_left_out() -> None:
+def test_the_bundled_catalog_warns_only_of_the_entries_left_out(
+        bundled_build: BuildResult) -> None:
     """No override misses its entry or its tasks, and no two entries of one name disagree
     that neither an override has settled nor ``KEPT_APART`` lists; what is left out is named,
     one warning each."""
-    built = build([CATALOG], Settings())
+    built = bundled_build
     left_out = {f"entries[{item.entry}]" for item in OVERRIDES.not_a_benchmark
                 if item.kind == "leave-out"}
     assert sorted(w.field or "" for w in built.report.warnings) == sorted(
@@ -178,8 +179,9 @@ def test_every_shared_dataset_and_paper_is_a_merge_or_checked_apart(
     assert {(pair.one, pair.other) for pair in pairs} == CHECKED_APART
 
 
-def test_an_override_names_the_benchmark_its_entry_alone_describes() -> None:
-    built = build([CATALOG], Settings())
+def test_an_override_names_the_benchmark_its_entry_alone_describes(
+        bundled_build: BuildResult) -> None:
+    built = bundled_build
     kobest = URIRef(f"{Settings().base}benchmark/kobest")
     labels = {(p, str(o)) for s, p, o, _ in built.quads if s == kobest and p in (RDFS.label,
                                                                                  SKOS.altLabel)}

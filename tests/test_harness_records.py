@@ -122,8 +122,8 @@ def test_the_notice_beside_the_snapshots_is_no_record() -> None:
     report = load_records([DATA / "harness_records"], SETTINGS)
     assert report.rejected == []
     assert {loaded.source.relative.name for loaded in report.records} == {
-        "evalscope.json", "helm.json", "inspect_evals.json", "lighteval.json", "lm_eval.json",
-        "lmms_eval.json", "opencompass.json"}
+        "alpaca_eval.json", "evalscope.json", "helm.json", "inspect_evals.json", "lighteval.json",
+        "lm_eval.json", "lmms_eval.json", "opencompass.json"}
 
 
 # -- matching -----------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from graph.resources import data_dir
 from tests.test_harvest_archive import FIXTURES, build_wheel
 
 PACKAGES = ("helm", "lm_eval", "inspect_evals", "opencompass", "evalscope", "lighteval",
-            "lmms_eval")
+            "lmms_eval", "alpaca_eval")
 FIXTURE_COMMIT = "0123456789abcdef0123456789abcdef01234567"
 """The commit ``tests/data/harness_records/`` names for the HELM repository fixture."""
 
@@ -44,8 +44,8 @@ def test_the_same_packages_give_the_same_bytes(tmp_path: Path) -> None:
     write_snapshots(third.snapshots, tmp_path / "out3")
     assert written(tmp_path / "out1") == written(tmp_path / "out2") == written(tmp_path / "out3")
     assert sorted(written(tmp_path / "out1")) == [
-        "NOTICE", "evalscope.json", "helm.json", "inspect_evals.json", "lighteval.json",
-        "lm_eval.json", "lmms_eval.json", "opencompass.json"
+        "NOTICE", "alpaca_eval.json", "evalscope.json", "helm.json", "inspect_evals.json",
+        "lighteval.json", "lm_eval.json", "lmms_eval.json", "opencompass.json"
     ]
 
 
@@ -67,8 +67,8 @@ def test_the_bundled_snapshots_are_in_their_one_canonical_form() -> None:
     folder = data_dir("catalog") / "harnesses"
     names = sorted(path.name for path in folder.glob("*.json"))
     assert names == [
-        "evalscope.json", "helm.json", "inspect_evals.json", "lighteval.json", "lm_eval.json",
-        "lmms_eval.json", "opencompass.json"]
+        "alpaca_eval.json", "evalscope.json", "helm.json", "inspect_evals.json", "lighteval.json",
+        "lm_eval.json", "lmms_eval.json", "opencompass.json"]
     snapshots = [read_snapshot((folder / name).read_bytes()) for name in names]
     for name, snapshot in zip(names, snapshots, strict=True):
         assert snapshot_bytes(snapshot) == (folder / name).read_bytes(), name
@@ -85,7 +85,7 @@ def test_a_snapshot_reads_back_to_the_same_bytes(tmp_path: Path) -> None:
 def test_what_a_package_does_not_state_is_left_out(tmp_path: Path) -> None:
     for snapshot in harvest(wheels(tmp_path)).snapshots:
         text = snapshot_bytes(snapshot).decode()
-        assert "null" not in text and "[]" not in text and '"main": false' not in text
+        assert ": null" not in text and "[]" not in text and '"main": false' not in text
         assert f'"format": {SNAPSHOT_FORMAT}' in text
 
 
@@ -148,8 +148,8 @@ def test_the_command_writes_snapshots_and_reports_warnings(
     out = tmp_path / "snapshots"
     assert main(["harvest", *map(str, wheels(tmp_path)), "-o", str(out)]) == 0
     assert sorted(written(out)) == [
-        "NOTICE", "evalscope.json", "helm.json", "inspect_evals.json", "lighteval.json",
-        "lm_eval.json", "lmms_eval.json", "opencompass.json"
+        "NOTICE", "alpaca_eval.json", "evalscope.json", "helm.json", "inspect_evals.json",
+        "lighteval.json", "lm_eval.json", "lmms_eval.json", "opencompass.json"
     ]
     err = capsys.readouterr().err
     assert "lm_eval.json: lm_eval 9.9.2, 3 entries, 5 tasks" in err

@@ -23,14 +23,20 @@ from web import create_app
 from web.stores import get_store
 
 FIXTURES = Path(__file__).parent / "data" / "query_catalog"
+RESULTS = Path(__file__).parent / "data" / "query_results"
 BASE = Settings().base
 HTML = {"Accept": "text/html"}
 QUERIES = load_named_queries()
 VALUES = {"lineage": {"benchmark": "helm_qa"}, "referenced-by": {"benchmark": "helm_qa"},
-          "made-by": {"maker": "ada"}, "stale-records": {"before": "2026-01-01"}}
+          "made-by": {"maker": "ada"}, "stale-records": {"before": "2026-01-01"},
+          "leaderboard": {"benchmark": "gsm8k"}, "model-results": {"model": "qwen"},
+          "maker-results": {"maker": "openai"}}
 """A value for each query that needs one, chosen to give rows on the seeds and fixtures."""
 ON_THE_CATALOG = {"harness-conflicts"}
 """The queries that give no rows on the seeds and fixtures, checked on the bundled catalog."""
+WITH_RESULTS = {"leaderboard", "model-results", "maker-results", "top-results",
+                "paper-vs-reproduction", "source-disagreements", "near-saturation"}
+"""The queries of results, checked with ``tests/data/query_results/`` beside the fixtures."""
 
 
 def client_of(paths: list[Path]) -> Iterator[FlaskClient]:
@@ -43,6 +49,12 @@ def client_of(paths: list[Path]) -> Iterator[FlaskClient]:
 @pytest.fixture(scope="module")
 def client() -> Iterator[FlaskClient]:
     yield from client_of([*SEEDS, FIXTURES])
+
+
+@pytest.fixture(scope="module")
+def with_results() -> Iterator[FlaskClient]:
+    """The seeds and fixtures, and results run alike (the curated pages state no settings)."""
+    yield from client_of([*SEEDS, FIXTURES, RESULTS])
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +81,9 @@ def test_the_queries_that_name_nodes() -> None:
 
 @pytest.mark.parametrize("name", LINKED)
 def test_each_name_links_to_its_nodes_page(request: pytest.FixtureRequest, name: str) -> None:
-    client: FlaskClient = request.getfixturevalue("catalog" if name in ON_THE_CATALOG
-                                                  else "client")
+    client: FlaskClient = request.getfixturevalue(
+        "catalog" if name in ON_THE_CATALOG else "with_results" if name in WITH_RESULTS
+        else "client")
     values = VALUES.get(name, {})
     html = page(client, name, values)
     data = client.get(f"/queries/{name}.json?{urlencode(values)}").get_json()

@@ -108,14 +108,12 @@ def test_catalogued_once(built: BuildResult) -> None:
     assert flags == [(Literal(True), URIRef(f"{D}build"))]
 
 
-def test_top_results_name_every_source_once(stores: Stores) -> None:
-    records = " ".join(RECORD + key for key in ["bbh", "pages_dyck_languages", *PAGES])
-    assert rows(run_both(stores, "top-results")) == [
-        ("bbh", "BIG-Bench Hard", "Model A", "86.1", "percent", "https://example.org/bbh/model-a",
-         records),
-        ("logical_deduction", "Logical Deduction", "Model B", "61", "percent", "",
-         f"{RECORD}pages_dyck_languages {RECORD}pages_titled_by_id"),
-    ]
+def test_pages_that_state_no_settings_give_no_top_result(stores: Stores) -> None:
+    """Curated pages state a top score without its settings: not comparable, so not ranked,
+    and no result of theirs is a top result (the leaderboard lists them apart)."""
+    assert rows(run_both(stores, "top-results")) == []
+    board = rows(run_both(stores, "leaderboard", benchmark="bbh"))
+    assert board and all(row[2] == "not stated" for row in board)
 
 
 def test_the_same_benchmarks_in_any_order_of_records(built: BuildResult) -> None:

@@ -64,7 +64,8 @@ def test_vocabulary_members_have_a_notation_and_an_ontology_class(ontology: Grap
 def built() -> list[Quad]:
     """The fixture records' build: every record graph, the build graph and the ontology's."""
     folders = [*SEEDS, DATA / "records", DATA / "directory", DATA / "defects",
-               DATA / "harness_records", DATA / "harness_match", DATA / "stated_facts"]
+               DATA / "harness_records", DATA / "harness_match", DATA / "stated_facts",
+               DATA / "results"]
     return build(folders, Settings()).quads
 
 

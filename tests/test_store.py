@@ -420,7 +420,7 @@ def test_a_query_under_way_when_the_pool_closes_is_stopped_not_a_crash(
     def runaway() -> None:
         try:
             pool.run(_request(RUNAWAY), 30)
-        except Exception as error:  # noqa: BLE001 - what it is, is the test
+        except Exception as error:  # what it is, is the test
             ended.append(error)
 
     thread = threading.Thread(target=runaway)

@@ -186,6 +186,7 @@ def test_json_and_severity_filter() -> None:
               (result, BENCH.model, URIRef(f"{BASE}model/gpt"), graph),
               (URIRef(f"{BASE}model/gpt"), RDF.type, BENCH.Model, graph),
               (URIRef(f"{BASE}model/gpt"), RDFS.label, Literal("GPT"), graph),
+              (result, BENCH.statedIn, Literal("toy.json"), graph),
               (result, BENCH.score, Literal("81.7%"), graph)]
     report = validate(quads)
     data = report.to_json()

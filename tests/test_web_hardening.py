@@ -189,7 +189,7 @@ def test_every_parameter_of_the_endpoint_that_is_not_utf8_is_a_400_naming_it(
 @pytest.mark.parametrize(("address", "name"), [
     ("/search?q=%FF", "q"), ("/search.json?q=caf%C3", "q"), ("/benchmarks?tag=%FF", "tag"),
     ("/benchmarks.csv?access=%FF", "access"), ("/queries/lineage?benchmark=%FF", "benchmark"),
-    ("/benchmark/mimic_rrs?sort=%FF", "sort"), ("/dumps?x=%80", "x"),
+    ("/benchmark/mimic_rrs?chart=%FF", "chart"), ("/dumps?x=%80", "x"),
 ])
 def test_any_parameter_that_is_not_utf8_is_a_400_naming_it(
         client: FlaskClient, address: str, name: str) -> None:
@@ -227,8 +227,8 @@ MANY = "9" * 5000
     ("/validation/shape/CataloguedBenchmarkRecommendations-license?page=x", "page"),
     (f"/search?q=a&page={MANY}", "page"), ("/search?q=a&page=%C2%B2", "page"),
     (f"/benchmarks?size={MANY}", "size"), (f"/benchmarks?page={MANY}", "page"),
-    ("/benchmarks?more=price", "more"), ("/benchmark/mimic_rrs?sort=price", "sort"),
-    ("/benchmark/mimic_rrs?sort=-", "sort"),
+    ("/benchmarks?more=price", "more"), ("/benchmark/mimic_rrs?chart=price", "chart"),
+    ("/benchmark/mimic_rrs?chart=-", "chart"),
     ("/org/stanford_university?benchmarks_page=abc", "benchmarks_page"),
     ("/record/000_501ccd0cd0e2608f?contents_page=0", "contents_page"),
     (f"/record/000_501ccd0cd0e2608f?contents_page={MANY}", "contents_page"),

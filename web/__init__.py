@@ -4,7 +4,8 @@ Blueprints by concern: ``home`` (the front page), ``sparql`` (the SPARQL 1.1 Pro
 its service description and the query editor), ``queries`` (the named queries as pages and as
 data), ``search`` and ``browse`` (search, and the benchmark list with its facets), ``dumps``
 (the whole graph in every format), ``docs`` (the ontology, the shapes and the validation
-report) and ``entities`` (every IRI under the base, and the vocabularies' members, as pages
+report), ``results_chart`` (a benchmark's and a model's results as charts and their data) and
+``entities`` (every IRI under the base, and the vocabularies' members, as pages
 and as RDF). Every blueprint reaches the graph through ``web.stores.get_store()``, which
 ``web.stores.init_app`` registers; errors take one shape (``web.errors``). Every parameter is
 UTF-8 text before a view reads it (``web.params``), every response carries the same
@@ -33,6 +34,8 @@ from web import (
     home,
     params,
     queries,
+    results,
+    results_chart,
     search,
     sparql,
     stores,
@@ -71,8 +74,10 @@ def create_app(
     app.register_blueprint(queries.bp)
     app.register_blueprint(search.bp)
     app.register_blueprint(browse.bp)
+    app.register_blueprint(results.bp)
     app.register_blueprint(dumps.bp)
     docs.init_app(app)
+    app.register_blueprint(results_chart.bp)  # before entities: /benchmark/ID/results.svg
     app.register_blueprint(entities.bp)  # last: its /<path:rest> takes what no other route does
     return app
 

@@ -1,19 +1,22 @@
 """Harvesting the AI-evaluation harnesses' own packages into snapshot files.
 
 ``benchgraph harvest`` reads the wheels of HELM, lm-eval, inspect_evals, OpenCompass,
-evalscope, lighteval and lmms-eval (or folders holding them unpacked) without installing or
-importing them, and writes what each states about its benchmarks as one deterministic JSON
-snapshot per harness (``graph.records.harness_snapshot``, ``graph.harvest.snapshot``). A
-reader per harness, behind one protocol (``graph.harvest.reader``), is chosen by the
-package's METADATA name. What
-HELM's repository states beside its wheel (MedHELM's access levels) is read when a checkout
-of it is given (``graph.harvest.helm_repository``), and the snapshot names its commit.
+evalscope, lighteval, lmms-eval and alpaca-eval (or folders holding them unpacked) without
+installing or importing them, and writes what each states about its benchmarks as one
+deterministic JSON snapshot per harness (``graph.records.harness_snapshot``,
+``graph.harvest.snapshot``). A reader per harness, behind one protocol
+(``graph.harvest.reader``), is chosen by the package's METADATA name. What HELM's repository
+states beside its wheel (MedHELM's access levels) is read when a checkout of it is given
+(``graph.harvest.helm_repository``), and the snapshot names its commit. Where a package states
+both a result's model name and its own description of that model, the result names the model as
+the description does (``graph.harvest.model_ids``).
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from graph.harvest.alpaca_eval import AlpacaEvalReader
 from graph.harvest.archive import HarvestError, open_archive
 from graph.harvest.evalscope import EvalScopeReader
 from graph.harvest.helm import HelmReader
@@ -22,6 +25,7 @@ from graph.harvest.inspect_evals import InspectEvalsReader
 from graph.harvest.lighteval import LightevalReader
 from graph.harvest.lm_eval import LmEvalReader
 from graph.harvest.lmms_eval import LmmsEvalReader
+from graph.harvest.model_ids import with_model_ids
 from graph.harvest.opencompass import OpenCompassReader
 from graph.harvest.reader import HarnessReader
 from graph.importers.base import Problem
@@ -29,7 +33,7 @@ from graph.records.harness_snapshot import SNAPSHOT_FORMAT, Repository, Snapshot
 
 READERS: tuple[HarnessReader, ...] = (
     HelmReader(), LmEvalReader(), InspectEvalsReader(), OpenCompassReader(), EvalScopeReader(),
-    LightevalReader(), LmmsEvalReader(),
+    LightevalReader(), LmmsEvalReader(), AlpacaEvalReader(),
 )
 """Every harness reader, in the order their packages are listed to the user."""
 
@@ -66,7 +70,8 @@ def harvest(paths: Sequence[Path], helm_repository: HelmRepository | None = None
         result.snapshots.append(Snapshot(
             format=SNAPSHOT_FORMAT, harness=reader.harness, package=package.name,
             version=package.version, licence=package.licence, copyright=package.copyright,
-            repository=repository, entries=reading.entries,
+            repository=repository, entries=with_model_ids(reading.entries, reading.models),
+            models=reading.models,
         ))
     if helm_repository is not None and "helm" not in seen:
         raise HarvestError(f"{helm_repository.folder}: HELM's repository, given without a "

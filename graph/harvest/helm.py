@@ -22,6 +22,9 @@ is one paper. Then the BibTeX in the docstrings of the entry's scenario classes:
 that names a paper the schema states adds to it what it says (authors, title, venue, year;
 ``graph.harvest.bibtex.check``), one that names another is a warning naming both and is left
 out, and where the schema states no paper, the citations are the entry's papers.
+
+The models HELM describes (``helm/config/model_metadata.yaml``, with the Hugging Face ids its
+deployments load) are the snapshot's ``models`` (``graph.harvest.helm_models``).
 """
 
 import re
@@ -35,6 +38,7 @@ from markdown_it.token import Token
 from graph.harvest.archive import Archive
 from graph.harvest.bibtex import Citation, check, describe
 from graph.harvest.helm_code import HelmCode, RunSpec, Scenario
+from graph.harvest.helm_models import read_models
 from graph.harvest.reader import MemberReader, Reading, text_field
 from graph.harvest.text import arxiv_id, arxiv_ids, short_description
 from graph.records.harness_snapshot import Entry, Harness, LocalData, Metric, Paper, Taxonomy
@@ -84,6 +88,7 @@ class HelmReader:
                 by_group.setdefault(group, []).append(spec)
         for group_name, said in sorted(statements.items()):
             reading.entries.append(_entry(group_name, said, by_group.get(group_name, []), code))
+        reading.models = read_models(reader)
         return reading
 
 

@@ -35,6 +35,7 @@ from graph.harvest.archive import Archive
 from graph.harvest.bibtex import check, describe
 from graph.harvest.citing import merged, read_citations
 from graph.harvest.hub import hub_dataset
+from graph.harvest.inspect_results import read_results
 from graph.harvest.reader import MemberReader, Reading, names_field, text_field
 from graph.harvest.text import arxiv_id, arxiv_ids, short_description
 from graph.records.harness_snapshot import (
@@ -80,6 +81,7 @@ def _entry(reader: MemberReader, name: str, eval_id: str, listing: dict[str, Any
     readme = name.removesuffix("eval.yaml") + "README.md"
     stated = _papers(reader, name, listing)
     papers = _cited(reader, readme, stated) if readme in reader.archive else stated
+    results = read_results(reader, readme) if readme in reader.archive else []
     return Entry(
         id=eval_id,
         name=title or eval_id,
@@ -98,7 +100,8 @@ def _entry(reader: MemberReader, name: str, eval_id: str, listing: dict[str, Any
         human_baselines=[b for task in tasks if (b := _baseline(reader, name, task)) is not None],
         requirements=_requirements(reader, name, listing.get("metadata")),
         version=_version(reader, name, listing),
-        source=[name, *([readme] if papers != stated else [])],
+        results=results,
+        source=[name, *([readme] if papers != stated or results else [])],
     )
 
 

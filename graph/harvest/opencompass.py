@@ -16,6 +16,10 @@ the shape of a hub id (``owner/name`` or an older short ``name``: ASCII letters,
 local file or folder (``./data/...``, ``data/...``, an absolute path, a ``.jsonl`` file), a
 reader of local files (``json``) and anything else is not a dataset id. In a package without
 the mapping every ``path`` is read by that second rule.
+
+The results tables of a folder's README are the entry's results
+(``graph.harvest.opencompass_results``), and the package's model configs are the snapshot's
+``models`` (``graph.harvest.opencompass_models``).
 """
 
 import re
@@ -31,7 +35,9 @@ from graph.harvest.opencompass_configs import (
     config_facts,
     hosted,
 )
+from graph.harvest.opencompass_models import model_configs, stated_models
 from graph.harvest.opencompass_readme import cited_papers, lead_paragraph, own_citations
+from graph.harvest.opencompass_results import Context, bundled_rules, readme_results
 from graph.harvest.reader import MemberReader, Reading
 from graph.harvest.text import first_heading
 from graph.records.harness_snapshot import Dataset, Entry, Harness, Metric, Paper
@@ -59,6 +65,7 @@ class OpenCompassReader:
         package = _Package(reader)
         for folder, members in sorted(folders.items()):
             reading.entries.append(package.entry(folder, members))
+        reading.models = package.models
         return reading
 
 
@@ -73,6 +80,10 @@ class _Package:
         self.hosted: dict[str, Hosted] = hosted(reader, DATASETS_INFO, module) if module else {}
         metadata = next((n for n in reader.archive.names if _METADATA.fullmatch(n)), None)
         self.own = own_citations(reader, metadata) if metadata else []
+        rules = bundled_rules()
+        configs = model_configs(reader)
+        self.models = stated_models(reader, configs, rules.loads())
+        self.results = Context(rules, rules.kinds(configs))
 
     def entry(self, folder: str, members: list[str]) -> Entry:
         facts = self._configs(members)
@@ -92,6 +103,8 @@ class _Package:
             datasets=datasets,
             metrics=[Metric(name=name) for name in facts.evaluators],
             tasks=facts.abbrs,
+            results=readme_results(self.reader, readme, folder, text, self.results)
+            if readme and text is not None else [],
             source=[f"{DATASETS}{folder}/", *([readme] if readme and text is not None else []),
                     *citing, *([DATASETS_INFO] if mapped else [])],
         )

@@ -15,15 +15,18 @@ from graph.harvest.archive import Archive, MemberError
 from graph.harvest.yaml_loader import YamlError, load_mapping
 from graph.importers.base import Problem
 from graph.records.harness_snapshot import Entry, Harness
+from graph.records.stated_model import StatedModel
 
 T = TypeVar("T")
 
 
 @dataclass
 class Reading:
-    """What a reader made of one archive: its entries and the warnings on the way."""
+    """What a reader made of one archive: its entries, the models it describes, and the
+    warnings on the way."""
 
     entries: list[Entry] = field(default_factory=list)
+    models: list[StatedModel] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
 

@@ -47,7 +47,8 @@ def notice_text(snapshot: Snapshot) -> str:
         f"{copyright_line}\n"
         f"Harvested into {snapshot_file_name(snapshot)}: names, identifiers, papers with what "
         "their citations state (title, authors, year, venue, DOI), homepages, dataset ids, "
-        "metric names and short descriptions, as the package states them. Each entry cites "
+        "metric names and short descriptions, the results its documentation reports and the "
+        "models it describes, as the package states them. Each entry, result and model cites "
         "the files of the package it was read from.\n" + _repository_notice(snapshot)
     )
 
@@ -74,8 +75,9 @@ def combined_notice(snapshots: Sequence[Snapshot]) -> str:
         "These files hold facts read from the published packages of AI evaluation harnesses, "
         "without running them: the names, ids, papers and their citations, homepages, dataset "
         "ids, metric names and short descriptions those packages state about the benchmarks "
-        "they run. No code and no paper abstract is copied. Each package is named below with "
-        "its licence and copyright line.\n\n" + "\n".join(blocks)
+        "they run, the results their documentation and leaderboard files report, and the "
+        "models they describe. No code and no paper abstract is copied. Each package is "
+        "named below with its licence and copyright line.\n\n" + "\n".join(blocks)
     )
 
 

@@ -84,5 +84,7 @@ def load_mapping(text: str, keys: frozenset[str] | None = None) -> dict[str, Any
         raise YamlError(f"{where}{error.problem or error}") from None
     except yaml.YAMLError as error:
         raise YamlError(str(error)) from None
+    except ValueError as error:  # a scalar no constructor takes: a date 2024-02-30
+        raise YamlError(f"a value YAML cannot take: {error}") from None
     finally:
         loader.dispose()

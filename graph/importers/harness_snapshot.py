@@ -10,7 +10,9 @@ that one broken entry costs only itself (DESIGN.md, "Defects"):
 - each entry is validated alone as the model's ``Entry`` and becomes one ``HarnessEntry``
   record, named in the file by its id (``Part.name``, from which the loader makes its record
   key). An entry that breaks the model, or repeats an earlier entry's id, is rejected alone,
-  named by its id (``entries[gsm8k].metrics[0].name``), and the others load.
+  named by its id (``entries[gsm8k].metrics[0].name``), and the others load;
+- each of the ``models`` likewise becomes one ``HarnessModel`` record, named in the file
+  ``model/{id}`` (``models[openai/gpt-4o]`` in a problem).
 
 Nothing here decides which benchmark an entry describes (``graph.mapping.identity`` does,
 after every record is read) and nothing makes a triple.
@@ -24,11 +26,14 @@ from pydantic import ValidationError
 from graph.importers.base import Imported, Part, Problem, RecordRejected, SourceFile
 from graph.importers.catalog_page import rejection
 from graph.importers.strict_json import parse_json
-from graph.records import HarnessEntry, HarnessPackage
+from graph.records import HarnessEntry, HarnessModel, HarnessPackage
 from graph.records.harness_snapshot import Entry, Snapshot
+from graph.records.stated_model import StatedModel
 from graph.settings import Settings
 
 _ENTRIES = '"entries"'
+_LISTS = ("entries", "models")
+"""The snapshot's lists whose items are records of their own."""
 _SNAPSHOT_KEY = re.compile(r'"(?:format|harness)"\s*:')
 
 
@@ -49,23 +54,24 @@ class HarnessSnapshotImporter:
         value = parse_json(source.text, settings)
         if not isinstance(value, dict):
             raise RecordRejected("a harness snapshot must be a JSON object")
-        entries = value.get("entries", [])
-        if not isinstance(entries, list):
-            raise RecordRejected("must be a list", field="entries")
-        package = _package({key: item for key, item in value.items() if key != "entries"})
+        lists = {key: value.get(key, []) for key in _LISTS}
+        for key, items in lists.items():
+            if not isinstance(items, list):
+                raise RecordRejected("must be a list", field=key)
+        package = _package({key: item for key, item in value.items() if key not in _LISTS})
         parts: list[Part] = []
         rejected: list[Problem] = []
-        seen: set[str] = set()
-        for index, data in enumerate(entries):
-            where = _where(data, index)
-            try:
-                entry = _entry(data, seen)
-            except RecordRejected as error:
-                field = where if error.field is None else f"{where}.{error.field}"
-                rejected.append(Problem(source.path, field, error.reason))
-            else:
-                seen.add(entry.id)
-                parts.append(Part(HarnessEntry(package, entry), entry.id, where))
+        for key, items in lists.items():
+            seen: set[str] = set()
+            for index, data in enumerate(items):
+                where = _where(key, data, index)
+                try:
+                    part = _part(key, data, seen, package, where)
+                except RecordRejected as error:
+                    field = where if error.field is None else f"{where}.{error.field}"
+                    rejected.append(Problem(source.path, field, error.reason))
+                else:
+                    parts.append(part)
         return Imported(parts, rejected=rejected)
 
 
@@ -79,21 +85,31 @@ def _package(header: dict[str, Any]) -> HarnessPackage:
                           snapshot.licence, snapshot.copyright, snapshot.repository)
 
 
-def _entry(data: Any, seen: set[str]) -> Entry:
+def _part(key: str, data: Any, seen: set[str], package: HarnessPackage, where: str) -> Part:
+    """One entry or model of the file as its record, checked alone; its id joins ``seen``."""
+    kind = "entry" if key == "entries" else "model"
     if not isinstance(data, dict):
-        raise RecordRejected("an entry must be a JSON object")
+        raise RecordRejected(f"{'an' if kind == 'entry' else 'a'} {kind} must be a JSON object")
     try:
-        entry = Entry.model_validate(data)
+        if key == "entries":
+            entry = Entry.model_validate(data)
+            item_id, part = entry.id, Part(HarnessEntry(package, entry), entry.id, where)
+        else:
+            model = StatedModel.model_validate(data)
+            item_id = model.id
+            part = Part(HarnessModel(package, model), f"model/{model.id}", where)
     except ValidationError as error:
         raise rejection(error) from None
-    if entry.id in seen:
-        raise RecordRejected("an earlier entry of the file has this id", field="id")
-    return entry
+    if item_id in seen:
+        raise RecordRejected(f"an earlier {kind} of the file has this id", field="id")
+    seen.add(item_id)
+    return part
 
 
-def _where(data: Any, index: int) -> str:
-    """How a problem names an entry: by its id when it has a usable one, else by position."""
-    entry_id = data.get("id") if isinstance(data, dict) else None
-    if isinstance(entry_id, str) and entry_id and "]" not in entry_id:
-        return f"entries[{entry_id}]"
-    return f"entries[{index}]"
+def _where(key: str, data: Any, index: int) -> str:
+    """How a problem names an entry or a model: by its id when it has a usable one, else by
+    position."""
+    item_id = data.get("id") if isinstance(data, dict) else None
+    if isinstance(item_id, str) and item_id and "]" not in item_id:
+        return f"{key}[{item_id}]"
+    return f"{key}[{index}]"

@@ -5,12 +5,13 @@ from typing import Any
 
 from rdflib import URIRef
 
-from graph.mapping.context import MappingContext, add_result
+from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
 from graph.mapping.makers import add_authors, add_makers
 from graph.mapping.paper_node import PaperFacts, add_paper
 from graph.mapping.papers import paper_ids
 from graph.mapping.references import markdown_links
+from graph.mapping.results import add_result
 from graph.namespace import BENCH, DCTERMS, PROV, RDFS, SCHEMA, SKOS, XSD
 from graph.records.catalog_page import CatalogPage, Dataset, Metric, Page, Paper
 from graph.records.verbatim import Verbatim

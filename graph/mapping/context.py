@@ -1,7 +1,6 @@
 """What mapping one record needs to know about the whole build."""
 
 from dataclasses import dataclass
-from decimal import Decimal
 
 from rdflib import URIRef
 
@@ -11,7 +10,6 @@ from graph.mapping.emitter import Statements
 from graph.mapping.identity import BenchmarkIndex
 from graph.mapping.iris import Iris
 from graph.namespace import BENCH, DCTERMS, RDFS, SKOS
-from graph.slug import node_key
 from graph.vocabulary import Vocabulary
 
 
@@ -46,28 +44,3 @@ class MappingContext:
         self.named_node(out, node, rdf_class, label)
         out.add_text(node, SKOS.prefLabel, label)
         return node
-
-
-def add_result(
-    out: Statements,
-    ctx: MappingContext,
-    benchmark: URIRef,
-    model_name: str,
-    score: Decimal,
-    unit: str | None,
-) -> URIRef:
-    """A model's score on a benchmark, as this record states it: its own node per record, so
-    two sources that disagree both stay visible (``…/result/{model}/{record}``; a record that
-    gives the same model another result on the same benchmark gets ``…/2``, ``…/3``…)."""
-    model = ctx.named_node(out, ctx.iris.model(model_name), BENCH.Model, model_name)
-    path = ["result", node_key(model_name), ctx.iris.record_key(out.graph)]
-    again = out.occurrence((benchmark, path[1]))
-    if again > 1:
-        path.append(str(again))
-    node = ctx.iris.part(benchmark, *path)
-    out.add(benchmark, BENCH.result, node)
-    out.add_type(node, BENCH.Result)
-    out.add(node, BENCH.model, model)
-    out.add_decimal(node, BENCH.score, score)
-    out.add_text(node, BENCH.unit, unit)
-    return node

@@ -32,8 +32,10 @@ class Statements:
     This runs for every quad of a build: each method is one Python frame, and the lookups
     it calls are C-level (bound ``dict.__getitem__`` and ``array.extend``)."""
 
-    def __init__(self, table: QuadTable, graph: URIRef) -> None:
+    def __init__(self, table: QuadTable, graph: URIRef, source_file: str | None = None) -> None:
         self.graph = graph
+        self.source_file = source_file
+        """The record file the graph's statements come from (what a result cites)."""
         self._table = table
         terms = table.terms
         self._iri, self._plain, self._typed, self._object = (

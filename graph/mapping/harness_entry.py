@@ -43,6 +43,7 @@ from graph.mapping.emitter import Statements
 from graph.mapping.identity import grouping_id
 from graph.mapping.lineage_links import lineage_links
 from graph.mapping.paper_node import PaperFacts, add_paper
+from graph.mapping.results import add_stated_result
 from graph.namespace import BENCH, DCTERMS, FOAF, PROV, RDFS, SCHEMA, SKOS, XSD
 from graph.records import HarnessEntry, HarnessPackage
 from graph.records.harness_snapshot import Entry, HumanBaseline, LocalData, Repository, Taxonomy
@@ -112,6 +113,8 @@ def map_harness_entry(record: HarnessEntry, out: Statements, ctx: MappingContext
         out.add_boolean(task, BENCH.needsInternet, entry.requirements.internet)
     out.add_boolean(task, BENCH.listedAsTodo, entry.todo or None)
     _subtasks(entry, {t: task for t in own_tasks}, task, out, ctx)
+    for result in entry.results:
+        add_stated_result(out, ctx, benchmark, result)
     for target in dict.fromkeys(moved.values()):
         other = _task(ctx.benchmark_reference(out, target), package.harness, harness, out, ctx)
         tasks = [t for t in entry.tasks if moved.get(t) == target]
@@ -127,7 +130,7 @@ def _record(record: HarnessEntry, harness: URIRef | None, out: Statements,
     out.add_text(out.graph, BENCH.entryId, entry.id)
     out.add(out.graph, BENCH.harness, harness)
     out.add_texts(out.graph, BENCH.statedIn, entry.source)
-    out.add(out.graph, PROV.wasDerivedFrom, _package(package, harness, out, ctx))
+    out.add(out.graph, PROV.wasDerivedFrom, package_node(package, harness, out, ctx))
     if entry.access and package.repository is not None:
         out.add(out.graph, PROV.wasDerivedFrom, _repository(package.repository, out, ctx))
 
@@ -149,8 +152,9 @@ def _collection(record: HarnessEntry, harness: URIRef | None, out: Statements,
         out.add_texts(task, BENCH.taskName, move.tasks)
 
 
-def _package(package: HarnessPackage, harness: URIRef | None, out: Statements,
-             ctx: MappingContext) -> URIRef:
+def package_node(package: HarnessPackage, harness: URIRef | None, out: Statements,
+                 ctx: MappingContext) -> URIRef:
+    """The package a record's facts were read from (name, version, licence, copyright)."""
     node = ctx.named_node(out, ctx.iris.package(package.name, package.version),
                           BENCH.HarnessPackage, f"{package.name} {package.version}")
     out.add_text(node, SCHEMA.name, package.name)

@@ -57,7 +57,7 @@ from graph.mapping.matching import (
 from graph.mapping.names import forms, own_id, split_abbreviation
 from graph.mapping.overrides import NO_OVERRIDES, EntryKind, Overrides
 from graph.mapping.papers import paper_ids
-from graph.records import CatalogPage, DirectoryPage, HarnessEntry, Record
+from graph.records import CatalogPage, DirectoryPage, HarnessEntry, HarnessModel, Record
 from graph.records.harness_snapshot import Entry
 from graph.slug import node_key, slugify
 
@@ -112,6 +112,8 @@ def naming(record: Record) -> Naming:
             return Naming(None, (record.title,))
         case HarnessEntry():
             return _entry_naming(record.entry)
+        case HarnessModel():
+            return Naming(None, ())  # about a model: it names no benchmark
 
 
 def _entry_naming(entry: Entry) -> Naming:
@@ -141,6 +143,8 @@ def stated_claim(record: Record) -> StatedClaim:
             return StatedClaim("directory page", slugify(record.title), "title")
         case HarnessEntry():
             return StatedClaim(f"{record.package.harness} entry", record.entry.id, "id")
+        case HarnessModel():
+            return StatedClaim(f"{record.package.harness} model", record.model.id, "id")
 
 
 @dataclass(frozen=True)
@@ -162,6 +166,8 @@ class RecordIdentity:
     claim: StatedClaim
     entry: EntryIdentity | None = None
     """Set for a harness entry (the third tier), None for a curated record."""
+    about_model: bool = False
+    """A record about a model (``HarnessModel``): the index reads nothing of it."""
 
 
 def identity(record: "Record | RecordIdentity") -> RecordIdentity:
@@ -171,7 +177,8 @@ def identity(record: "Record | RecordIdentity") -> RecordIdentity:
     entry = None
     if isinstance(record, HarnessEntry):
         entry = EntryIdentity(record.key, record.entry.name, tuple(record.entry.tasks))
-    return RecordIdentity(naming(record), stated_claim(record), entry)
+    return RecordIdentity(naming(record), stated_claim(record), entry,
+                          isinstance(record, HarnessModel))
 
 
 Identified = Record | RecordIdentity
@@ -310,7 +317,7 @@ def index_benchmarks(records: Iterable[Identified],
     papers: dict[str, frozenset[str]] = {}
     curated: set[str] = set()
     for record, found in zip(known, namings, strict=True):
-        if record.entry is not None:
+        if record.entry is not None or record.about_model:
             continue
         if found.benchmark_id is None:
             described = _lookup(stated, found.names + found.aliases) or own_id(found.names[0])

@@ -7,8 +7,9 @@ from graph.mapping.context import MappingContext
 from graph.mapping.directory_page import map_directory_page
 from graph.mapping.emitter import Statements
 from graph.mapping.harness_entry import map_harness_entry
+from graph.mapping.harness_model import map_harness_model
 from graph.namespace import BENCH
-from graph.records import CatalogPage, DirectoryPage, HarnessEntry, Record
+from graph.records import CatalogPage, DirectoryPage, HarnessEntry, HarnessModel, Record
 
 
 def map_record(
@@ -18,7 +19,7 @@ def map_record(
     harness entry the overrides leave out (``BenchmarkIndex.kind_of``) has none."""
     if isinstance(record, HarnessEntry) and ctx.index.kind_of(record) == "leave-out":
         return
-    out = Statements(table, ctx.iris.record(record_key))
+    out = Statements(table, ctx.iris.record(record_key), source_file)
     out.add_type(out.graph, BENCH.Record)
     out.add_text(out.graph, BENCH.sourceFile, source_file)
     match record:
@@ -31,6 +32,9 @@ def map_record(
         case HarnessEntry():
             out.add_text(out.graph, BENCH.importer, "harness-registry")
             map_harness_entry(record, out, ctx)
+        case HarnessModel():
+            out.add_text(out.graph, BENCH.importer, "harness-registry")
+            map_harness_model(record, out, ctx)
 
 
 __all__ = ["map_record"]

@@ -2,8 +2,9 @@
 
 from graph.records.catalog_page import CatalogPage
 from graph.records.directory_page import DirectoryPage
-from graph.records.harness_entry import HarnessEntry, HarnessPackage
+from graph.records.harness_entry import HarnessEntry, HarnessModel, HarnessPackage
 
-Record = CatalogPage | DirectoryPage | HarnessEntry
+Record = CatalogPage | DirectoryPage | HarnessEntry | HarnessModel
 
-__all__ = ["CatalogPage", "DirectoryPage", "HarnessEntry", "HarnessPackage", "Record"]
+__all__ = ["CatalogPage", "DirectoryPage", "HarnessEntry", "HarnessModel", "HarnessPackage",
+           "Record"]

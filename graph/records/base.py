@@ -8,6 +8,13 @@ from pydantic import BaseModel, ConfigDict
 from graph.records.verbatim import Verbatim
 
 
+class SnapshotModel(BaseModel):
+    """A harvested snapshot's model: strict, immutable, and no key it does not declare (a
+    snapshot is written by ``benchgraph harvest``, so a key it does not know is a bug)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
 class RecordModel(BaseModel):
     """Strict, immutable; a key no model declares is kept in ``model_extra``, never dropped."""
 

@@ -1,4 +1,5 @@
-"""The harness registry entry: one benchmark-level item of a harness snapshot, as a record.
+"""The harness registry entry: one benchmark-level item of a harness snapshot, as a record;
+and one model the snapshot describes, as a record of its own.
 
 A snapshot file (``catalog/harnesses/helm.json``, written by ``benchgraph harvest``) holds one
 package at one version and hundreds of entries; each entry is a record of its own, with its
@@ -11,6 +12,7 @@ the record adds the package it was read from, which every fact cites.
 from dataclasses import dataclass
 
 from graph.records.harness_snapshot import Entry, Harness, Repository
+from graph.records.stated_model import StatedModel
 
 
 @dataclass(frozen=True)
@@ -39,3 +41,17 @@ class HarnessEntry:
     def key(self) -> tuple[str, str]:
         """What names the entry across a build: its harness and its id there."""
         return (self.package.harness, self.entry.id)
+
+
+@dataclass(frozen=True)
+class HarnessModel:
+    """One model a harness snapshot describes (its ``models``) and the package it came from:
+    a record of its own, about a model, not a benchmark."""
+
+    package: HarnessPackage
+    model: StatedModel
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What names the model's record across a build: its harness and its id there."""
+        return (self.package.harness, self.model.id)

@@ -17,16 +17,20 @@ snapshot, and the same bytes (``graph.harvest.snapshot.snapshot_bytes``).
 from collections.abc import Callable
 from typing import Annotated, Literal, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
-SNAPSHOT_FORMAT: Literal[2] = 2
+from graph.records.base import SnapshotModel
+from graph.records.stated_model import StatedModel
+from graph.records.stated_result import StatedResult
+
+SNAPSHOT_FORMAT: Literal[3] = 3
 """The version of the snapshot file's shape that ``benchgraph harvest`` writes; bumped when a
 field is added or changes meaning. Format 2 added the papers' citations, access levels,
-homepages, languages, modalities and run requirements; a format 1 file, which has none of
-them, reads as it is."""
+homepages, languages, modalities and run requirements; format 3, the results the package
+states. An older file, which has none of them, reads as it is."""
 
 Harness = Literal["helm", "lm_eval", "inspect_evals", "opencompass", "evalscope", "lighteval",
-                  "lmms_eval"]
+                  "lmms_eval", "alpaca_eval"]
 """A harness by its catalog key (the ``harness`` keys of a catalog record, the notations of
 the harness vocabulary in ``ontology/vocabularies.ttl``)."""
 
@@ -51,12 +55,6 @@ def _by(key: Callable[[M], tuple[str, ...]]) -> AfterValidator:
         return [kept[k] for k in sorted(kept)]
 
     return AfterValidator(order)
-
-
-class SnapshotModel(BaseModel):
-    """Strict, immutable, and no key that the model does not declare."""
-
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
 class Paper(SnapshotModel):
@@ -222,6 +220,9 @@ class Entry(SnapshotModel):
     """The harness's version of its implementation (inspect_evals ``version``), as written."""
     contributors: SortedNames = []
     """Who implemented it in the harness (inspect_evals ``contributors``), not its authors."""
+    results: Annotated[list[StatedResult], _by(StatedResult.key)] = []
+    """The results the package states for it (an inspect eval's "Evaluation Report", an
+    OpenCompass README's tables, AlpacaEval's leaderboards)."""
     todo: bool = False
     """The harness lists it as not yet implemented (HELM ``todo: true``)."""
     source: Annotated[SortedNames, Field(min_length=1)]
@@ -242,7 +243,7 @@ class Repository(SnapshotModel):
 class Snapshot(SnapshotModel):
     """One harness package at one version, and its entries in id order."""
 
-    format: Literal[1, 2]
+    format: Literal[1, 2, 3]
     """The version of the file's shape (``SNAPSHOT_FORMAT`` when written); always written."""
     harness: Harness
     package: str
@@ -255,6 +256,9 @@ class Snapshot(SnapshotModel):
     repository: Repository | None = None
     """The repository read beside the package, where any entry cites one of its files."""
     entries: list[Entry] = []
+    models: Annotated[list[StatedModel], _by(lambda m: (m.id,))] = []
+    """The models the package describes (HELM's model metadata, OpenCompass's and
+    AlpacaEval's model configs), each a record of its own beside the entries."""
 
     @model_validator(mode="after")
     def _entries_in_order(self) -> "Snapshot":

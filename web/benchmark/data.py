@@ -3,11 +3,12 @@
 The benchmark's own statements come from its ``Description`` (the one every format of the
 page is written from). Three small queries, each with the benchmark bound as ``?b``, fetch
 what the page shows beside them: the statements of its parts (dataset, metric, credits,
-sources, harness tasks, results, paper, model-card survey), and what each record that speaks
-about the benchmark says about itself (freshness, build) — the records that describe it, and
-those that describe a benchmark linking to it. The labels of every IRI shown come in one
-lookup (``web.labels``), the vocabularies' notations once per app. Every statement keeps the
-named graph that states it, so the page can say which record said each thing.
+sources, harness tasks, paper, model-card survey; its results are read apart, by
+``web.benchmark.results``), and what each record that speaks about the benchmark says about
+itself (freshness, build) — the records that describe it, and those that describe a
+benchmark linking to it. The labels of every IRI shown come in one lookup (``web.labels``),
+the vocabularies' notations once per app. Every statement keeps the named graph that states
+it, so the page can say which record said each thing.
 
 The queries were shaped by measuring them at 10,000 records: pyoxigraph 0.5 plans a UNION
 whose branch holds a ``GRAPH`` pattern badly once ``?b`` is bound outside it (50 ms instead
@@ -57,9 +58,10 @@ bench, dcterms, foaf, prov, rdf, rdfs, schema, skos = (
 
 PART_LINKS = (
     bench.dataset, bench.metric, bench.authorCredit, bench.publisherCredit, bench.source,
-    bench.harnessTask, bench.result, bench.paper, bench.modelCardSurvey,
+    bench.harnessTask, bench.paper, bench.modelCardSurvey,
 )
-"""The benchmark's links to the nodes its page shows in full."""
+"""The benchmark's links to the nodes its page shows in full. Its results are read apart, by
+the named query that ranks them (``web.benchmark.results``): a benchmark may have thousands."""
 
 PARTS_QUERY = f"""SELECT ?part ?p ?o ?g WHERE {{
   {{ VALUES ?link {{ {" ".join(f"<{link}>" for link in PART_LINKS)} }}

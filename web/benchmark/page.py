@@ -48,7 +48,7 @@ SATURATION = (bench.saturationStatus, bench.saturationNote, bench.saturationAsOf
 SCORES = (bench.scoresHeading, bench.scoresStatement, bench.modelCovered)
 LINEAGE = (bench.variant, bench.predecessor, bench.successor, bench.mentions,
            bench.relatedBenchmark)
-SHOWN_ELSEWHERE = (rdf.type, dcterms.creator, bench.publisher, bench.harnessNote,
+SHOWN_ELSEWHERE = (rdf.type, dcterms.creator, bench.publisher, bench.harnessNote, bench.result,
                    *(str(link) for link in PART_LINKS))
 """Shown in a section of their own (or, for creators and publishers, by their credits)."""
 
@@ -96,7 +96,7 @@ class BenchmarkPage:
     metric: list[Row]
     contamination: list[Row]
     saturation: list[Row]
-    results: sections.Results
+    results: sections.ResultsSection
     scores: list[Row]
     model_cards: list[Row]
     lineage: list[Link]
@@ -114,19 +114,19 @@ def render_benchmark(page: NodePage) -> str:
     store = page.store
     hood = gather(store, page.description)
     view = View(hood, store.base, store.record_graph)
-    built = _build(view, stored_validation(store))
+    results = sections.results(store, page.iri, page.iri[len(f"{store.base}benchmark/"):])
+    built = _build(view, stored_validation(store), results)
     return render_template("benchmark/page.html", page=built, alternates=page.alternates)
 
 
-def _build(view: View, report: ValidationReport | None) -> BenchmarkPage:
+def _build(view: View, report: ValidationReport | None,
+           results: sections.ResultsSection) -> BenchmarkPage:
     hood, benchmark = view.hood, view.hood.benchmark
     names = view.row(benchmark, rdfs.label, "Name")
     title = _title(view, names)
     authors = sections.credits(view, bench.authorCredit)
     publishers = sections.credits(view, bench.publisherCredit)
     metric = sections.parts_of(view, bench.metric)
-    lower = any(hood.notations.get(term.value) == "lower_is_better"
-                for node in metric for term in node.objects(bench.direction))
     catalogued = {term.value for term in benchmark.objects(bench.catalogued)}
     claimed = {*HEADER, *ABOUT, *MAKERS, *CONTAMINATION, *SATURATION, *SCORES, *LINEAGE,
                *SHOWN_ELSEWHERE}
@@ -162,7 +162,7 @@ def _build(view: View, report: ValidationReport | None) -> BenchmarkPage:
         metric=[row for node in metric for row in view.table(node)],
         contamination=view.rows(benchmark, CONTAMINATION),
         saturation=view.rows(benchmark, SATURATION),
-        results=sections.results(view, lower),
+        results=results,
         scores=view.rows(benchmark, SCORES),
         model_cards=[row for node in sections.parts_of(view, bench.modelCardSurvey)
                      for row in view.table(node)],

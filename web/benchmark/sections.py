@@ -1,19 +1,21 @@
 """The benchmark page's sections that are more than a list of properties: credits, harness
-tasks, sources, results (sortable), lineage and what links here."""
+tasks, sources, and results (a chart and a table per group of comparable results,
+``web.benchmark.results``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
-from urllib.parse import urlencode
 
 import pyoxigraph as ox
-from flask import request
+from flask import request, url_for
 
+from graph.errors import BenchgraphError, ErrorKind
+from graph.store.base import Store
 from web.benchmark.data import Node, bench, dcterms, schema
+from web.benchmark.results import BenchmarkResults, ResultTable, benchmark_results
 from web.benchmark.view import Said, Shown, View
 from web.params import one_of
+from web.results_chart import ChartLinks, benchmark_chart
 
 
 @dataclass(frozen=True)
@@ -35,31 +37,33 @@ class Item:
 
 
 @dataclass(frozen=True)
-class Result:
-    model: Shown
-    score: Shown
-    unit: Shown | None
-    source: Shown | None
-    """The URL the record cites for the score."""
-    as_of: Shown | None
-    said: tuple[Said, ...]
-    disputed: bool
-    """Another record gives the same model another score."""
+class ResultsSection:
+    """The results section: the benchmark's results, the table charted and how to choose
+    another."""
 
+    results: BenchmarkResults
+    charted: ResultTable | None
+    """The table charted: None when no table has ``CHARTED`` results."""
+    chart: ChartLinks | None
+    choices: tuple[tuple[str, str], ...]
+    """Each table that can be charted: its key, and its title with its size."""
+    leaderboard: str
+    """The named query's page of every row, with the benchmark bound."""
 
-@dataclass(frozen=True)
-class Column:
-    key: str
-    title: str
-    href: str
-    order: str
-    """``ascending``, ``descending`` (the column the table is sorted by) or ``none``."""
+    def chart_href(self, table: ResultTable) -> str | None:
+        """This page charting ``table``; None for the table charted and one too small."""
+        if self.is_charted(table) or len(table.rows) < CHARTED:
+            return None
+        return (url_for(request.endpoint or "entities.node", **(request.view_args or {}),
+                        chart=table.key) + "#results")
 
+    def is_charted(self, table: ResultTable) -> bool:
+        return self.charted is not None and table.key == self.charted.key
 
-@dataclass(frozen=True)
-class Results:
-    rows: tuple[Result, ...]
-    columns: tuple[Column, ...]
+    def opened(self, table: ResultTable) -> bool:
+        """Whether ``table`` is shown unfolded: the first, and the one charted."""
+        return self.is_charted(table) or (bool(self.results.tables)
+                                          and table.key == self.results.tables[0].key)
 
 
 def parts_of(view: View, link: str) -> list[Node]:
@@ -106,60 +110,30 @@ def sources(view: View) -> list[Item]:
     return items
 
 
-_SORTS: dict[str, Callable[[Result], tuple[object, ...]]] = {
-    "model": lambda r: (r.model.text.casefold(),),
-    "score": lambda r: (_number(r.score.text),),
-    "unit": lambda r: ((r.unit.text if r.unit else "").casefold(),),
-    "source": lambda r: (r.said[0].number if r.said else 0,),
-}
-_TITLES = {"model": "Model", "score": "Score", "unit": "Unit", "source": "Source"}
+CHARTED = 2
+"""Results a table needs to be charted: a chart of one point says nothing its row does not."""
 
 
-def results(view: View, lower_is_better: bool) -> Results:
-    """The results table, sorted as the ``sort`` parameter asks (``score``, ``-score``,
-    ``model`` ...); by default best score first, as the metric's direction says."""
-    rows = []
-    for node in parts_of(view, bench.result):
-        scores = view.shown(node.get(bench.score))
-        for model in view.shown(node.get(bench.model)):
-            for score in scores:
-                rows.append(Result(model, score, _one(view, node, bench.unit),
-                                   _one(view, node, schema.url), _one(view, node, bench.asOf),
-                                   score.said, False))
-    by_model: dict[str, set[str]] = {}
-    for row in rows:
-        by_model.setdefault(row.model.text, set()).add(row.score.text)
-    rows = [Result(r.model, r.score, r.unit, r.source, r.as_of, r.said,
-                   len(by_model[r.model.text]) > 1) for r in rows]
-    default = "score" if lower_is_better else "-score"
-    asked = one_of("sort", [order for name in _SORTS for order in (name, f"-{name}")], default)
-    key = asked.removeprefix("-")
-    descending = asked.startswith("-")
-    rows.sort(key=lambda r: (_SORTS["model"](r), _SORTS["source"](r)))
-    rows.sort(key=_SORTS[key], reverse=descending)
-    columns = tuple(_column(name, title, key, descending, default)
-                    for name, title in _TITLES.items())
-    return Results(tuple(rows), columns)
-
-
-def _column(name: str, title: str, key: str, descending: bool, default: str) -> Column:
-    """A column heading's link: the column sorted by, in the other direction; another, in
-    its first direction (best score first; text A to Z)."""
-    if name == key:
-        return Column(name, title, _sort_href(name if descending else f"-{name}"),
-                      "descending" if descending else "ascending")
-    return Column(name, title, _sort_href(default if name == "score" else name), "none")
-
-
-def _sort_href(sort: str) -> str:
-    args = dict(request.args)
-    args["sort"] = sort
-    return f"{request.script_root}{request.path}?{urlencode(args)}#results"
-
-
-def _one(view: View, node: Node, predicate: str) -> Shown | None:
-    shown = view.shown(node.get(predicate))
-    return shown[0] if shown else None
+def results(store: Store, benchmark: str, benchmark_id: str) -> ResultsSection:
+    """The benchmark's results (``web.benchmark.results``), charting the table the ``chart``
+    parameter names, of those with ``CHARTED`` results (by default the largest ranked one,
+    else the largest). A ``chart`` no table has is a 400 naming it."""
+    found = benchmark_results(store, benchmark)
+    chartable = [table for table in found.tables if len(table.rows) >= CHARTED]
+    default = found.table(None)
+    if default not in chartable:
+        default = max(chartable, key=lambda table: len(table.rows), default=None)
+    charted = None
+    if default is not None:
+        key = one_of("chart", [table.key for table in chartable], default.key)
+        charted = next(table for table in chartable if table.key == key)
+    elif request.args.get("chart"):
+        raise BenchgraphError(f"chart: no table of this benchmark's results has the {CHARTED} "
+                              "results a chart needs", ErrorKind.USAGE)
+    return ResultsSection(
+        found, charted, benchmark_chart(benchmark_id, charted) if charted else None,
+        tuple((table.key, f"{table.title} ({len(table.rows)})") for table in chartable),
+        url_for("queries.query", name="leaderboard", benchmark=benchmark_id))
 
 
 def _position(node: Node) -> int | None:
@@ -169,12 +143,5 @@ def _position(node: Node) -> int | None:
     return None
 
 
-def _number(text: str) -> Decimal:
-    try:
-        return Decimal(text)
-    except InvalidOperation:  # a score kept verbatim because it broke the lexical rule
-        return Decimal("-Infinity")
-
-
-__all__ = ["Column", "Credit", "Item", "Result", "Results", "credits", "harness_tasks",
-           "parts_of", "results", "sources"]
+__all__ = ["Credit", "Item", "ResultsSection", "credits", "harness_tasks", "parts_of",
+           "results", "sources"]

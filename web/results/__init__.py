@@ -1,0 +1,298 @@
+"""``/results``: every result of the graph, browsed as the benchmarks are (``web.browse``):
+facets, a sort, pages; ``.csv`` and ``.json`` (or ``Accept``) of the same view.
+
+The view is in the URL, so every view is a permalink: one parameter per facet
+(``web.results.facets``), repeated for several values (``?benchmark=benchmark/gsm8k&ran_by=-``:
+OR within a facet, AND across), ``sort`` (``web.results.query.SORTS``), ``page`` and
+``size``, and ``more=FACET`` to list every value of a facet. The key ``-`` chooses the
+results that state no value of a facet, shown as "not stated (N)" wherever some do.
+
+A row is a claim as its source makes it (DESIGN.md, "Results and models"): the benchmark,
+the model, the metric and subset, the settings ("not stated" where none is: such a result is
+never ranked with others), the score as published with its unit and standard error, who ran
+it and when ("not stated" where the source does not say), and where it was read (the
+package and file). ``.json`` is the page as shown (its rows, the total, every facet's
+counts, the links to the pages before and after), in the shape of ``/benchmarks.json``;
+``.csv`` is every row of the view, in its order (the facets and the page do not apply to a
+table file), streamed a chunk of results at a time.
+
+Everything comes from SPARQL on the store, every chosen value bound as a term
+(``web.results.query``): the view's results (ordered here), what the page shows of them, the
+facet counts (asked beside the results, in a thread of the request, so a page takes about
+the time of the longer of the two), and the labels of the nodes shown (``web.labels``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pyoxigraph as ox
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
+
+from graph.errors import BenchgraphError, ErrorKind
+from graph.export.formats import CSV
+from graph.search import FacetCount, FacetCounts, ValueRef
+from graph.search.facets import NOT_STATED
+from graph.settings import Settings
+from graph.store.base import Limits, Store
+from graph.store.kinds import limits_from
+from web.browse import View, _facet_json
+from web.docs.validation import Paging
+from web.labels import Labels, fetch_labels
+from web.links import Cell, cell, iri_href
+from web.negotiation import JSON, JSON_TYPE, TABLE, content_type, link_header, page_or_data
+from web.params import MAX_PAGE, one_of, whole_number
+from web.results.facets import (
+    CATALOG_RECORD,
+    FACET_NAMES,
+    FACETS,
+    ResultFacet,
+    Selection,
+    check_selection,
+    iri_of,
+    node_of,
+    value_key,
+    value_label,
+)
+from web.results.query import (
+    DETAIL_CHUNK,
+    SORTS,
+    ResultRow,
+    counts,
+    details,
+    nodes_of,
+    ordered,
+)
+from web.stores import get_store
+
+bp = Blueprint("results", __name__)
+
+PAGE_SIZE = 50
+MAX_SIZE = 200
+FACET_SIZE = 10
+"""Values a facet shows (the most frequent; the chosen ones always) until ``more`` asks for
+every one."""
+DEFAULT_SORT = next(iter(SORTS))
+_CSV_COLUMNS = ("result", "benchmark", "benchmark_label", "model", "model_label", "metric",
+                "subset", "settings", "score", "unit", "normalised_score", "standard_error",
+                "ci_low", "ci_high", "ci_level", "samples_scored", "ran_by", "date",
+                "date_stated_as", "source", "package", "stated_in", "reported_as", "harness",
+                "harness_version", "source_table")
+
+
+@dataclass(frozen=True)
+class ResultsView(View):
+    """What the URL asks to see of the result list (the benchmark list's view, with this
+    list's facets and sorts)."""
+
+    def params(self, **change: Any) -> dict[str, Any]:
+        """This view's URL parameters, with ``change`` applied (a value of None drops one),
+        always in one order: facets, ``sort``, ``page``, ``size``, ``more``."""
+        params: dict[str, Any] = {name: list(self.selection.get(name, ())) for name in FACET_NAMES}
+        params |= {"sort": self.sort, "page": self.page, "size": self.size,
+                   "more": sorted(self.more)}
+        params |= change
+        defaults = {"sort": DEFAULT_SORT, "page": 1, "size": PAGE_SIZE}
+        return {name: value for name, value in params.items()
+                if value not in (None, []) and defaults.get(name) != value}
+
+
+def read_view() -> ResultsView:
+    """The view the request's parameters name; BenchgraphError (a 400) for a bad one."""
+    args = request.args
+    selection = {name: tuple(dict.fromkeys(v for v in args.getlist(name) if v))
+                 for name in FACET_NAMES}
+    selection = {name: keys for name, keys in selection.items() if keys}
+    check_selection(selection)
+    more = frozenset(v for v in args.getlist("more") if v)
+    if more - set(FACET_NAMES):
+        raise BenchgraphError(f"more must name a facet ({', '.join(FACET_NAMES)}), not "
+                              f"{min(more - set(FACET_NAMES))[:40]!r}", ErrorKind.USAGE)
+    return ResultsView(selection, one_of("sort", SORTS, DEFAULT_SORT),
+                       whole_number("page", MAX_PAGE),
+                       whole_number("size", MAX_SIZE, default=PAGE_SIZE), more)
+
+
+@bp.route("/results")
+@bp.route("/results.<suffix>")
+def listing(suffix: str | None = None) -> Response:
+    fmt = page_or_data((JSON, TABLE), suffix)
+    view = read_view()
+    store = get_store()
+    limits = _limits()
+    if fmt is TABLE:
+        response = Response(_csv(store, ordered(store, view.selection, view.sort, limits)),
+                            content_type=content_type(CSV))
+        response.headers["Content-Disposition"] = 'inline; filename="results.csv"'
+    else:
+        # The counts do not wait for the rows: two queries at once, a page in about the time
+        # of one. The store's query processes are started first, from this thread alone, as
+        # a server starts them before its threads (a zygote forked beside a running thread
+        # inherits its locks: graph.store.zygote); once started, this costs a lock.
+        store.prepare()
+        with ThreadPoolExecutor(max_workers=1) as beside:
+            counting = beside.submit(counts, store, view.selection, limits)
+            results = ordered(store, view.selection, view.sort, limits)
+            paging = Paging.of(view.page, len(results), view.size)
+            view = replace(view, page=paging.page)
+            rows = details(store, results[paging.window(view.size)])
+            counted = counting.result()
+        labels = fetch_labels(store, {iri for row in rows for iri in row.nodes()}
+                              | nodes_of(counted) | _chosen_nodes(view.selection, store.base))
+        facets = _facets(counted, view, labels, store.base)
+        if fmt is JSON:
+            response = jsonify(_json(rows, len(results), facets, view, paging, labels,
+                                     store.base))
+        else:
+            response = Response(render_template(
+                "results/list.html", rows=rows, total=len(results), facets=facets, view=view,
+                sorts=SORTS, paging=paging, pager=lambda number: _page_href(view, number),
+                chips=_chips(facets, view), clear={name: None for name in view.selection},
+                node=_node_cells(rows, labels, store.base).__getitem__,
+                href=lambda iri: iri_href(iri, store.base),
+            ), mimetype="text/html")
+    response.vary.add("Accept")
+    response.headers["Link"] = link_header(
+        [(JSON_TYPE, url_for("results.listing", suffix="json", **view.params())),
+         (TABLE.media_type, url_for("results.listing", suffix="csv", **view.params()))])
+    return response
+
+
+def _limits() -> Limits:
+    """The settings' limits, but every row: the view's results, one IRI each, are its total
+    and its pages, so none may be cut (the time limit still holds)."""
+    settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
+    return replace(limits_from(settings), rows=None)
+
+
+def _page_href(view: ResultsView, number: int, suffix: str | None = None) -> str:
+    return url_for("results.listing", suffix=suffix, **view.params(page=number))
+
+
+def _chosen_nodes(selection: Selection, base: str) -> set[str]:
+    """The IRIs of the chosen values, to be labelled even where no result has them."""
+    return {node.value for keys in selection.values() for key in keys
+            if (node := node_of(key, base)) is not None}
+
+
+def _node_cells(rows: Iterable[ResultRow], labels: Labels, base: str) -> dict[str, Cell]:
+    """The nodes the rows show, each once, as labelled links (a page names few benchmarks,
+    packages and roles many times)."""
+    return {iri: cell(ox.NamedNode(iri), base, label=labels.text(iri))
+            for row in rows for iri in row.nodes()}
+
+
+def _facets(counted: dict[str, list[tuple[ox.NamedNode | ox.Literal | None, int]]],
+            view: ResultsView, labels: Labels, base: str) -> tuple[FacetCounts, ...]:
+    """Each facet's values under the other facets' choices: the most frequent first (then by
+    label), the chosen ones always, "not stated" apart."""
+    return tuple(_facet(facet, counted[facet.name], view, labels, base) for facet in FACETS)
+
+
+def _facet(facet: ResultFacet, values: list[tuple[ox.NamedNode | ox.Literal | None, int]],
+           view: ResultsView, labels: Labels, base: str) -> FacetCounts:
+    picked = view.selection.get(facet.name, ())
+
+    def ref(key: str, term: str) -> ValueRef:
+        label = value_label(facet, key) or labels.get(iri_of(key, base))
+        return ValueRef(facet.name, key, label or key, term)
+
+    unstated = next((count for term, count in values if term is None), 0)
+    stated = [FacetCount(ref(key, str(term)), count, key in picked)
+              for term, count in values if term is not None
+              for key in (value_key(facet, term, base),)]
+    ranked = sorted(stated, key=lambda c: (-c.count, c.value.label.casefold(), c.value.key))
+    every = facet.name in view.more
+    shown = [count for position, count in enumerate(ranked)
+             if every or position < FACET_SIZE or count.selected]
+    held = {count.value.key for count in stated} | {NOT_STATED}
+    unknown = [FacetCount(ref(key, ""), 0, True) for key in picked if key not in held]
+    return FacetCounts(facet.name, facet.title, (*shown, *unknown),
+                       hidden=len(ranked) - len(shown),
+                       not_stated=FacetCount(ref(NOT_STATED, ""), unstated, NOT_STATED in picked))
+
+
+def _chips(facets: Iterable[FacetCounts],
+           view: ResultsView) -> list[tuple[str, str, dict[str, Any]]]:
+    """Each value chosen: its facet's title, its label, and the view without it."""
+    return [(counts.title, count.value.label, view.toggled(counts.name, count.value.key))
+            for counts in facets for count in (*counts.values, counts.not_stated)
+            if count.selected]
+
+
+def _json(rows: list[ResultRow], total: int, facets: tuple[FacetCounts, ...], view: ResultsView,
+          paging: Paging, labels: Labels, base: str) -> dict[str, Any]:
+    return {
+        "total": total, "page": paging.page, "size": view.size, "sort": view.sort,
+        "selection": view.selection,
+        "rows": [_row_json(row, labels, base) for row in rows],
+        "facets": {counts.name: _facet_json(counts) for counts in facets},
+        "previous": _page_href(view, paging.page - 1, "json") if paging.page > 1 else None,
+        "next": (_page_href(view, paging.page + 1, "json") if paging.page < paging.pages
+                 else None),
+    }
+
+
+def _node_json(iri: str | None, labels: Labels, base: str) -> dict[str, Any] | None:
+    if iri is None:
+        return None
+    return {"iri": iri, "label": labels.text(iri), "href": iri_href(iri, base)}
+
+
+def _row_json(row: ResultRow, labels: Labels, base: str) -> dict[str, Any]:
+    """A row as the JSON gives it: nodes with their label and page, values as published
+    (lexical forms, so no digit is lost), None where the source states nothing."""
+    return {
+        "iri": row.iri, "href": iri_href(row.iri, base),
+        "benchmark": _node_json(row.benchmark, labels, base),
+        "model": _node_json(row.model, labels, base),
+        "metric": row.metric, "subset": row.subset, "settings": row.settings,
+        "score": row.score, "unit": row.unit, "normalised_score": row.normalised,
+        "standard_error": row.stderr, "ci_low": row.ci_low, "ci_high": row.ci_high,
+        "ci_level": row.ci_level, "samples_scored": row.samples,
+        "ran_by": _node_json(row.ran_by, labels, base),
+        "date": row.date, "date_stated_as": row.date_stated_as,
+        "source": _source(row, labels), "package": _node_json(row.package, labels, base),
+        "stated_in": row.stated_in, "reported_as": row.reported_as,
+        "harness": _node_json(row.harness, labels, base),
+        "harness_version": row.harness_version, "source_table": row.table,
+    }
+
+
+def _source(row: ResultRow, labels: Labels) -> str:
+    """Where the result was read: its package's label, or a catalog record."""
+    return labels.text(row.package) if row.package else CATALOG_RECORD
+
+
+def _csv(store: Store, results: list[str]) -> Iterator[str]:
+    """The rows as CSV (RFC 4180, CRLF line ends), a chunk of results at a time."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+
+    def line(values: Iterable[object]) -> str:
+        writer.writerow(["" if value is None else value for value in values])
+        text = buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+        return text
+
+    yield line(_CSV_COLUMNS)
+    for start in range(0, len(results), DETAIL_CHUNK):
+        rows = details(store, results[start:start + DETAIL_CHUNK])
+        labels = fetch_labels(store, {iri for row in rows for iri in row.nodes()})
+        for row in rows:
+            yield line((row.iri, row.benchmark, labels.text(row.benchmark), row.model,
+                        labels.text(row.model), row.metric, row.subset, row.settings,
+                        row.score, row.unit, row.normalised, row.stderr, row.ci_low,
+                        row.ci_high, row.ci_level, row.samples,
+                        labels.text(row.ran_by) if row.ran_by else None, row.date,
+                        row.date_stated_as, _source(row, labels), row.package, row.stated_in,
+                        row.reported_as, row.harness, row.harness_version, row.table))
+
+
+__all__ = ["FACET_SIZE", "MAX_SIZE", "PAGE_SIZE", "ResultsView", "bp", "read_view"]
