@@ -105,14 +105,20 @@ class AskedIndex(BenchmarkIndex):
         return answer
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class BuildResult:
-    """The built dataset and the load report of the files it came from."""
+    """The built dataset and the load report of the files it came from.
+
+    Its repr names sizes: pytest writes the arguments of a failing test's frames, and the
+    repr of every record and quad of the bundled catalog took gigabytes."""
 
     report: LoadReport
     table: QuadTable
     asked: dict[str, tuple[Question, ...]] = field(default_factory=dict)
     """What each record's mapping asked the benchmark index, by record key."""
+
+    def __repr__(self) -> str:
+        return f"BuildResult({len(self.table)} quads, {self.report!r})"
 
     @cached_property
     def quads(self) -> list[Quad]:

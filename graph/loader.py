@@ -89,9 +89,10 @@ class LoadedRecord:
         return record_key(self.source.relative, self.part)
 
 
-@dataclass
+@dataclass(repr=False)
 class LoadReport:
-    """What a load made of the files: records in sorted path order, warnings, rejections."""
+    """What a load made of the files: records in sorted path order, warnings, rejections.
+    Its repr names sizes, as ``BuildResult``'s does."""
 
     records: list[LoadedRecord] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
@@ -108,6 +109,10 @@ class LoadReport:
     text_digests: dict[Path, str] = field(default_factory=dict)
     """The SHA-256 of each imported file's text (UTF-8, without a byte-order mark), by path:
     a file not read again has no text in its ``SourceFile``, but the store keeps this."""
+
+    def __repr__(self) -> str:
+        return (f"LoadReport({len(self.records)} records, {len(self.warnings)} warnings, "
+                f"{len(self.rejected)} rejected)")
 
     @property
     def files_read(self) -> int:

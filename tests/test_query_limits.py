@@ -17,6 +17,7 @@ import pytest
 from graph.build import BuildResult
 from graph.cli import main
 from graph.errors import BenchgraphError, ErrorKind
+from graph.heap import release_free_memory
 from graph.settings import Settings
 from graph.store.base import Limits
 from graph.store.kinds import StoreSpec, build_into, open_store
@@ -109,6 +110,28 @@ def test_a_burst_past_the_watch_is_stopped_by_the_kernel(
         store.query(HUNGRY, limits=Limits(timeout=60, rows=10))
     assert stopped.value.kind is ErrorKind.LIMIT
     assert f"memory limit of {MEMORY_MB} MB" in stopped.value.message
+    assert store.query(CHEAP).boolean is True
+
+
+def test_the_kernels_cap_counts_the_free_memory_a_forked_heap_brings(
+    opened: Opened, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A query process forked from a heap with much free memory in it (here 600 MB, kept
+    mapped by a live chunk every 50) could reuse it unseen by the kernel's count of
+    mappings: the burst was answered in full. The cap counts that free memory too."""
+    monkeypatch.setattr("graph.store.pool.private_memory", lambda pid: None, raising=False)
+    chunks = [bytes(1024) for _ in range(600_000)]
+    kept = chunks[::50]
+    del chunks
+    try:
+        store = opened(Settings(query_memory_mb=MEMORY_MB), 1)
+        store.query(CHEAP)
+    finally:
+        del kept
+        release_free_memory()
+    with pytest.raises(BenchgraphError) as stopped:
+        store.query(HUNGRY, limits=Limits(timeout=60, rows=10))
+    assert stopped.value.kind is ErrorKind.LIMIT
     assert store.query(CHEAP).boolean is True
 
 

@@ -18,6 +18,7 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from graph.cli import main
@@ -25,6 +26,7 @@ from graph.settings import Settings
 from graph.store import disk
 from graph.store.disk import MANIFEST
 from graph.store.kinds import StoreSpec, open_store
+from graph.store.space import is_no_space, save_array
 from tests.seeds import SEEDS
 from tests.serving import _command
 
@@ -142,3 +144,12 @@ def test_a_full_disk_where_the_build_writes_is_one_line(
     assert _listing(folder) == before
     monkeypatch.undo()
     assert _queries(folder) > 0
+
+
+def test_an_array_written_to_a_full_disk_says_no_space(small_disk: Path) -> None:
+    """numpy writes a real file with C's fwrite, and its short write on a full disk raised
+    an OSError with no errno, which a build could not tell from a bug (a traceback)."""
+    big = np.zeros(128 * 1024 * 1024 // 8, dtype=np.int64)  # twice the disk
+    with pytest.raises(OSError) as full:
+        save_array(small_disk / "rows.npy", big)
+    assert full.value.errno == errno.ENOSPC and is_no_space(full.value)

@@ -65,10 +65,6 @@ class FormIndex:
             at += 1
         return None
 
-    def save(self, path: Path) -> None:
-        """Write the index to ``path`` (a ``.npy`` file)."""
-        np.save(path, self.keys)
-
     @classmethod
     def load(cls, path: Path) -> FormIndex:
         """The index ``save`` wrote to ``path``."""

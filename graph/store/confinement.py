@@ -32,7 +32,11 @@ the only wall.
 
 **Memory.** The pool watches each query process's memory (``private_memory``) and kills it
 past its limit; ``cap_data`` is the kernel's backstop, in the query process itself, for a
-burst faster than the watch.
+burst faster than the watch. The kernel counts mappings, not what is in them: a process
+forked from one whose heap holds much free memory (a server that built its catalog in
+memory) reuses those free chunks without a new mapping. So the cap is counted from the
+heap's free bytes (glibc's ``mallinfo2``) as well as from its mappings: a query may take
+the limit, or what the heap already had free where that is more, never both.
 """
 
 from __future__ import annotations
@@ -43,6 +47,9 @@ import os
 import resource
 import socket
 import sys
+from typing import cast
+
+from graph.libc import libc_function
 
 _LIBRARY = "libseccomp.so.2"
 """libseccomp's soname (stable since its 2.0): loaded by name, since ``find_library`` runs
@@ -149,13 +156,28 @@ def cap_data(extra: int) -> bool:
     if data is None:
         return False
     soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
-    wanted = data + extra
+    wanted = data + max(0, extra - _free_heap())
     if hard != resource.RLIM_INFINITY:
         wanted = min(wanted, hard)
     if soft != resource.RLIM_INFINITY:
         wanted = min(wanted, soft)
     resource.setrlimit(resource.RLIMIT_DATA, (wanted, hard))
     return True
+
+
+class _MallInfo2(ctypes.Structure):
+    """glibc's ``struct mallinfo2`` (2.33 and later): ``fordblks`` is the heap's free bytes."""
+
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def _free_heap() -> int:
+    """Bytes free in the C heap's mapped chunks, which an allocation reuses without a new
+    mapping; 0 where the C library does not say."""
+    mallinfo2 = libc_function("mallinfo2", (), _MallInfo2)
+    return 0 if mallinfo2 is None else int(cast(_MallInfo2, mallinfo2()).fordblks)
 
 
 def _writable_memory() -> int | None:

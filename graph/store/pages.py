@@ -38,6 +38,7 @@ from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable, Te
 from graph.errors import BenchgraphError, ErrorKind
 from graph.export import prefixes_for
 from graph.export.formats import JSONLD, NQUADS, NTRIPLES, TRIG, TURTLE, Format
+from graph.store.space import save_array
 
 PAGES = "pages"
 ROWS_PER_PAGE = 4096
@@ -179,9 +180,9 @@ class Partition:
         pages = folder / PAGES
         members = [page.members for page in self.pages]
         bounds = np.cumsum([0, *map(len, members)], dtype=np.int64)
-        np.save(pages / f"{self.name}.members.npy",
-                np.concatenate(members) if members else np.empty(0, dtype=np.int64))
-        np.save(pages / f"{self.name}.bounds.npy", bounds)
+        save_array(pages / f"{self.name}.members.npy",
+                   np.concatenate(members) if members else np.empty(0, dtype=np.int64))
+        save_array(pages / f"{self.name}.bounds.npy", bounds)
         index = {"keep_graphs": self.keep_graphs,
                  "layouts": {name: found.to_json() for name, found in self.layouts.items()},
                  "pages": [{"name": p.name, "key": p.key, "statements": p.statements}

@@ -12,11 +12,16 @@ which device to free space on: the error names the folder.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from graph.store.errors import StoreError
 
@@ -43,6 +48,22 @@ def is_no_space(error: BaseException) -> bool:
     return False
 
 
+class _PythonWrites:
+    """A file numpy can only write through Python's ``write``, a chunk at a time."""
+
+    def __init__(self, handle: io.BufferedWriter) -> None:
+        self.write = handle.write
+
+
+def save_array(path: Path, array: npt.NDArray[Any]) -> None:
+    """``np.save`` that says a full disk as one: numpy writes a real file with C's ``fwrite``,
+    whose short write raises an ``OSError`` with no errno ("7856 requested and 992
+    written"), so it is given a file it must write through Python, whose ``write`` raises
+    ``ENOSPC``."""
+    with path.open("wb") as handle:
+        np.save(_PythonWrites(handle), array, allow_pickle=False)
+
+
 @contextmanager
 def reported_when_full(folder: Path) -> Iterator[None]:
     """A full disk met in the block becomes ``NoSpace`` for ``folder``; any other error
@@ -55,4 +76,5 @@ def reported_when_full(folder: Path) -> Iterator[None]:
         raise
 
 
-__all__ = ["NO_SPACE_ERRNOS", "NO_SPACE_WORDS", "NoSpace", "is_no_space", "reported_when_full"]
+__all__ = ["NO_SPACE_ERRNOS", "NO_SPACE_WORDS", "NoSpace", "is_no_space", "reported_when_full",
+           "save_array"]

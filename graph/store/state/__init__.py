@@ -44,6 +44,7 @@ from graph.dataset.table import QuadTable
 from graph.kept import FileStat, ImportedFile
 from graph.resources import data_dir
 from graph.settings import Settings
+from graph.store.space import save_array
 from graph.store.state.records import Chunks, read_records, save_records
 from graph.store.state.terms import read_terms, save_terms
 
@@ -114,7 +115,7 @@ class KeptBuild:
                                           fresh)
         self.chunks, self.chunk_ends = save_terms(folder, kept, self.table.terms, self.chunks,
                                                   self.chunk_ends)
-        np.save(folder / ROWS_FILE, self.table.held_rows())  # 32-bit, as the table holds them
+        save_array(folder / ROWS_FILE, self.table.held_rows())  # 32-bit, as the table holds them
         _pickle(folder / MAPPED_FILE, self.mapped)
         stats = {relative: [*_fields(stat), digest]
                  for relative, (stat, digest) in self.stats.items()}

@@ -19,6 +19,7 @@ from typing import TextIO
 from graph.dataset.form_index import FormIndex
 from graph.dataset.table import TermSnapshot, TermTable
 from graph.store.pages import link_or_copy
+from graph.store.space import save_array
 from graph.store.state.mapped_file import map_file
 
 TERMS_CHUNKS = 64
@@ -93,7 +94,7 @@ def write_snapshot(path: Path, snapshot: TermSnapshot, start: int) -> None:
     with _forms_file(path).open("w", encoding="utf-8") as out:
         for at in range(0, len(forms), TERMS_AT_A_TIME):
             out.write(("\n" if at else "") + "\n".join(forms[at:at + TERMS_AT_A_TIME]))
-    FormIndex.of(forms, start).save(index_file(path))
+    save_array(index_file(path), FormIndex.of(forms, start).keys)
 
 
 def _write_json_list(out: TextIO, items: list[str]) -> None:
