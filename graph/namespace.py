@@ -224,7 +224,6 @@ class _BENCH(DefinedNamespace):
     modelAccess: URIRef
     parameterCount: URIRef
     describesModel: URIRef
-    comparisonGroup: URIRef
 
 
 class _DQV(DefinedNamespace):

@@ -15,16 +15,18 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 
-from graph.build import BuildResult
+from graph.build import BuildResult, build
 from graph.settings import Settings
 from graph.store.base import Store
 from graph.store.kinds import StoreSpec, build_facts, build_into, open_store
 from graph.store.remote.manifest import engine_for
 from graph.store.remote.push import push
 from tests.engines import ENGINES, RunningEngine
+from tests.seeds import SEEDS
 from tests.system_tools import OXIGRAPH, VIRTUOSO, VIRTUOSO_ISQL, needs
 
 STORE_KINDS = [
@@ -123,6 +125,37 @@ class SharedEngines:
         return self.running[kind]
 
 
+class SeedsAnd(NamedTuple):
+    """The module fixtures of a suite on the seeds and a folder of fixture records, each
+    record clean: ``built``, its ``triples`` and an Oxigraph ``store`` of it (a module
+    assigns them to names of its own: ``built, triples, store = seeds_and(FOLDER)``)."""
+
+    built: Any
+    triples: Any
+    store: Any
+
+
+def seeds_and(folder: Path, settings: Settings | None = None) -> SeedsAnd:
+    chosen = settings or Settings()
+
+    @pytest.fixture(scope="module")
+    def built() -> BuildResult:
+        result = build([*SEEDS, folder], chosen)
+        assert result.report.rejected == [] and result.report.warnings == []
+        return result
+
+    @pytest.fixture(scope="module")
+    def triples(built: BuildResult) -> set[tuple[object, object, object]]:
+        return {(s, p, o) for s, p, o, _g in built.quads}
+
+    @pytest.fixture(scope="module")
+    def store(built: BuildResult, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+        with opened("oxigraph", built, tmp_path_factory.mktemp("store"), chosen) as found:
+            yield found
+
+    return SeedsAnd(built, triples, store)
+
+
 def prepared(store: Store, seconds: float = 120.0) -> None:
     """Wait until a store opened as ``serve`` opens it has made its search index and dumps
     (a ``sparql:`` store makes them in a process of its own: ``StorePreparing`` until then)."""
@@ -142,5 +175,5 @@ def prepared(store: Store, seconds: float = 120.0) -> None:
             time.sleep(0.05)
 
 
-__all__ = ["ENGINE_DEVIATIONS", "OTHER_KINDS", "STORE_KINDS", "SharedEngines", "mark_deviations",
-           "opened", "prepared", "push_into", "remote_settings"]
+__all__ = ["ENGINE_DEVIATIONS", "OTHER_KINDS", "STORE_KINDS", "SeedsAnd", "SharedEngines",
+           "mark_deviations", "opened", "prepared", "push_into", "remote_settings", "seeds_and"]

@@ -23,7 +23,9 @@ from graph.store.base import Store
 from tests.store_kinds import opened
 from tests.test_search import CATALOG as CATALOG  # the same records: browse and search agree
 from web import create_app
-from web.browse import MAX_SIZE as MAX_ROWS
+from web.browse import SHAPE
+
+MAX_ROWS = SHAPE.max_size
 
 PATHS = {
     "suite": "bench:inSuite", "access": "bench:accessLevel",

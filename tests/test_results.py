@@ -4,14 +4,13 @@ provenance, and the comparability rule (results are ranked only within one metri
 setting; overlapping standard errors share a rank; unstated settings are not ranked).
 The catalog is the seeds and ``tests/data/results/`` (its README says what each stands for)."""
 
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from rdflib import Literal, URIRef
 
-from graph.build import BuildResult, build
+from graph.build import BuildResult
 from graph.mapping.model_names import bundled_model_rules, read_model_rules
 from graph.mapping.results import settings_key
 from graph.namespace import BENCH, BENCH_IRI, DQV, RDF, RDFS, XSD
@@ -21,8 +20,7 @@ from graph.sparql.named import load_named_queries
 from graph.sparql.parameters import bind_parameters
 from graph.store.base import Store
 from graph.validate import validate
-from tests.seeds import SEEDS
-from tests.store_kinds import opened
+from tests.store_kinds import seeds_and
 
 RESULTS = Path(__file__).parent / "data" / "results"
 SETTINGS = Settings()
@@ -35,22 +33,7 @@ def model(key: str) -> URIRef:
     return URIRef(f"{BASE}model/{key}")
 
 
-@pytest.fixture(scope="module")
-def built() -> BuildResult:
-    result = build([*SEEDS, RESULTS], SETTINGS)
-    assert result.report.rejected == [] and result.report.warnings == []
-    return result
-
-
-@pytest.fixture(scope="module")
-def triples(built: BuildResult) -> set[tuple[object, object, object]]:
-    return {(s, p, o) for s, p, o, _g in built.quads}
-
-
-@pytest.fixture(scope="module")
-def store(built: BuildResult, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    with opened("oxigraph", built, tmp_path_factory.mktemp("store"), SETTINGS) as found:
-        yield found
+built, triples, store = seeds_and(RESULTS, SETTINGS)
 
 
 def ask(store: Store, name: str, **params: str) -> list[dict[str, str | None]]:

@@ -250,7 +250,7 @@ def test_pages_cover_the_view_once(client: FlaskClient, stated: dict[str, Stated
     last = ask(client, size=5, page=40)  # past the last page: the last page
     assert last["page"] == pages and last["next"] is None and last["previous"]
     html = ask(client, "/results", size=5, page=2).get_data(as_text=True)
-    assert 'rel="prev"' in html and 'rel="next"' in html and f"page 2 of {pages}" in html
+    assert 'rel="prev"' in html and 'rel="next"' in html and f"Page 2 of {pages}" in html
 
 
 def test_csv_is_every_row_of_the_view_in_its_order(client: FlaskClient,

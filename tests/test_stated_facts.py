@@ -6,7 +6,6 @@ by its title with links out, a person's papers and benchmarks, BibTeX, facets.
 The catalog is the seeds and ``tests/data/stated_facts/`` (its README says what each entry
 stands for)."""
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,13 +13,12 @@ from flask.testing import FlaskClient
 from pybtex.database import parse_string
 from rdflib import Literal, URIRef
 
-from graph.build import BuildResult, build
+from graph.build import BuildResult
 from graph.mapping.paper_node import arxiv_month
 from graph.namespace import BENCH, DCTERMS, FOAF, PROV, RDF, SCHEMA, XSD
 from graph.settings import Settings
 from graph.store.base import Store
-from tests.seeds import SEEDS
-from tests.store_kinds import opened
+from tests.store_kinds import seeds_and
 from web import create_app
 
 FACTS = Path(__file__).parent / "data" / "stated_facts"
@@ -30,22 +28,7 @@ PAPER = URIRef(f"{BASE}paper/2211.08584")
 DOI_PAPER = URIRef(f"{BASE}paper/10_18653_v1_2021_emnlp_main_1")
 
 
-@pytest.fixture(scope="module")
-def built() -> BuildResult:
-    result = build([*SEEDS, FACTS], SETTINGS)
-    assert result.report.rejected == [] and result.report.warnings == []
-    return result
-
-
-@pytest.fixture(scope="module")
-def triples(built: BuildResult) -> set[tuple[object, object, object]]:
-    return {(s, p, o) for s, p, o, _g in built.quads}
-
-
-@pytest.fixture(scope="module")
-def store(built: BuildResult, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    with opened("oxigraph", built, tmp_path_factory.mktemp("store"), SETTINGS) as found:
-        yield found
+built, triples, store = seeds_and(FACTS, SETTINGS)
 
 
 @pytest.fixture(scope="module")

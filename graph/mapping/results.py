@@ -11,9 +11,9 @@ for a record's further results for that model), so two sources that disagree bot
 Comparability rests on ``bench:settingsKey``: one canonical line of the settings the source
 states (harness and version, shots, chain of thought, prompt or configuration, judge, epochs,
 any further setting), the same text for the same settings whatever source states them.
-Results are ranked together only within one benchmark, metric, subset and settings key
-(``bench:comparisonGroup`` says the three in one line, for a query to join on); a result with
-no stated setting has neither, and pages and queries show it apart, unranked.
+Results are ranked together only within one benchmark, metric, subset and settings key (the
+queries join on the three); a result with no stated setting has no key, and pages and queries
+show it apart, unranked.
 
 Who ran it is ``bench:ranBy`` (a vocabulary member; none where the source does not say: a
 page shows "not stated"); when, ``dcterms:date`` as precisely as stated, with the words it was
@@ -103,11 +103,8 @@ def _settings(out: Statements, ctx: MappingContext, node: URIRef, result: Stated
     out.add_integer(node, BENCH.epochs, settings.epochs, XSD.positiveInteger)
     out.add_texts(node, BENCH.setting, (f"{name}={value}" for name, value
                                         in sorted(settings.other.items())))
-    key = settings_key(result.harness, result.harness_version, settings)
-    out.add_text(node, BENCH.settingsKey, key)
-    if key is not None:
-        out.add_text(node, BENCH.comparisonGroup,
-                      " | ".join((result.metric or "", result.subset or "", key)))
+    out.add_text(node, BENCH.settingsKey,
+                 settings_key(result.harness, result.harness_version, settings))
 
 
 def settings_key(harness: str | None, version: str | None, settings: Settings) -> str | None:

@@ -38,13 +38,13 @@ from web.docs.shapes import shapes_doc, shapes_turtle
 from web.docs.validation import (
     RECORDS_PER_PAGE,
     RESULTS_PER_PAGE,
-    Paging,
     grouped,
     shape_results,
     summary,
     views,
 )
 from web.dumps import stream_file
+from web.listing import Paging
 from web.negotiation import (
     GRAPH_OFFERS,
     HTML,

@@ -72,23 +72,6 @@ class RecordGroup:
     results: tuple[ResultView, ...]
 
 
-@dataclass(frozen=True)
-class Paging:
-    """Which slice of a long list a page shows."""
-
-    page: int
-    pages: int
-    total: int
-
-    @classmethod
-    def of(cls, page: int, total: int, size: int) -> Paging:
-        pages = max(1, -(-total // size))
-        return cls(min(max(page, 1), pages), pages, total)
-
-    def window(self, size: int) -> slice:
-        return slice((self.page - 1) * size, self.page * size)
-
-
 def page_href(iri: str, base: str) -> str | None:
     """Where the report links a node: to the app's own page for it (``web.links.iri_href``);
     any other IRI is shown, not linked (a report never links out)."""
@@ -183,6 +166,6 @@ def _value_text(value: Node) -> str:
     return str(value) if isinstance(value, Literal) else curie(str(value))
 
 
-__all__ = ["RECORDS_PER_PAGE", "RESULTS_PER_PAGE", "NodeLink", "Paging", "RecordGroup",
+__all__ = ["RECORDS_PER_PAGE", "RESULTS_PER_PAGE", "NodeLink", "RecordGroup",
            "ResultView", "ShapeCount", "Summary", "grouped", "node_link", "page_href",
            "record_groups", "shape_counts", "shape_results", "summary", "views"]

@@ -1,11 +1,10 @@
 """``/results``: every result of the graph, browsed as the benchmarks are (``web.browse``):
 facets, a sort, pages; ``.csv`` and ``.json`` (or ``Accept``) of the same view.
 
-The view is in the URL, so every view is a permalink: one parameter per facet
-(``web.results.facets``), repeated for several values (``?benchmark=benchmark/gsm8k&ran_by=-``:
-OR within a facet, AND across), ``sort`` (``web.results.query.SORTS``), ``page`` and
-``size``, and ``more=FACET`` to list every value of a facet. The key ``-`` chooses the
-results that state no value of a facet, shown as "not stated (N)" wherever some do.
+The view is in the URL (``web.listing``: ``?benchmark=benchmark/gsm8k&ran_by=-``, a sort of
+``web.results.query.SORTS``, ``page``, ``size``, ``more``), with this list's facets
+(``web.results.facets``). The key ``-`` chooses the results that state no value of a facet,
+shown as "not stated (N)" wherever some do.
 
 A row is a claim as its source makes it (DESIGN.md, "Results and models"): the benchmark,
 the model, the metric and subset, the settings ("not stated" where none is: such a result is
@@ -24,29 +23,33 @@ the time of the longer of the two), and the labels of the nodes shown (``web.lab
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import pyoxigraph as ox
-from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template
 
-from graph.errors import BenchgraphError, ErrorKind
-from graph.export.formats import CSV
 from graph.search import FacetCount, FacetCounts, ValueRef
 from graph.search.facets import NOT_STATED
 from graph.settings import Settings
 from graph.store.base import Limits, Store
 from graph.store.kinds import limits_from
-from web.browse import View, _facet_json
-from web.docs.validation import Paging
 from web.labels import Labels, fetch_labels
 from web.links import Cell, cell, iri_href
-from web.negotiation import JSON, JSON_TYPE, TABLE, content_type, link_header, page_or_data
-from web.params import MAX_PAGE, one_of, whole_number
+from web.listing import (
+    ListShape,
+    Paging,
+    View,
+    chips,
+    csv_lines,
+    facet_json,
+    page_links,
+    read_view,
+    table_response,
+)
+from web.negotiation import JSON, TABLE, page_or_data
 from web.results.facets import (
     CATALOG_RECORD,
     FACET_NAMES,
@@ -72,12 +75,10 @@ from web.stores import get_store
 
 bp = Blueprint("results", __name__)
 
-PAGE_SIZE = 50
-MAX_SIZE = 200
+SHAPE = ListShape("results.listing", FACET_NAMES, tuple(SORTS), page_size=50, max_size=200)
 FACET_SIZE = 10
 """Values a facet shows (the most frequent; the chosen ones always) until ``more`` asks for
 every one."""
-DEFAULT_SORT = next(iter(SORTS))
 _CSV_COLUMNS = ("result", "benchmark", "benchmark_label", "model", "model_label", "metric",
                 "subset", "settings", "score", "unit", "normalised_score", "standard_error",
                 "ci_low", "ci_high", "ci_level", "samples_scored", "ran_by", "date",
@@ -85,50 +86,17 @@ _CSV_COLUMNS = ("result", "benchmark", "benchmark_label", "model", "model_label"
                 "harness_version", "source_table")
 
 
-@dataclass(frozen=True)
-class ResultsView(View):
-    """What the URL asks to see of the result list (the benchmark list's view, with this
-    list's facets and sorts)."""
-
-    def params(self, **change: Any) -> dict[str, Any]:
-        """This view's URL parameters, with ``change`` applied (a value of None drops one),
-        always in one order: facets, ``sort``, ``page``, ``size``, ``more``."""
-        params: dict[str, Any] = {name: list(self.selection.get(name, ())) for name in FACET_NAMES}
-        params |= {"sort": self.sort, "page": self.page, "size": self.size,
-                   "more": sorted(self.more)}
-        params |= change
-        defaults = {"sort": DEFAULT_SORT, "page": 1, "size": PAGE_SIZE}
-        return {name: value for name, value in params.items()
-                if value not in (None, []) and defaults.get(name) != value}
-
-
-def read_view() -> ResultsView:
-    """The view the request's parameters name; BenchgraphError (a 400) for a bad one."""
-    args = request.args
-    selection = {name: tuple(dict.fromkeys(v for v in args.getlist(name) if v))
-                 for name in FACET_NAMES}
-    selection = {name: keys for name, keys in selection.items() if keys}
-    check_selection(selection)
-    more = frozenset(v for v in args.getlist("more") if v)
-    if more - set(FACET_NAMES):
-        raise BenchgraphError(f"more must name a facet ({', '.join(FACET_NAMES)}), not "
-                              f"{min(more - set(FACET_NAMES))[:40]!r}", ErrorKind.USAGE)
-    return ResultsView(selection, one_of("sort", SORTS, DEFAULT_SORT),
-                       whole_number("page", MAX_PAGE),
-                       whole_number("size", MAX_SIZE, default=PAGE_SIZE), more)
-
-
 @bp.route("/results")
 @bp.route("/results.<suffix>")
 def listing(suffix: str | None = None) -> Response:
     fmt = page_or_data((JSON, TABLE), suffix)
-    view = read_view()
+    view = read_view(SHAPE)
+    check_selection(view.selection)
     store = get_store()
     limits = _limits()
     if fmt is TABLE:
-        response = Response(_csv(store, ordered(store, view.selection, view.sort, limits)),
-                            content_type=content_type(CSV))
-        response.headers["Content-Disposition"] = 'inline; filename="results.csv"'
+        response = table_response(_csv(store, ordered(store, view.selection, view.sort,
+                                                      limits)), "results.csv")
     else:
         # The counts do not wait for the rows: two queries at once, a page in about the time
         # of one. The store's query processes are started first, from this thread alone, as
@@ -146,20 +114,16 @@ def listing(suffix: str | None = None) -> Response:
                               | nodes_of(counted) | _chosen_nodes(view.selection, store.base))
         facets = _facets(counted, view, labels, store.base)
         if fmt is JSON:
-            response = jsonify(_json(rows, len(results), facets, view, paging, labels,
-                                     store.base))
+            response = jsonify(_json(rows, facets, view, paging, labels, store.base))
         else:
             response = Response(render_template(
-                "results/list.html", rows=rows, total=len(results), facets=facets, view=view,
-                sorts=SORTS, paging=paging, pager=lambda number: _page_href(view, number),
-                chips=_chips(facets, view), clear={name: None for name in view.selection},
+                "results/list.html", rows=rows, total=len(results), facet_counts=facets,
+                view=view, sorts=SORTS, paging=paging, chips=chips(facets, view),
                 node=_node_cells(rows, labels, store.base).__getitem__,
                 href=lambda iri: iri_href(iri, store.base),
             ), mimetype="text/html")
     response.vary.add("Accept")
-    response.headers["Link"] = link_header(
-        [(JSON_TYPE, url_for("results.listing", suffix="json", **view.params())),
-         (TABLE.media_type, url_for("results.listing", suffix="csv", **view.params()))])
+    response.headers["Link"] = view.alternates()
     return response
 
 
@@ -168,10 +132,6 @@ def _limits() -> Limits:
     and its pages, so none may be cut (the time limit still holds)."""
     settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
     return replace(limits_from(settings), rows=None)
-
-
-def _page_href(view: ResultsView, number: int, suffix: str | None = None) -> str:
-    return url_for("results.listing", suffix=suffix, **view.params(page=number))
 
 
 def _chosen_nodes(selection: Selection, base: str) -> set[str]:
@@ -188,14 +148,14 @@ def _node_cells(rows: Iterable[ResultRow], labels: Labels, base: str) -> dict[st
 
 
 def _facets(counted: dict[str, list[tuple[ox.NamedNode | ox.Literal | None, int]]],
-            view: ResultsView, labels: Labels, base: str) -> tuple[FacetCounts, ...]:
+            view: View, labels: Labels, base: str) -> tuple[FacetCounts, ...]:
     """Each facet's values under the other facets' choices: the most frequent first (then by
     label), the chosen ones always, "not stated" apart."""
     return tuple(_facet(facet, counted[facet.name], view, labels, base) for facet in FACETS)
 
 
 def _facet(facet: ResultFacet, values: list[tuple[ox.NamedNode | ox.Literal | None, int]],
-           view: ResultsView, labels: Labels, base: str) -> FacetCounts:
+           view: View, labels: Labels, base: str) -> FacetCounts:
     picked = view.selection.get(facet.name, ())
 
     def ref(key: str, term: str) -> ValueRef:
@@ -217,25 +177,14 @@ def _facet(facet: ResultFacet, values: list[tuple[ox.NamedNode | ox.Literal | No
                        not_stated=FacetCount(ref(NOT_STATED, ""), unstated, NOT_STATED in picked))
 
 
-def _chips(facets: Iterable[FacetCounts],
-           view: ResultsView) -> list[tuple[str, str, dict[str, Any]]]:
-    """Each value chosen: its facet's title, its label, and the view without it."""
-    return [(counts.title, count.value.label, view.toggled(counts.name, count.value.key))
-            for counts in facets for count in (*counts.values, counts.not_stated)
-            if count.selected]
-
-
-def _json(rows: list[ResultRow], total: int, facets: tuple[FacetCounts, ...], view: ResultsView,
+def _json(rows: list[ResultRow], facets: tuple[FacetCounts, ...], view: View,
           paging: Paging, labels: Labels, base: str) -> dict[str, Any]:
     return {
-        "total": total, "page": paging.page, "size": view.size, "sort": view.sort,
+        "total": paging.total, "page": paging.page, "size": view.size, "sort": view.sort,
         "selection": view.selection,
         "rows": [_row_json(row, labels, base) for row in rows],
-        "facets": {counts.name: _facet_json(counts) for counts in facets},
-        "previous": _page_href(view, paging.page - 1, "json") if paging.page > 1 else None,
-        "next": (_page_href(view, paging.page + 1, "json") if paging.page < paging.pages
-                 else None),
-    }
+        "facets": {counts.name: facet_json(counts) for counts in facets},
+    } | page_links(view, paging)
 
 
 def _node_json(iri: str | None, labels: Labels, base: str) -> dict[str, Any] | None:
@@ -270,29 +219,22 @@ def _source(row: ResultRow, labels: Labels) -> str:
 
 
 def _csv(store: Store, results: list[str]) -> Iterator[str]:
-    """The rows as CSV (RFC 4180, CRLF line ends), a chunk of results at a time."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    """The rows as CSV, a chunk of results at a time."""
 
-    def line(values: Iterable[object]) -> str:
-        writer.writerow(["" if value is None else value for value in values])
-        text = buffer.getvalue()
-        buffer.seek(0)
-        buffer.truncate()
-        return text
+    def rows() -> Iterator[tuple[object, ...]]:
+        for start in range(0, len(results), DETAIL_CHUNK):
+            chunk = details(store, results[start:start + DETAIL_CHUNK])
+            labels = fetch_labels(store, {iri for row in chunk for iri in row.nodes()})
+            for row in chunk:
+                yield (row.iri, row.benchmark, labels.text(row.benchmark), row.model,
+                       labels.text(row.model), row.metric, row.subset, row.settings,
+                       row.score, row.unit, row.normalised, row.stderr, row.ci_low,
+                       row.ci_high, row.ci_level, row.samples,
+                       labels.text(row.ran_by) if row.ran_by else None, row.date,
+                       row.date_stated_as, _source(row, labels), row.package, row.stated_in,
+                       row.reported_as, row.harness, row.harness_version, row.table)
 
-    yield line(_CSV_COLUMNS)
-    for start in range(0, len(results), DETAIL_CHUNK):
-        rows = details(store, results[start:start + DETAIL_CHUNK])
-        labels = fetch_labels(store, {iri for row in rows for iri in row.nodes()})
-        for row in rows:
-            yield line((row.iri, row.benchmark, labels.text(row.benchmark), row.model,
-                        labels.text(row.model), row.metric, row.subset, row.settings,
-                        row.score, row.unit, row.normalised, row.stderr, row.ci_low,
-                        row.ci_high, row.ci_level, row.samples,
-                        labels.text(row.ran_by) if row.ran_by else None, row.date,
-                        row.date_stated_as, _source(row, labels), row.package, row.stated_in,
-                        row.reported_as, row.harness, row.harness_version, row.table))
+    return csv_lines(_CSV_COLUMNS, rows())
 
 
-__all__ = ["FACET_SIZE", "MAX_SIZE", "PAGE_SIZE", "ResultsView", "bp", "read_view"]
+__all__ = ["FACET_SIZE", "SHAPE", "bp"]
