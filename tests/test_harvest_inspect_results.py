@@ -11,18 +11,11 @@ from pydantic import ValidationError
 
 from graph.harvest import harvest
 from graph.harvest.archive import open_archive
-from graph.harvest.inspect_results import (
-    Rules,
-    bundled_rules,
-    command_settings,
-    commands,
-    figure,
-    pair,
-    parse_date,
-    read_rules,
-    results,
-)
+from graph.harvest.inspect_results import results
+from graph.harvest.inspect_results_commands import command_settings, commands
+from graph.harvest.inspect_results_rules import Rules, bundled_rules, read_rules
 from graph.harvest.reader import MemberReader
+from graph.harvest.result_figures import figure, pair, parse_date
 from graph.harvest.snapshot import snapshot_bytes
 from graph.importers.base import Problem
 from graph.records.stated_result import StatedResult

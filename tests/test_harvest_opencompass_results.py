@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from graph.harvest import harvest
 from graph.harvest.opencompass import OpenCompassReader
-from graph.harvest.opencompass_results import bundled_rules, read_rules
+from graph.harvest.opencompass_results_rules import bundled_rules, read_rules
 from graph.harvest.reader import Reading
 from graph.harvest.snapshot import snapshot_bytes
 from graph.records.harness_snapshot import SNAPSHOT_FORMAT, Snapshot

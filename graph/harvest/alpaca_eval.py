@@ -48,9 +48,6 @@ from dataclasses import dataclass, field
 from email.parser import HeaderParser
 from typing import Any
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-
 from graph.harvest.alpaca_eval_rules import (
     BenchmarkRule,
     ColumnRule,
@@ -62,10 +59,11 @@ from graph.harvest.archive import Archive
 from graph.harvest.bibtex import Citation, check
 from graph.harvest.citing import read_citations
 from graph.harvest.hub import hub_dataset
+from graph.harvest.markdown_blocks import Block, Heading, Prose, Table, blocks
 from graph.harvest.pyast import call_name, keyword, parse_module, string
 from graph.harvest.reader import MemberReader, Reading, text_field
+from graph.harvest.result_figures import decimal
 from graph.harvest.text import short_description
-from graph.plain_text import plain_text
 from graph.records.harness_snapshot import Dataset, Entry, Harness, Metric, Paper
 from graph.records.stated_model import StatedModel
 from graph.records.stated_result import RanBy, Scale, Settings, StatedResult, Uncertainty
@@ -81,11 +79,8 @@ HUB_LOADERS = frozenset({
 """The decoders that load ``model_name`` from the Hugging Face hub: ``from_pretrained``,
 vLLM's ``LLM(model=...)``, and Hugging Face's inference API."""
 HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
-NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 COUNT = re.compile(r"(?P<count>[0-9]+)(\.0+)?")
 """A count as pandas prints it: ``805``, or ``805.0`` from a column that holds floats."""
-_MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable("table")
-"""Block structure only: an HTML block (``<details>``) stays one, and its tables no title."""
 
 
 class AlpacaEvalReader:
@@ -109,10 +104,10 @@ class AlpacaEvalReader:
 
 @dataclass
 class _Readme:
-    """The README (METADATA's body): its name, block tokens and citations."""
+    """The README (METADATA's body): its name, Markdown blocks and citations."""
 
     name: str
-    tokens: list[Token]
+    blocks: list[Block]
     citations: dict[str, Citation]
 
 
@@ -166,7 +161,7 @@ def _readme(reader: MemberReader) -> _Readme | None:
     body = body if isinstance(body, str) else ""
     found = read_citations(reader, names[0], body)
     cited = {c.key: c for c in reversed(found)}  # the first of a key cited twice
-    return _Readme(names[0], _MARKDOWN.parse(body), cited)
+    return _Readme(names[0], blocks(body), cited)
 
 
 def _judge(reader: MemberReader, annotator: str) -> tuple[str | None, str | None]:
@@ -327,7 +322,7 @@ def _number(package: _Package, name: str, heading: str | None, cell: str | None,
     """A cell's number as printed; ``None`` for an empty cell, and a warning for one that is
     no number."""
     value = (cell or "").strip()
-    if not value or heading is None or NUMBER.fullmatch(value):
+    if not value or heading is None or decimal(value):
         return value if value and heading is not None else None
     package.reader.warn(name, "not a number in digits and a point: left out", field=heading,
                         value=f"{where}: {value}")
@@ -352,68 +347,57 @@ def _readme_results(package: _Package, rule: BenchmarkRule) -> list[StatedResult
     for table_rule in package.rules.readme_table:
         if table_rule.benchmark != rule.id or readme is None:
             continue
-        rows = _titled_tables(readme.tokens).get(table_rule.title)
-        if rows is None:
+        table = _titled_tables(readme.blocks).get(table_rule.title)
+        if table is None:
             package.reader.warn(readme.name, "a README table that alpaca_eval.toml names and "
                                 "the README does not hold", field="table",
                                 value=table_rule.title)
             continue
-        results += _table_results(package, readme.name, rule, table_rule, rows)
+        results += _table_results(package, readme.name, rule, table_rule, table)
     return results
 
 
 def _table_results(package: _Package, name: str, rule: BenchmarkRule,
-                   table_rule: ReadmeTableRule, rows: list[list[str]]) -> list[StatedResult]:
+                   table_rule: ReadmeTableRule, table: Table) -> list[StatedResult]:
     settings, _ = package.settings(table_rule.annotator, rule.baseline)
-    table = _Table(name, settings, table_rule.title)
+    stated = _Table(name, settings, table_rule.title)
     ran_by = package.ran_by(name, table_rule.mode, table_rule.title)
-    header, results = rows[0], []
+    header, results = table.header, []
     for score in table_rule.scores:
         if score.metric not in header or (score.stderr and score.stderr not in header):
             package.reader.warn(name, "a column that alpaca_eval.toml names and the README "
                                 "table does not have", field=table_rule.title,
                                 value=f"{score.metric}, {score.stderr}")
             continue
-        for row in rows[1:]:
+        for row in table.rows:
             model, cells = (row[0] if row else ""), dict(zip(header, row, strict=False))
             where = f"{table_rule.title} ({model})"
             value = _number(package, name, score.metric, cells.get(score.metric), where)
             stderr = _number(package, name, score.stderr,
                              cells.get(score.stderr) if score.stderr else None, where)
-            results += [_result(model, score.metric, value, stderr, table_rule.scale, table,
+            results += [_result(model, score.metric, value, stderr, table_rule.scale, stated,
                                 samples=None, ran_by=ran_by)] if value and model else []
     return results
 
 
-def _titled_tables(tokens: list[Token]) -> dict[str, list[list[str]]]:
-    """Each table that a paragraph titles, by that paragraph's text (without a closing
-    colon), as rows of cell texts, the header first."""
-    tables: dict[str, list[list[str]]] = {}
-    for index, token in enumerate(tokens):
-        if token.type != "table_open" or index < 3 or tokens[index - 3].type != \
-                "paragraph_open":
-            continue
-        title = plain_text(tokens[index - 2].content).strip().rstrip(":").strip()
-        rows: list[list[str]] = []
-        for cell in tokens[index + 1:]:
-            if cell.type == "table_close":
-                break
-            if cell.type == "tr_open":
-                rows.append([])
-            elif cell.type == "inline" and rows:
-                rows[-1].append(plain_text(cell.content).strip())
-        tables.setdefault(title, rows)
+def _titled_tables(found: list[Block]) -> dict[str, Table]:
+    """Each table that a paragraph titles (its caption), by that paragraph's text without a
+    closing colon."""
+    tables: dict[str, Table] = {}
+    for block in found:
+        if isinstance(block, Table) and block.caption is not None:
+            tables.setdefault(block.caption.rstrip(":").strip(), block)
     return tables
 
 
 def _description(readme: _Readme, heading: str) -> str | None:
     """The first paragraph under the README's heading ``heading``."""
-    tokens, under = readme.tokens, False
-    for index, token in enumerate(tokens):
-        if token.type == "heading_open":
-            under = tokens[index + 1].content.strip() == heading
-        elif under and token.type == "paragraph_open":
-            return short_description(plain_text(tokens[index + 1].content))
+    under = False
+    for block in readme.blocks:
+        if isinstance(block, Heading):
+            under = block.text == heading
+        elif under and isinstance(block, Prose):
+            return short_description(block.text)
     return None
 
 

@@ -37,7 +37,8 @@ from graph.harvest.opencompass_configs import (
 )
 from graph.harvest.opencompass_models import model_configs, stated_models
 from graph.harvest.opencompass_readme import cited_papers, lead_paragraph, own_citations
-from graph.harvest.opencompass_results import Context, bundled_rules, readme_results
+from graph.harvest.opencompass_results import Context, readme_results
+from graph.harvest.opencompass_results_rules import bundled_rules
 from graph.harvest.reader import MemberReader, Reading
 from graph.harvest.text import first_heading
 from graph.records.harness_snapshot import Dataset, Entry, Harness, Metric, Paper

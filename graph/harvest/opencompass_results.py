@@ -1,5 +1,6 @@
 """The results an OpenCompass dataset README states: its tables of models' values, read from the
-Markdown's parsed tables (markdown-it, GitHub's table syntax), never by patterns over its text.
+Markdown's parsed tables (markdown-it, GitHub's table syntax: ``graph.harvest.markdown_blocks``,
+which every reader of stated results shares), never by patterns over its text.
 
 A table is read in one of three forms; a table of none of them (a list of subjects, a count of
 questions) states no results and is passed by:
@@ -31,9 +32,10 @@ questions) states no results and is passed by:
    apart: one warning, and none is read.
 
 Markdown stacks tables written without a blank line between them into one (the second's
-delimiter row becomes a body row); such a table is split at each row of delimiters first. The
-parser pads a narrower second table's rows to the first's width (the padding is dropped again)
-and cuts a wider one's: its extra cells are lost (no README of 0.5.4 has one).
+delimiter row becomes a body row); such a table is split at each row of delimiters first
+(``markdown_blocks.unstacked``). The parser pads a narrower second table's rows to the first's
+width (the padding is dropped again) and cuts a wider one's: its extra cells are lost (no
+README of 0.5.4 has one).
 
 **Values** are kept as printed, a ``%`` dropped, and then ``scale`` is ``"percent"``. No other
 value has a scale: the READMEs never say what scale they print (the values read as accuracies
@@ -42,14 +44,15 @@ states no value; any other cell that is no number (``xx.xx``) is left out, with 
 per table.
 
 **Who ran it and under what settings** is what the ``[[table]]`` rules of
-``opencompass_results.toml`` say for the table's headings and folder, each with its reason
-(``ran_by`` is ``not_stated`` where no rule says; ``harness`` is ``opencompass`` for the
-maintainers' own runs). A rule's ``kind`` ties a table to the README's run command
-(``python3 run.py --models hf_internlm2_7b --datasets gsm8k_gen_17d0dc``, read with ``shlex``
-from its code blocks) for that kind of model, base or chat by the model config's class
-(``[[model_class]]``): the dataset config it names is ``settings.prompt``, and ``shots`` is
-read from that config's name where the name states them (``[shots]``). Chain of thought is
-never stated. No README dates its results: ``date`` stays ``None``.
+``opencompass_results.toml`` (``graph.harvest.opencompass_results_rules``) say for the table's
+headings and folder, each with its reason (``ran_by`` is ``not_stated`` where no rule says;
+``harness`` is ``opencompass`` for the maintainers' own runs). A rule's ``kind`` ties a table
+to the README's run command (``python3 run.py --models hf_internlm2_7b --datasets
+gsm8k_gen_17d0dc``, read with ``shlex`` from its code blocks) for that kind of model, base or
+chat by the model config's class (``[[model_class]]``): the dataset config it names is
+``settings.prompt``, and ``shots`` is read from that config's name where the name states them
+(``[shots]``). Chain of thought is never stated. No README dates its results: ``date`` stays
+``None``.
 
 ``table`` is the headings above the table, below the README's title (its first heading, where
 every later one is below it), joined by ``" / "`` (``Base Models / Details``); ``source`` the
@@ -59,162 +62,19 @@ table) is a warning; the entry keeps the first.
 
 import re
 import shlex
-import tomllib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
-from typing import Annotated, Literal
+from typing import Literal
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from graph.harvest.opencompass_models import Loads, ModelConfig
+from graph.harvest.markdown_blocks import Code, Heading, Row, Table, blocks, unstacked
+from graph.harvest.opencompass_results_rules import Kind, Rules, TableReading, table_reading
 from graph.harvest.reader import MemberReader
-from graph.plain_text import plain_text
-from graph.records.stated_result import RanBy, Settings, StatedResult
+from graph.harvest.result_figures import plain_number
+from graph.records.stated_result import Settings, StatedResult
 
-RULES = "opencompass_results.toml"
-"""The metric of a value whose metric the README does not name."""
-
-Kind = Literal["base", "chat"]
-Text = Annotated[str, Field(min_length=1)]
-
-_PARSER = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
-_NUMBER = re.compile(r"(-?[0-9]+(?:\.[0-9]+)?)\s*(%?)")
-_DELIMITER = re.compile(r":?-+:?")
 _NO_VALUE = frozenset({"", "-", "–", "—"})
 _SUMMARY = ("dataset", "version", "metric", "mode")
 """The columns OpenCompass's summarizer prints before its models' columns."""
-
-
-# -- the rules ----------------------------------------------------------------------------
-
-
-class _Rule(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
-
-    reason: Text
-
-
-class ModelClassRule(_Rule):
-    name: Text
-    loads: Loads | None = None
-    kind: Kind | None = None
-
-
-class MetricRule(_Rule):
-    name: Text
-
-
-def _with_groups(pattern: str, groups: frozenset[str]) -> str:
-    """``pattern``, when it compiles with those named groups; raises ``ValueError``."""
-    missing = groups - set(re.compile(pattern).groupindex)
-    if missing:
-        raise ValueError(f"a pattern without the groups {sorted(missing)}")
-    return pattern
-
-
-class CompoundRule(_Rule):
-    """A column heading naming a subset and a metric together."""
-
-    pattern: Text
-
-    @field_validator("pattern")
-    @classmethod
-    def _groups(cls, pattern: str) -> str:
-        return _with_groups(pattern, frozenset({"subset", "metric"}))
-
-
-class ShotsRule(_Rule):
-    """How a dataset config's name states its shots."""
-
-    pattern: Text
-
-    @field_validator("pattern")
-    @classmethod
-    def _groups(cls, pattern: str) -> str:
-        return _with_groups(pattern, frozenset({"shots"}))
-
-
-class TableRule(_Rule):
-    folder: Text | None = None
-    heading: Text | None = None
-    model_column: Text | None = None
-    kind: Kind | Literal["any"] | None = None
-    ran_by: RanBy | None = None
-    setting_columns: list[Text] = []
-    judge: Text | None = None
-
-
-class Rules(BaseModel):
-    """Every rule, as ``opencompass_results.toml`` lists them."""
-
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
-
-    model_class: list[ModelClassRule] = []
-    metric: list[MetricRule] = []
-    compound: list[CompoundRule] = []
-    shots: ShotsRule | None = None
-    table: list[TableRule] = []
-
-    def loads(self) -> dict[str, Loads]:
-        """Where each listed model class takes its model from."""
-        return {rule.name: rule.loads for rule in self.model_class if rule.loads}
-
-    def kinds(self, configs: Iterable[ModelConfig]) -> dict[str, Kind]:
-        """The kind of model each config file names (by its stem), where its classes state
-        one and no other file has that stem."""
-        by_class = {rule.name: rule.kind for rule in self.model_class}
-        found: dict[str, set[tuple[str, Kind | None]]] = {}
-        for config in configs:
-            kind = by_class.get(config.model_class or "")
-            found.setdefault(config.stem, set()).add((config.member, kind))
-        return {stem: kind for stem, seen in found.items()
-                if len(seen) == 1 and (kind := next(iter(seen))[1]) is not None}
-
-
-def read_rules(text: str) -> Rules:
-    """The rules of a TOML text; raises ``tomllib.TOMLDecodeError`` or pydantic's
-    ``ValidationError`` for a file that breaks the format (a bug in the shipped data)."""
-    return Rules.model_validate(tomllib.loads(text))
-
-
-@cache
-def bundled_rules() -> Rules:
-    """The rules shipped beside this module, read once per process."""
-    return read_rules(resources.files("graph.harvest").joinpath(RULES).read_text("utf-8"))
-
-
-@dataclass(frozen=True)
-class _TableReading:
-    """How one table is read: every matching ``[[table]]`` rule, merged."""
-
-    model_columns: frozenset[str] = frozenset()
-    kind: Kind | Literal["any"] | None = None
-    ran_by: RanBy | None = None
-    setting_columns: frozenset[str] = frozenset()
-    judge: str | None = None
-
-
-def _table_reading(rules: Rules, folder: str, headings: Sequence[str]) -> _TableReading:
-    above = {h.casefold() for h in headings}
-    reading = _TableReading()
-    for rule in rules.table:
-        if (rule.folder not in (None, folder)
-                or (rule.heading is not None and rule.heading.casefold() not in above)):
-            continue
-        reading = _TableReading(
-            model_columns=reading.model_columns | (
-                {rule.model_column.casefold()} if rule.model_column else set()),
-            kind=rule.kind or reading.kind,
-            ran_by=rule.ran_by or reading.ran_by,
-            setting_columns=reading.setting_columns | {c.casefold() for c in
-                                                       rule.setting_columns},
-            judge=rule.judge or reading.judge,
-        )
-    return reading
 
 
 # -- the Markdown -------------------------------------------------------------------------
@@ -224,8 +84,8 @@ def _table_reading(rules: Rules, folder: str, headings: Sequence[str]) -> _Table
 class _Table:
     headings: tuple[str, ...]
     """The headings above it, outermost first."""
-    header: list[str]
-    rows: list[list[str]]
+    header: Row
+    rows: tuple[Row, ...]
 
 
 @dataclass(frozen=True)
@@ -245,56 +105,20 @@ class _Document:
 def _document(text: str) -> _Document:
     """The README's title, tables (stacked ones split) and run commands."""
     document = _Document()
-    headings: list[tuple[int, str]] = []
-    levels: list[tuple[int, str]] = []
-    tokens = _PARSER.parse(text)
-    for index, token in enumerate(tokens):
-        if token.type == "heading_open":
-            level, name = int(token.tag[1:]), plain_text(tokens[index + 1].content).strip()
-            levels.append((level, name))
-            headings = [h for h in headings if h[0] < level] + [(level, name)]
-        elif token.type in ("fence", "code_block"):
-            document.commands += _commands(token.content)
-        elif token.type == "table_open" and (rows := _rows(tokens[index:])):
-            above = tuple(h[1] for h in headings)
-            document.tables += [_Table(above, h, r) for h, r in _split(rows[0], rows[1:])]
-    if levels and all(level > levels[0][0] for level, _ in levels[1:]):
-        document.title = levels[0][1]
+    above: list[Heading] = []
+    headings: list[Heading] = []
+    for block in blocks(text):
+        if isinstance(block, Heading):
+            headings.append(block)
+            above = [h for h in above if h.level < block.level] + [block]
+        elif isinstance(block, Code):
+            document.commands += _commands(block.text)
+        elif isinstance(block, Table):
+            names = tuple(h.text for h in above)
+            document.tables += [_Table(names, t.header, t.rows) for t in unstacked(block)]
+    if headings and all(h.level > headings[0].level for h in headings[1:]):
+        document.title = headings[0].text
     return document
-
-
-def _rows(tokens: list[Token]) -> list[list[str]]:
-    """The cells' plain text of the table that ``tokens`` opens, row by row."""
-    rows: list[list[str]] = []
-    for token in tokens:
-        if token.type == "table_close":
-            break
-        if token.type == "tr_open":
-            rows.append([])
-        elif token.type == "inline" and rows:
-            rows[-1].append(plain_text(token.content).strip())
-    return rows
-
-
-def _split(header: list[str], rows: list[list[str]]) -> Iterator[tuple[list[str], list[list[str]]]]:
-    """The tables stacked in one: a body row of delimiters makes the row before it a header."""
-    body: list[list[str]] = []
-    for row in rows:
-        cells = [cell for cell in row if cell]
-        if cells and all(_DELIMITER.fullmatch(cell) for cell in cells) and body:
-            yield _trimmed(header, body[:-1])
-            header, body = body[-1], []
-        else:
-            body.append(row)
-    yield _trimmed(header, body)
-
-
-def _trimmed(header: list[str], rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
-    """Without the empty cells that Markdown pads a shorter row of a stacked table with."""
-    width = len(header)
-    while width and not header[width - 1]:
-        width -= 1
-    return header[:width], [row[:width] for row in rows]
 
 
 def _commands(code: str) -> Iterator[_Command]:
@@ -361,7 +185,7 @@ def readme_results(reader: MemberReader, name: str, folder: str, text: str,
                      {rule.name.casefold(): rule.name for rule in context.rules.metric})
     results: list[StatedResult] = []
     for table in document.tables:
-        reading = _table_reading(context.rules, folder, table.headings)
+        reading = table_reading(context.rules, folder, table.headings)
         if table.header:
             results += _table_results(readme, table, reading)
     _warn_twice_stated(readme, results)
@@ -382,7 +206,7 @@ def _stated_metrics(document: _Document) -> dict[str, str]:
     return found
 
 
-def _table_results(readme: _Readme, table: _Table, reading: _TableReading
+def _table_results(readme: _Readme, table: _Table, reading: TableReading
                    ) -> list[StatedResult]:
     headings = [h.casefold() for h in table.header]
     model = next((i for i, h in enumerate(headings) if h in reading.model_columns), None)
@@ -395,12 +219,6 @@ def _table_results(readme: _Readme, table: _Table, reading: _TableReading
     return []
 
 
-def _value(cell: str) -> tuple[str, bool] | None:
-    """The number a cell prints and whether with ``%``; ``None`` for any other cell."""
-    found = _NUMBER.fullmatch(cell)
-    return (found.group(1), found.group(2) == "%") if found else None
-
-
 @dataclass
 class _Cells:
     """The cells of one table that are no number (and not empty or ``-``)."""
@@ -408,14 +226,14 @@ class _Cells:
     unread: list[str] = field(default_factory=list)
 
     def add(self, cell: str) -> tuple[str, bool] | None:
-        """The cell's value (``_value``), keeping it as unread when it has none."""
-        value = _value(cell)
+        """The cell's value (``plain_number``), keeping it as unread when it has none."""
+        value = plain_number(cell)
         if value is None and cell not in _NO_VALUE:
             self.unread.append(cell)
         return value
 
 
-def _model_rows(readme: _Readme, table: _Table, reading: _TableReading, model: int
+def _model_rows(readme: _Readme, table: _Table, reading: TableReading, model: int
                 ) -> list[StatedResult]:
     cells = _Cells()
     results: list[StatedResult] = []
@@ -448,7 +266,7 @@ def _column(readme: _Readme, heading: str) -> tuple[str | None, str | None]:
     return (None if readme.whole(heading) else heading), readme.metrics.get(heading)
 
 
-def _dataset_rows(readme: _Readme, table: _Table, reading: _TableReading
+def _dataset_rows(readme: _Readme, table: _Table, reading: TableReading
                   ) -> list[StatedResult]:
     headings = [h.casefold() for h in table.header]
     described = 0
@@ -475,12 +293,12 @@ def _dataset_rows(readme: _Readme, table: _Table, reading: _TableReading
 def _numbers_only(table: _Table) -> bool:
     """Whether every body cell is a number or empty (one at least) and no heading is."""
     cells = [cell for row in table.rows for cell in row]
-    return (any(_NUMBER.fullmatch(cell) for cell in cells)
-            and all(_NUMBER.fullmatch(cell) or cell in _NO_VALUE for cell in cells)
-            and not any(_NUMBER.fullmatch(h) for h in table.header))
+    return (any(plain_number(cell) for cell in cells)
+            and all(plain_number(cell) or cell in _NO_VALUE for cell in cells)
+            and not any(plain_number(h) for h in table.header))
 
 
-def _model_columns(readme: _Readme, table: _Table, reading: _TableReading
+def _model_columns(readme: _Readme, table: _Table, reading: TableReading
                    ) -> list[StatedResult]:
     if len(table.rows) != 1:
         readme.reader.warn(readme.name, "a table of models by column with more than one row "
@@ -489,10 +307,10 @@ def _model_columns(readme: _Readme, table: _Table, reading: _TableReading
         return []
     return [_result(readme, table, reading, heading, None, None, value, {})
             for heading, cell in zip(table.header, table.rows[0], strict=True)
-            if heading and (value := _value(cell)) is not None]
+            if heading and (value := plain_number(cell)) is not None]
 
 
-def _result(readme: _Readme, table: _Table, reading: _TableReading, model: str,
+def _result(readme: _Readme, table: _Table, reading: TableReading, model: str,
             subset: str | None, metric: str | None, value: tuple[str, bool],
             other: dict[str, str]) -> StatedResult:
     ran_by = reading.ran_by or "not_stated"
@@ -504,7 +322,7 @@ def _result(readme: _Readme, table: _Table, reading: _TableReading, model: str,
     )
 
 
-def _settings(readme: _Readme, reading: _TableReading, other: dict[str, str]) -> Settings:
+def _settings(readme: _Readme, reading: TableReading, other: dict[str, str]) -> Settings:
     config = _config(readme, reading.kind)
     shots = readme.context.rules.shots
     found = re.search(shots.pattern, config) if shots and config else None
