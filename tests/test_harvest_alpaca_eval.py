@@ -1,6 +1,7 @@
 """alpaca-eval: AlpacaEval 2.0 and AlpacaEval as entries with their leaderboards' results
 (each file's annotator a setting, each row's mode who ran it), the README's results table,
-and one model per model config; a bad member, row or cell spoils only itself."""
+and one model per model config (a best-of-n system one of its own, not the model it samples);
+a bad member, row or cell spoils only itself."""
 
 from pathlib import Path
 
@@ -210,8 +211,8 @@ def test_the_readme_results_table_named_by_the_rules(reading: Reading) -> None:
 
 def test_one_model_per_config_with_its_names(reading: Reading) -> None:
     assert [m.id for m in reading.models] == [
-        "toy-api", "toy-chat-7b", "toy-hfapi", "toy-local", "toy-mismatch", "toy-null",
-        "toy-replicate"]
+        "pairrm-toy-chat-7b", "toy-api", "toy-chat-7b", "toy-hfapi", "toy-local",
+        "toy-mismatch", "toy-null", "toy-replicate"]
     chat = model(reading, "toy-chat-7b")
     assert (chat.display_name, chat.hub_id, chat.aliases, chat.maker, chat.source) == (
         "Toy Chat 7B", "toyorg/Toy-Chat-7b", ["Toy Chat 7B", "toyorg/Toy-Chat-7b"], None,
@@ -229,6 +230,48 @@ def test_a_hub_id_only_where_a_hugging_face_loader_loads_it(reading: Reading) ->
     # a local path is no name
     assert model(reading, "toy-local").aliases == ["Toy Local 13B"]
     assert model(reading, "toy-local").hub_id is None
+
+
+def test_a_best_of_n_system_is_not_the_model_it_samples(tmp_path: Path) -> None:
+    # pairrm-toy-chat-7b loads toy-chat-7b's toyorg/Toy-Chat-7b and submits one of 16 of its
+    # completions (best_of: 16): a system of its own, whose scores are not toy-chat-7b's
+    snapshot = harvest([build_wheel("alpaca_eval", tmp_path)]).snapshots[0]
+    system = next(m for m in snapshot.models if m.id == "pairrm-toy-chat-7b")
+    assert (system.display_name, system.hub_id, system.api_id, system.aliases) == (
+        "PairRM 0.4B+Toy Chat 7B (best-of-16)", None, None,
+        ["PairRM 0.4B+Toy Chat 7B (best-of-16)"])
+    assert next(m for m in snapshot.models if m.id == "toy-chat-7b").hub_id == \
+        "toyorg/Toy-Chat-7b"
+    linked = {r.model_id for e in snapshot.entries for r in e.results
+              if r.model == "pairrm-toy-chat-7b"}
+    assert linked == {"pairrm-toy-chat-7b"}
+
+
+SAMPLING_CONFIG = """{folder}:
+  fn_completions: "vllm_local_completions"
+  completions_kwargs:
+    model_name: "toyorg/Toy-Chat-7b"
+    {setting}
+  pretty_name: "{pretty}"
+"""
+
+
+@pytest.mark.parametrize(("folder", "setting", "pretty", "own"), [
+    ("toy-sampled", "n: 64", "Toy Sampled", False),  # vLLM's n
+    ("toy-sampled", "num_return_sequences: 8", "Toy Sampled", False),  # transformers'
+    ("toy-sampled", "temperature: 0.7", "Toy Chat 7B (best-of-4)", False),  # its name says it
+    ("toy-chat-7b-best-of-4", "temperature: 0.7", "Toy Sampled", False),  # its folder's name
+    ("toy-sampled", "best_of: 1", "Toy Sampled", True),  # one completion
+    ("toy-sampled", "use_beam_search: true", "Toy Sampled", True),  # the model's own decoding
+])
+def test_what_states_a_best_of_n_system(tmp_path: Path, folder: str, setting: str,
+                                        pretty: str, own: bool) -> None:
+    config = SAMPLING_CONFIG.format(folder=folder, setting=setting, pretty=pretty)
+    wheel = build_wheel("alpaca_eval", tmp_path, extra={
+        f"alpaca_eval/models_configs/{folder}/configs.yaml": config.encode()})
+    found = model(read(wheel), folder)
+    assert found.hub_id == ("toyorg/Toy-Chat-7b" if own else None)
+    assert ("toyorg/Toy-Chat-7b" in found.aliases) is own
 
 
 def test_odd_model_configs_are_warnings(reading: Reading) -> None:
@@ -263,7 +306,7 @@ def test_a_member_that_cannot_be_read_spoils_only_itself(tmp_path: Path) -> None
     two = entry_of(reading, "alpaca_eval_2")
     # no default annotator known: every leaderboard still loads, none is the main one
     assert results(reading, "alpaca_eval_2", "toy-chat-7b")["win_rate"].table is None
-    assert (two.datasets, len(reading.models)) == ([], 7)
+    assert (two.datasets, len(reading.models)) == ([], 8)
 
 
 def test_rules_that_no_longer_match_the_package_are_warnings(tmp_path: Path) -> None:

@@ -36,7 +36,20 @@ is a ``StatedModel``: its id the folder's name, the names the leaderboards use. 
 ``pretty_name`` and the ``model_name`` it loads are aliases (a local path, ``./…``, is no
 name). That ``model_name`` is its Hugging Face id only where a Hugging Face loader loads it
 (``HUB_LOADERS``) and it reads as one (``ORG/NAME``): the same form through an API
-(``openai_completions`` against Together's server) is that API's name, not a hub id.
+(``openai_completions`` against Together's server) is that API's name, not a hub id, and is
+the model's ``api_id`` where the decoder sends it to a provider's API (``API_CALLERS``).
+
+A config that samples several completions of the model it loads and submits one of them
+(best-of-n: ``pairrm-zephyr-7b-beta`` generates 16 completions with
+``HuggingFaceH4/zephyr-7b-beta`` and submits the one PairRM picks) is a system of its own,
+built on that model: its scores are not the base model's. Its settings say so where a
+``completions_kwargs`` setting asks for more than one completion (``SAMPLE_COUNTS``:
+``best_of: 16``, ``n: 64``); where they do not, its name does (the folder's or
+``pretty_name``: ``Snorkel-Mistral-PairRM-DPO-best-of-16``, "Samba CoE v0.2 (best-of-16)";
+``BEST_OF_NAME``). Its ``model_name`` is then the base model's name, not its own: no hub id,
+API id or alias of it, so it keeps its folder's name as its key and its results stay off the
+base model's node. The snapshot has no field for the model a system is built on, so that link
+is not stated.
 """
 
 import ast
@@ -78,6 +91,22 @@ HUB_LOADERS = frozenset({
 })
 """The decoders that load ``model_name`` from the Hugging Face hub: ``from_pretrained``,
 vLLM's ``LLM(model=...)``, and Hugging Face's inference API."""
+API_CALLERS = frozenset({
+    "openai_completions", "anthropic_completions", "bedrock_anthropic_completions",
+    "cohere_completions", "google_completions", "jina_chat_completions",
+    "replicate_completions",
+})
+"""The decoders (``decoders/``) that send ``model_name`` to a provider's API as its id of the
+model: OpenAI's client (or a server speaking its protocol, ``client_kwargs.base_url``),
+Anthropic's, Bedrock's, Cohere's, Google's, JinaChat's and Replicate's."""
+SAMPLE_COUNTS = ("best_of", "n", "num_return_sequences")
+"""The ``completions_kwargs`` that ask a decoder for several completions of one prompt (the
+decoders pass them on: vLLM's ``SamplingParams`` ``best_of``, which generates that many and
+returns one, and ``n``; transformers' ``num_return_sequences``). A leaderboard takes one output
+per instruction, so a count above 1 is a system that picks one of several samples."""
+BEST_OF_NAME = re.compile(r"\bbest-of-[0-9]+\b", re.IGNORECASE)
+"""A best-of-n system's name: the folder's (``Storm-7B-best-of-64``) or its ``pretty_name``
+(``Snorkel (Mistral-PairRM-DPO+best-of-16)``)."""
 HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
 COUNT = re.compile(r"(?P<count>[0-9]+)(\.0+)?")
 """A count as pandas prints it: ``805``, or ``805.0`` from a column that holds floats."""
@@ -476,9 +505,22 @@ def _model(reader: MemberReader, name: str, model_id: str,
     pretty = text_field(settings, "pretty_name")
     kwargs = settings.get("completions_kwargs")
     loaded = text_field(kwargs, "model_name") if isinstance(kwargs, dict) else None
-    named = loaded if loaded and not loaded.startswith((".", "/", "~")) else None
-    hub = named if named and settings.get("fn_completions") in HUB_LOADERS \
-        and HUB_ID.fullmatch(named) else None
+    # a local path is no name; a best-of-n system's model_name is its base model's, not its own
+    local = loaded is not None and loaded.startswith((".", "/", "~"))
+    named = None if local or _best_of_n(kwargs, (model_id, pretty)) else loaded
+    decoder = settings.get("fn_completions")
+    hub = named if named and decoder in HUB_LOADERS and HUB_ID.fullmatch(named) else None
+    api = named if decoder in API_CALLERS else None
     aliases = [a for a in (pretty, named, str(key)) if a and a != model_id]
-    return StatedModel(id=model_id, display_name=pretty, hub_id=hub, aliases=aliases,
-                       source=[name])
+    return StatedModel(id=model_id, display_name=pretty, hub_id=hub, api_id=api,
+                       aliases=aliases, source=[name])
+
+
+def _best_of_n(kwargs: object, names: tuple[str | None, ...]) -> bool:
+    """Whether a config with these ``completions_kwargs`` and names (its folder's, its
+    ``pretty_name``) is a system that picks one of several completions of the model it loads:
+    a ``SAMPLE_COUNTS`` setting above 1, or a best-of-n name."""
+    counts = [kwargs.get(key) for key in SAMPLE_COUNTS] if isinstance(kwargs, dict) else []
+    if any(type(count) is int and count > 1 for count in counts):  # not a bool
+        return True
+    return any(BEST_OF_NAME.search(name) for name in names if name)

@@ -5,8 +5,10 @@ A results table names a model the way the package's configs do (OpenCompass's
 package's description of that model (``Snapshot.models``) says what it loads: the Hugging Face
 id, which is the model's key (``graph.mapping.model_names``). Linking the two is a fact of one
 package, so it is made here, at the harvest, where both are in hand, and the mapping of a
-result needs no other record: ``StatedResult.model_id`` is that model's Hugging Face id, else
-its id in the package.
+result needs no other record: ``StatedResult.model_id`` is the name that model's description
+is keyed by (``ModelRules.record_name``: its Hugging Face id; else the API id it calls, where
+its id in the package respells it, as AlpacaEval's ``gpt4_1106_preview`` does OpenAI's
+``gpt-4-1106-preview``; else its id in the package), so a result and the description meet.
 
 A name is looked up as written among each model's id, Hugging Face id, display name and
 aliases; failing that, by the key the mapping's rule gives it (``llama-3-70b-instruct-lmdeploy``
@@ -18,7 +20,7 @@ mapping's key rule alone decides its node.
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from graph.mapping.model_names import bundled_model_rules
+from graph.mapping.model_names import ModelRules, bundled_model_rules
 from graph.records.harness_snapshot import Entry
 from graph.records.stated_model import StatedModel
 
@@ -26,8 +28,8 @@ from graph.records.stated_model import StatedModel
 def with_model_ids(entries: Sequence[Entry], models: Sequence[StatedModel]) -> list[Entry]:
     """``entries`` with each result's ``model_id`` set where its name is one model's."""
     rules = bundled_model_rules()
-    named = _unique(((name, key) for name, key in _names(models)))
-    keyed = _unique(((rules.key(name), key) for name, key in _names(models)))
+    named = _unique(_names(models, rules))
+    keyed = _unique(((rules.key(name), key) for name, key in _names(models, rules)))
     linked: list[Entry] = []
     for entry in entries:
         results = [result.model_copy(update={"model_id": found}) if (
@@ -39,12 +41,13 @@ def with_model_ids(entries: Sequence[Entry], models: Sequence[StatedModel]) -> l
     return linked
 
 
-def _names(models: Sequence[StatedModel]) -> Iterator[tuple[str, str]]:
-    """(a name a model is given, that model's Hugging Face id or id), for every name."""
+def _names(models: Sequence[StatedModel], rules: ModelRules) -> Iterator[tuple[str, str]]:
+    """(a name a model is given, the name that model is keyed by), for every name."""
     for model in models:
-        for name in (model.id, model.hub_id, model.display_name, *model.aliases):
+        keyed = rules.record_name(model.id, model.hub_id, model.api_id)
+        for name in (model.id, model.hub_id, model.api_id, model.display_name, *model.aliases):
             if name:
-                yield name, model.hub_id or model.id
+                yield name, keyed
 
 
 def _unique(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:

@@ -1,14 +1,15 @@
 """A model a harness package describes -> the statements of its record's named graph.
 
-The model's node is the one its Hugging Face id names where the package states one, else its
-id there (``graph.mapping.model_names``), so HELM's metadata, OpenCompass's configs and every
-result naming the model meet on one node, each in its own graph. What the package states:
-its display name (``rdfs:label``), every other name (``skos:altLabel``: its id, the
-Hugging Face id, the configs' names), the Hugging Face id (``bench:hubId``), its maker (an
-organisation node, ``bench:madeBy``), access as written, release date, parameter count and
-short description; a dated snapshot (``gpt-4o-2024-05-13``) is ``bench:snapshotOf`` the
-model its name is a snapshot of. The record cites the package and the files, as a harness
-entry's does.
+The model's node is the one its Hugging Face id names where the package states one, else the
+API id it calls where the package's id respells it, else its id there
+(``ModelRules.record_name`` in ``graph.mapping.model_names``), so HELM's metadata,
+OpenCompass's and AlpacaEval's configs and every result naming the model meet on one node,
+each in its own graph. What the package states: its display name (``rdfs:label``), every
+other name (``skos:altLabel``: its id, the Hugging Face id, the API id, the configs' names),
+the Hugging Face id (``bench:hubId``), its maker (an organisation node, ``bench:madeBy``),
+access as written, release date, parameter count and short description; a dated snapshot
+(``gpt-4o-2024-05-13``) is ``bench:snapshotOf`` the model its name is a snapshot of. The
+record cites the package and the files, as a harness entry's does.
 """
 
 from graph.mapping.context import MappingContext
@@ -29,10 +30,11 @@ def map_harness_model(record: HarnessModel, out: Statements, ctx: MappingContext
     out.add(out.graph, PROV.wasDerivedFrom, package_node(package, harness, out, ctx))
 
     rules = bundled_model_rules()
-    key = rules.key(model.hub_id or model.id)
+    keyed = rules.record_name(model.id, model.hub_id, model.api_id)
+    key = rules.key(keyed)
     node = ctx.named_node(out, ctx.iris.model(key), BENCH.Model, model.display_name or model.id)
     out.add(out.graph, BENCH.describesModel, node)
-    names = [model.id, model.hub_id, *model.aliases]
+    names = [model.id, model.hub_id, model.api_id, *model.aliases]
     out.add_texts(node, SKOS.altLabel, dict.fromkeys(n for n in names
                                                     if n and n != model.display_name))
     out.add_text(node, BENCH.hubId, model.hub_id)
@@ -46,7 +48,7 @@ def map_harness_model(record: HarnessModel, out: Statements, ctx: MappingContext
     family = rules.family(key)
     if family is not None:
         out.add(node, BENCH.snapshotOf, ctx.named_node(out, ctx.iris.model(family), BENCH.Model,
-                                                       _family_name(model.id, key, family)))
+                                                       _family_name(keyed, key, family)))
 
 
 def _family_name(name: str, key: str, family: str) -> str:

@@ -15,7 +15,18 @@ build stays exact):
 2. slugged (``graph.slug``);
 3. one serving-backend suffix removed (``models.toml``, ``[[backend]]``: the same weights
    served another way are the same model);
-4. a known miss of the rule mapped to the key it should have (``[[same]]``, with reasons).
+4. a respelling that sources state (``[[respelling]]``: Meta's Hub repositories
+   ``Meta-Llama-3-70B`` are the Llama 3 that OpenCompass's configs name ``llama-3-70b-hf`` and
+   HELM ``meta/llama-3-70b``);
+5. a known miss of the rule mapped to the key it should have (``[[same]]``, with reasons).
+
+A package's description of a model (``StatedModel``) is keyed by one of the names it states
+(``ModelRules.record_name``): its Hugging Face id; else, where the package's own id is the id
+it calls a provider's API with written with other separators (AlpacaEval's folder
+``gpt4_1106_preview`` calling OpenAI's ``gpt-4-1106-preview``: ``[api_respelling]``), that
+API id, the provider's own spelling, which other sources write; else its own id. Only a
+respelling: a folder that adds to the API id (``gpt4_1106_preview_concise``, the same model
+asked for short answers) is another entry of its leaderboard, and keeps its own key.
 
 A dated snapshot (``gpt-4o-2024-05-13``, ``claude-3-5-sonnet-20240620``, ``gpt-4-0613``:
 ``[[snapshot]]`` patterns) keeps its own key, and ``family`` names the model it is a snapshot
@@ -27,7 +38,7 @@ import tomllib
 from functools import cache
 from importlib import resources
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from graph.slug import node_key
 
@@ -57,11 +68,30 @@ class SnapshotPattern(_Rule):
         return pattern
 
 
+class Respelling(_Rule):
+    pattern: str
+    """A regular expression searched for in a key after steps 1–3 (``^`` anchors it)."""
+    replacement: str
+    """What the match becomes (``re.sub``'s replacement)."""
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, pattern: str) -> str:
+        re.compile(pattern)
+        return pattern
+
+
 class Same(_Rule):
     name: str
-    """A key the rule gives (after steps 1–3)."""
+    """A key the rule gives (after steps 1–4)."""
     model: str
     """The key it should have."""
+
+    @model_validator(mode="after")
+    def _another_key(self) -> "Same":
+        if self.name == self.model:
+            raise ValueError(f"a [[same]] item that maps {self.name!r} to itself")
+        return self
 
 
 class ModelRules(BaseModel):
@@ -69,20 +99,42 @@ class ModelRules(BaseModel):
 
     backend: tuple[Backend, ...] = ()
     snapshot: tuple[SnapshotPattern, ...] = ()
+    respelling: tuple[Respelling, ...] = ()
     same: tuple[Same, ...] = ()
+    api_respelling: _Rule | None = None
+    """Present: a package's model whose id respells its API id is keyed by the API id."""
 
     @property
     def _suffixes(self) -> tuple[str, ...]:
         return tuple(f"_{item.suffix}" for item in self.backend)
 
-    def key(self, name: str) -> str:
-        """The key of the model ``name`` (a Hugging Face id or a source's own name) names."""
-        key = node_key(name.rsplit("/", 1)[-1] if _ID_PATH.fullmatch(name) else name)
+    def spelled(self, name: str) -> str:
+        """The key of ``name`` by steps 1–4, before any ``[[same]]`` item."""
+        key = node_key(_last_part(name))
         for suffix in self._suffixes:
             if key.endswith(suffix) and len(key) > len(suffix):
                 key = key[: -len(suffix)]
                 break
+        for item in self.respelling:
+            key = re.sub(item.pattern, item.replacement, key, count=1)
+        return key
+
+    def key(self, name: str) -> str:
+        """The key of the model ``name`` (a Hugging Face id or a source's own name) names."""
+        key = self.spelled(name)
         return {item.name: item.model for item in self.same}.get(key, key)
+
+    def record_name(self, model_id: str, hub_id: str | None = None,
+                    api_id: str | None = None) -> str:
+        """Which name a package's description of a model is keyed by: its Hugging Face id,
+        else its API id where ``model_id`` is that id written with other separators (and
+        ``[api_respelling]`` holds), else ``model_id``."""
+        if hub_id:
+            return hub_id
+        if api_id and self.api_respelling is not None \
+                and _letters(api_id) == _letters(model_id):
+            return api_id
+        return model_id
 
     def family(self, key: str) -> str | None:
         """The key of the model that ``key`` is a dated snapshot of; None if it is none."""
@@ -91,6 +143,17 @@ class ModelRules(BaseModel):
             if found is not None and found.start() > 0:
                 return key[: found.start()]
         return None
+
+
+def _last_part(name: str) -> str:
+    """The last part of an id shaped ``owner/name``; any other name whole."""
+    return name.rsplit("/", 1)[-1] if _ID_PATH.fullmatch(name) else name
+
+
+def _letters(name: str) -> str:
+    """The letters and digits of a name's last part, in order, in lower case: what two
+    spellings of one id with other separators share."""
+    return node_key(_last_part(name)).replace("_", "")
 
 
 def read_model_rules(text: str) -> ModelRules:

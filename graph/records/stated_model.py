@@ -1,6 +1,12 @@
 """A model as a package states it: HELM's model metadata, an OpenCompass model config,
 an AlpacaEval model config. Each is kept as the package wrote it; which model node it is, and
-which other packages name the same model, the mapping decides (``graph.mapping.models``).
+which other packages name the same model, the mapping decides (``graph.mapping.model_names``).
+
+A system built on a model is a model of its own: AlpacaEval's best-of-n configs
+(``pairrm-zephyr-7b-beta``: 16 completions of ``HuggingFaceH4/zephyr-7b-beta``, one picked)
+load the base model, and its ids are none of the system's names (``hub_id``, ``api_id``,
+``aliases``), or its results would be keyed as the base model's. No field states the model
+it is built on.
 """
 
 from typing import Annotated
@@ -24,6 +30,10 @@ class StatedModel(SnapshotModel):
     display_name: str | None = None
     hub_id: str | None = None
     """The Hugging Face id the package loads or names for it, as written."""
+    api_id: str | None = None
+    """The id the package calls a provider's API with for it, as written (AlpacaEval's
+    ``completions_kwargs.model_name`` under an API's decoder: ``gpt-4-1106-preview``): the
+    provider's name of the model, which other sources may write."""
     aliases: Annotated[list[str], AfterValidator(_sorted_unique)] = []
     """The other names the package gives it: OpenCompass's ``abbr`` of each config that loads
     it (``llama-2-70b-hf``, ``llama-2-70b-turbomind``), names its result tables use."""

@@ -78,8 +78,9 @@ class StatedResult(SnapshotModel):
     model: Annotated[str, Field(min_length=1)]
     """The model as the source names it, verbatim."""
     model_id: str | None = None
-    """The model as the package's own description of it names it (``Snapshot.models``): its
-    Hugging Face id where that gives one, else the package's id of it. Set by the harvest
+    """The model as the package's own description of it names it (``Snapshot.models``): the
+    name that description is keyed by (``ModelRules.record_name``: its Hugging Face id, else
+    its API id where the package's id respells it, else the package's id). Set by the harvest
     where the name the table uses is one the package gives a model it describes
     (OpenCompass's table says ``llama-3-70b-instruct-hf``, its config loads
     ``meta-llama/Meta-Llama-3-70B-Instruct``)."""
