@@ -12,7 +12,6 @@ which device to free space on: the error names the folder.
 from __future__ import annotations
 
 import errno
-import io
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -48,20 +47,16 @@ def is_no_space(error: BaseException) -> bool:
     return False
 
 
-class _PythonWrites:
-    """A file numpy can only write through Python's ``write``, a chunk at a time."""
-
-    def __init__(self, handle: io.BufferedWriter) -> None:
-        self.write = handle.write
-
-
 def save_array(path: Path, array: npt.NDArray[Any]) -> None:
-    """``np.save`` that says a full disk as one: numpy writes a real file with C's ``fwrite``,
-    whose short write raises an ``OSError`` with no errno ("7856 requested and 992
-    written"), so it is given a file it must write through Python, whose ``write`` raises
-    ``ENOSPC``."""
+    """``np.save`` that says a full disk as one. numpy writes a real file with C's
+    ``fwrite``, whose short write raises an ``OSError`` with no errno ("7856 requested and
+    992 written"); here numpy writes the ``.npy`` header, and Python's ``write`` the array's
+    own bytes (no copy), raising ``ENOSPC``."""
+    whole = np.ascontiguousarray(array)
     with path.open("wb") as handle:
-        np.save(_PythonWrites(handle), array, allow_pickle=False)
+        np.lib.format.write_array_header_1_0(handle,
+                                             np.lib.format.header_data_from_array_1_0(whole))
+        handle.write(whole.data.cast("B"))
 
 
 @contextmanager
