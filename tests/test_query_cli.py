@@ -318,4 +318,4 @@ def test_a_bug_stays_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(graph.cli.query, "serialize_result", broken)
     with pytest.raises(TypeError, match="a bug"):
-        main(["query", "gated-medhelm"])
+        main(["query", "gated-medhelm", str(FIXTURES)])

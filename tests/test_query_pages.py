@@ -1,6 +1,7 @@
 """The named queries' pages (``/queries/NAME``): a list column's items are links of their own,
 escaped as every other value; the data formats keep the one string."""
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -74,3 +75,16 @@ def test_every_header_key_is_documented() -> None:
     """queries/README.md names each key a header may use, as the parser knows them."""
     text = (Path(__file__).parent.parent / "queries" / "README.md").read_text(encoding="utf-8")
     assert [key for key in HEADER_KEYS if f"`{key}`" not in text] == []
+
+
+def test_each_cell_names_its_column_for_a_phone(client: FlaskClient) -> None:
+    """On a narrow screen a query's table is a card per row (``table.cards``): each cell says
+    its column's name, so a value off to the right of a wide table is read beside its name."""
+    html = client.get("/queries/top-results", headers={"Accept": "text/html"}).get_data(
+        as_text=True)
+    table = html.split('<table class="rows cards">', 1)[1].split("</table>", 1)[0]
+    names = re.findall(r"<th>([^<]*)</th>", table)
+    rows = re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>", 1)[1], re.DOTALL)
+    assert names and rows
+    for row in rows:
+        assert re.findall(r'<td class="[^"]*" data-label="([^"]*)"', row) == names
