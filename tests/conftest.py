@@ -57,7 +57,8 @@ def seed_build(settings: Settings) -> BuildResult:
 @pytest.fixture(scope="session")
 def bundled_build(settings: Settings) -> BuildResult:
     """The bundled catalog built once per test process: several test modules read it, and its
-    build is the slowest fixture they share. Read it, never change it."""
+    build is the slowest fixture they share. Read it, never change it; writing it into a store
+    (``build_into``) freezes its term table, so a test that looks terms up builds its own."""
     return build([data_dir("catalog")], settings)
 
 
