@@ -8,14 +8,13 @@ with where in the package it was read (``reason``), so that a new release that c
 a change of data, and a rule that no longer matches the package is a warning of the harvest.
 """
 
-import tomllib
 from functools import cache
-from importlib import resources
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from graph.records.stated_result import RanBy, Scale
+from graph.resources import bundled_toml, read_toml
 
 RULES_FILE = "alpaca_eval.toml"
 
@@ -89,12 +88,11 @@ class Rules(_Rule):
 
 
 def read_rules(text: str) -> Rules:
-    """The rules of a TOML text; raises ``tomllib.TOMLDecodeError`` or pydantic's
-    ``ValidationError`` for a file that breaks the format (a bug in the shipped data)."""
-    return Rules.model_validate(tomllib.loads(text))
+    """The rules of a TOML text (``graph.resources.read_toml``)."""
+    return read_toml(Rules, text)
 
 
 @cache
 def bundled_rules() -> Rules:
     """The rules shipped with benchgraph, read once per process."""
-    return read_rules(resources.files("graph.harvest").joinpath(RULES_FILE).read_text("utf-8"))
+    return bundled_toml(Rules, "graph.harvest", RULES_FILE)

@@ -93,7 +93,7 @@ def _role_model(value: Any) -> Any:
 
 def _names(model: str, named: str) -> bool:
     """Whether a command's model names a table's (the same id, or the same last part:
-    ``openai/gpt-5.1-2025-11-13`` for ``gpt-5.1-2025-11-13``)."""
+    ``openai/gpt-4o`` for ``gpt-4o``)."""
     return named == "*" or named == model or named.rsplit("/", 1)[-1] == model.rsplit("/", 1)[-1]
 
 

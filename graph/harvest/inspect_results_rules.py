@@ -9,16 +9,15 @@ no key outside the format), so that a broken rule fails the harvest at once, not
 """
 
 import re
-import tomllib
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from graph.harvest.result_figures import DATE
 from graph.records.stated_result import RanBy
+from graph.resources import bundled_toml, read_toml
 
 FILE_NAME = "inspect_results.toml"
 
@@ -187,15 +186,14 @@ class Rules(_Rule):
 
 
 def read_rules(text: str) -> Rules:
-    """The rules of a TOML text; raises ``tomllib.TOMLDecodeError`` or pydantic's
-    ``ValidationError`` for a file that breaks the format (a bug in the shipped data)."""
-    return Rules.model_validate(tomllib.loads(text))
+    """The rules of a TOML text (``graph.resources.read_toml``)."""
+    return read_toml(Rules, text)
 
 
 @cache
 def bundled_rules() -> Rules:
     """The rules shipped with benchgraph, read once per process."""
-    return read_rules(resources.files("graph.harvest").joinpath(FILE_NAME).read_text("utf-8"))
+    return bundled_toml(Rules, "graph.harvest", FILE_NAME)
 
 
 def matching(rules: Iterable[PatternRule], text: str) -> PatternRule | None:

@@ -10,17 +10,16 @@ check the file when it is read, so that a broken rule fails the harvest at once.
 """
 
 import re
-import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graph.harvest.opencompass_models import Loads, ModelConfig
 from graph.records.stated_result import RanBy
+from graph.resources import bundled_toml, read_toml
 
 RULES = "opencompass_results.toml"
 
@@ -115,15 +114,14 @@ class Rules(BaseModel):
 
 
 def read_rules(text: str) -> Rules:
-    """The rules of a TOML text; raises ``tomllib.TOMLDecodeError`` or pydantic's
-    ``ValidationError`` for a file that breaks the format (a bug in the shipped data)."""
-    return Rules.model_validate(tomllib.loads(text))
+    """The rules of a TOML text (``graph.resources.read_toml``)."""
+    return read_toml(Rules, text)
 
 
 @cache
 def bundled_rules() -> Rules:
     """The rules shipped beside this module, read once per process."""
-    return read_rules(resources.files("graph.harvest").joinpath(RULES).read_text("utf-8"))
+    return bundled_toml(Rules, "graph.harvest", RULES)
 
 
 @dataclass(frozen=True)

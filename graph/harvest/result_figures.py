@@ -8,7 +8,7 @@ readers agree on what a number is: the digits 0-9 with a point (``12``, ``-0.5``
 README tables with thousands separators too (``1,234.5``, kept as ``1234.5``).
 
 Dates are read as the inspect_evals READMEs write them in a sentence or a Date cell
-(``2026-03-06``, ``July 3, 2025``, ``December 2025``) to ``YYYY-MM-DD``, ``YYYY-MM`` or
+(an ISO date, "Month D, YYYY", "Month YYYY") to ``YYYY-MM-DD``, ``YYYY-MM`` or
 ``YYYY``, as precise as the text is.
 """
 
@@ -126,8 +126,8 @@ DATE = (rf"\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}\s+{_DAY},?\s+\d{{4}}"
 
 def parse_date(text: str) -> str | None:
     """``YYYY-MM-DD``, ``YYYY-MM`` or ``YYYY`` (a range of months) of a date as the READMEs
-    write one: ``2026-03-06``, ``July 3, 2025``, ``4th of March 2026``, ``December 2025``,
-    ``February–March 2026``; ``None`` for anything else."""
+    write one: ``YYYY-MM-DD``, "Month D, YYYY", "Dth of Month YYYY", "Month YYYY",
+    "Month–Month YYYY"; ``None`` for anything else."""
     text = text.strip().lower()
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
         return text if 1 <= int(text[5:7]) <= 12 and 1 <= int(text[8:]) <= 31 else None

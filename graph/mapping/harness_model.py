@@ -8,7 +8,7 @@ each in its own graph. What the package states: its display name (``rdfs:label``
 other name (``skos:altLabel``: its id, the Hugging Face id, the API id, the configs' names),
 the Hugging Face id (``bench:hubId``), its maker (an organisation node, ``bench:madeBy``),
 access as written, release date, parameter count and short description; a dated snapshot
-(``gpt-4o-2024-05-13``) is ``bench:snapshotOf`` the model its name is a snapshot of. The
+(``gpt-4o-YYYY-MM-DD``) is ``bench:snapshotOf`` the model its name is a snapshot of. The
 record cites the package and the files, as a harness entry's does.
 """
 

@@ -22,16 +22,15 @@ bundled catalog: each id is a benchmark some entry describes, each reference res
 another one.
 """
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graph.mapping.identity import BenchmarkIndex, Identified
+from graph.resources import bundled_toml, read_toml
 
 FILE_NAME = "lineage.toml"
 
@@ -105,15 +104,14 @@ class _Held:
 
 
 def read_lineage(text: str) -> Lineage:
-    """The lineage of a TOML text; raises ``tomllib.TOMLDecodeError`` or pydantic's
-    ``ValidationError`` for a file that breaks the format (a bug in the shipped data)."""
-    return Lineage.model_validate(tomllib.loads(text))
+    """The lineage of a TOML text (``graph.resources.read_toml``)."""
+    return read_toml(Lineage, text)
 
 
 @cache
 def bundled_lineage() -> Lineage:
     """The lineage shipped with benchgraph, read once per process."""
-    return read_lineage(resources.files("graph.mapping").joinpath(FILE_NAME).read_text("utf-8"))
+    return bundled_toml(Lineage, "graph.mapping", FILE_NAME)
 
 
 @cache

@@ -34,12 +34,11 @@ of (the key without the date). The rule is data in ``models.toml``; the tests pi
 """
 
 import re
-import tomllib
 from functools import cache
-from importlib import resources
 
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
+from graph.resources import bundled_toml, read_toml
 from graph.slug import node_key
 
 FILE_NAME = "models.toml"
@@ -157,16 +156,14 @@ def _letters(name: str) -> str:
 
 
 def read_model_rules(text: str) -> ModelRules:
-    """The rules of a TOML text; raises ``tomllib.TOMLDecodeError`` or pydantic's
-    ``ValidationError`` for a file that breaks the format (a bug in the shipped data)."""
-    return ModelRules.model_validate(tomllib.loads(text))
+    """The rules of a TOML text (``graph.resources.read_toml``)."""
+    return read_toml(ModelRules, text)
 
 
 @cache
 def bundled_model_rules() -> ModelRules:
     """The rules shipped with benchgraph, read once per process."""
-    return read_model_rules(
-        resources.files("graph.mapping").joinpath(FILE_NAME).read_text("utf-8"))
+    return bundled_toml(ModelRules, "graph.mapping", FILE_NAME)
 
 
 def model_key(name: str) -> str:

@@ -28,14 +28,13 @@ in the catalog. One entry has at most one ``[[entry]]`` and one ``[[not_a_benchm
 an entry that is no benchmark (a collection, one left out) describes none by override.
 """
 
-import tomllib
 from functools import cache
-from importlib import resources
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graph.records.harness_snapshot import Harness
+from graph.resources import bundled_toml, read_toml
 
 FILE_NAME = "harness_overrides.toml"
 
@@ -153,12 +152,11 @@ NO_OVERRIDES = Overrides()
 
 
 def read_overrides(text: str) -> Overrides:
-    """The overrides of a TOML text; raises ``tomllib.TOMLDecodeError`` or pydantic's
-    ``ValidationError`` for a file that breaks the format (a bug in the shipped data)."""
-    return Overrides.model_validate(tomllib.loads(text))
+    """The overrides of a TOML text (``graph.resources.read_toml``)."""
+    return read_toml(Overrides, text)
 
 
 @cache
 def bundled_overrides() -> Overrides:
     """The overrides shipped with benchgraph, read once per process."""
-    return read_overrides(resources.files("graph.mapping").joinpath(FILE_NAME).read_text("utf-8"))
+    return bundled_toml(Overrides, "graph.mapping", FILE_NAME)
