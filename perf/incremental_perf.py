@@ -205,9 +205,7 @@ def phase_rebuild(args: Sequence[str]) -> dict[str, Any]:
     figures = rebuilt.figures
     return {"seconds": seconds, "records_read": figures.records_read,
             "records_remapped": figures.records_remapped,
-            "graphs_changed": figures.graphs_changed,
-            "pages_written": sum(figures.pages_written.values()),
-            "pages": sum(figures.pages.values()), "steps": figures.seconds,
+            "graphs_changed": figures.graphs_changed, "steps": figures.seconds,
             "rss_self_mb": _peak_mb()}
 
 

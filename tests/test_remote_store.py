@@ -155,5 +155,4 @@ def test_the_dumps_are_the_graph_as_the_engine_holds_it(store: Store, seed_build
         return set(holder)
 
     dumped = store.dump(NQUADS)
-    assert dumped.pieces is None  # made whole from the engine, not kept as pages
     assert read(dumped.path.read_bytes()) == read(serialize(seed_build.table, NQUADS).data)

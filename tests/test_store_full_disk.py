@@ -118,7 +118,7 @@ def test_a_build_that_fills_the_disk_says_so_and_leaves_the_store_as_it_was(
     assert failed, "no build ran out of room: the margins are too wide"
 
 
-@pytest.mark.parametrize("where", ["dumps", "index", "manifest"])
+@pytest.mark.parametrize("where", ["load files", "index", "manifest"])
 def test_a_full_disk_where_the_build_writes_is_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         where: str) -> None:
@@ -133,7 +133,8 @@ def test_a_full_disk_where_the_build_writes_is_one_line(
             raise error
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    target = {"dumps": "join_dumps", "index": "write_index", "manifest": "_write_manifest"}
+    target = {"load files": "write_dumps", "index": "write_index",
+              "manifest": "_write_manifest"}
     monkeypatch.setattr(disk, target[where], full)
     capsys.readouterr()
     assert main(["build", *map(str, MORE), "--store", f"oxigraph:{folder}", "--full"]) == 2

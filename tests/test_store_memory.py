@@ -1,8 +1,7 @@
-"""What writing a store generation holds: the dump pages are cut from the rows where the
-table holds them (``graph.store.pages.write_partition``), and the state's terms chunk is
-written a run of terms at a time (``graph.store.state.terms.write_snapshot``)."""
+"""What writing a store generation's state holds: the terms chunk is written a run of terms
+at a time (``graph.store.state.terms.write_snapshot``), and the rows as the table holds
+them."""
 
-import hashlib
 import json
 import random
 from pathlib import Path
@@ -12,8 +11,6 @@ import pytest
 from rdflib import URIRef
 
 from graph.dataset.table import QuadTable, TermSnapshot, TermTable
-from graph.store import pages
-from graph.store.pages import write_partition
 from graph.store.state import KeptBuild
 from graph.store.state import terms as terms_chunks
 from tests.memory import traced
@@ -27,35 +24,6 @@ def many_rows(count: int, distinct: int) -> QuadTable:
     ids = [terms.iri(URIRef(f"{IRI}{i}")) for i in range(distinct)]
     chosen = np.random.default_rng(0).choice(np.asarray(ids), size=(count, 4))
     return QuadTable.of_rows(terms, chosen)
-
-
-def digest(members: np.ndarray, rows: np.ndarray) -> str:
-    return hashlib.sha256(members.astype(np.int64).tobytes() + rows.astype(np.int64).tobytes()
-                          ).hexdigest()
-
-
-@pytest.mark.parametrize("keep_graphs", [True, False])
-def test_pages_are_cut_without_a_copy_of_the_rows(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keep_graphs: bool
-) -> None:
-    """120,000 quads over 3,000 terms: cutting them into pages allocates less than one
-    64-bit copy of the rows at its peak (sorting such a copy held two and an index), and
-    each page gets the rows it got when a copy was sorted, in the same order."""
-    table = many_rows(120_000, 3_000)
-    table.terms.freeze()
-    position = pages._group_position(keep_graphs)
-    groups, sorted_rows, ends = pages._grouped(table.terms, table.rows(), position)
-    expected = [digest(members, rows) for members, rows in pages._cut(groups, sorted_rows,
-                                                                        ends)]
-    del groups, sorted_rows, ends
-    got: list[str] = []
-    monkeypatch.setattr(pages, "_write_page", lambda folder, partition, terms, members, rows,
-                        prefixes, number: got.append(digest(members, rows)))
-    _, _, peak = traced(lambda: write_partition(tmp_path, table, "https://example.org/",
-                                                keep_graphs=keep_graphs))
-    assert got == expected
-    assert len(expected) > 10
-    assert peak < table.rows().nbytes, (peak, table.rows().nbytes)
 
 
 def test_a_terms_chunk_is_written_a_run_of_terms_at_a_time(

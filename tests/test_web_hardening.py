@@ -19,6 +19,7 @@ from graph.build import BuildResult, build
 from graph.export.formats import NTRIPLES, TURTLE
 from graph.settings import Settings
 from graph.store.base import Store
+from graph.store.errors import StoreError
 from graph.store.kinds import StoreSpec, build_into, open_store
 from tests.seeds import SEEDS
 from tests.store_kinds import opened
@@ -97,9 +98,9 @@ def test_a_kept_file_that_is_gone_is_a_503_that_names_the_address_not_the_file(
         assert client.get("/dump.nt").status_code == 200
         dump, report = store.dump(NTRIPLES), store.validation_file(".json")
         for kept in (dump, report):
-            assert kept is not None and kept.pieces is None
+            assert kept is not None
             kept.path.unlink()
-        for address in ("/dump.nt", "/dumps"):
+        for address in ("/dump.nt",):
             for headers in (JSON, HTML):
                 answer = client.get(address, headers=headers)
                 assert answer.status_code == 503, (address, answer.status_code)
@@ -112,22 +113,24 @@ def test_a_kept_file_that_is_gone_is_a_503_that_names_the_address_not_the_file(
         assert_names_no_path(answer, paths)
 
 
-def test_a_store_folder_that_lost_a_dump_names_no_folder(
+def test_a_dump_that_cannot_be_written_names_no_folder(
         built: BuildResult, settings: Settings, tmp_path: Path) -> None:
-    """A store folder (``oxigraph:DIR``) whose generation lacks a dump: the store's own
-    message names the folder (the command line shows it); the client gets the address it
-    asked for."""
+    """A store folder (``oxigraph:DIR``) whose generation's data cannot be read when a dump
+    is first asked for: the store's own message names the folder (the command line and the
+    server's log show it); the client gets the address it asked for, and no dump is left."""
     build_into(tmp_path / "store", built, settings)
     generation = next((tmp_path / "store").glob("generation-*"))
-    (generation / "dump.nt").unlink()
     store = open_store(StoreSpec("oxigraph", str(tmp_path / "store")), settings)
+    (generation / "CURRENT").unlink()  # RocksDB's pointer to its data: it cannot open it
     try:
         client = create_app(settings, store).test_client()
-        for address in ("/dump.nt", "/dumps"):
-            answer = client.get(address, headers=JSON)
-            assert answer.status_code == 503
-            assert address in answer.get_json()["error"]["message"]
-            assert_names_no_path(answer, [str(tmp_path), str(generation)])
+        answer = client.get("/dump.nt", headers=JSON)
+        assert answer.status_code == 503
+        assert "/dump.nt" in answer.get_json()["error"]["message"]
+        assert_names_no_path(answer, [str(tmp_path), str(generation)])
+        with pytest.raises(StoreError, match=f"dump of {generation}"):
+            store.dump(NTRIPLES)
+        assert not [path for path in generation.iterdir() if "dump" in path.name]
     finally:
         store.close()
 

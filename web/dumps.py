@@ -1,11 +1,10 @@
 """``/dump.ttl``, ``.nt``, ``.trig``, ``.nq``, ``.jsonld``: the whole graph, and ``/dumps``, the
 page that lists them.
 
-Each dump is the file the store wrote when it was built (``Store.dump``), byte for byte what
-``benchgraph build -o FILE`` writes for the same records, streamed from disk as it is: the
-server's file wrapper (waitress sends it from the file a block at a time) and never the
-whole file in the server's memory; a dump an incremental build kept as its pages is streamed
-as one file of them (``graph.store.concat``), with the same headers. The response says what it is
+Each dump is a file the store writes from its engine's data the first time it is asked for
+(``Store.dump``), then streamed from disk as it is: the server's file wrapper (waitress sends
+it from the file a block at a time) and never the whole file in the server's memory. The
+response says what it is
 (Content-Type from the one format table, Content-Length, ``Content-Disposition`` with a file
 name) and carries the build's generation as its ETag, so a client that has it already gets a
 304; ranges are served too.
@@ -15,12 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, abort, render_template, request, send_file, url_for
-from werkzeug.exceptions import RequestedRangeNotSatisfiable
+from flask import Blueprint, Response, abort, render_template, send_file, url_for
 
 from graph.export.formats import Format
 from graph.store.base import StoredFile
-from graph.store.errors import StoreError, StorePreparing
+from graph.store.errors import StoreError
 from graph.store.files import DUMP_FORMATS
 from web.negotiation import content_type
 from web.stores import get_store
@@ -37,8 +35,6 @@ class DumpLink:
 
     format: Format
     href: str
-    size: int | None
-    """None while a ``sparql:`` store is still making it."""
     keeps_graphs: bool
 
 
@@ -56,21 +52,8 @@ def stream_file(kept: StoredFile, content_type: str, download_name: str) -> Resp
 
 
 def _send(kept: StoredFile, content_type: str, download_name: str) -> Response:
-    if kept.pieces is None:
-        response = send_file(kept.path, download_name=download_name, as_attachment=True,
-                             etag=kept.version, conditional=True, last_modified=None,
-                             max_age=0)
-    else:  # a dump kept as its pages (graph.store.concat): one seekable file of its pieces
-        joined = kept.open()
-        response = send_file(joined, download_name=download_name, as_attachment=True,
-                             etag=kept.version, conditional=False, last_modified=None,
-                             max_age=0)
-        response.content_length = kept.size  # send_file knows no length of a file object
-        try:
-            response.make_conditional(request, accept_ranges=True, complete_length=kept.size)
-        except RequestedRangeNotSatisfiable:
-            joined.close()
-            raise
+    response = send_file(kept.path, download_name=download_name, as_attachment=True,
+                         etag=kept.version, conditional=True, last_modified=None, max_age=0)
     response.headers["Content-Type"] = content_type  # as given: send_file would add a charset
     response.headers["Cache-Control"] = "no-cache"  # reusable, but ask first: a rebuild changes it
     return response
@@ -94,21 +77,10 @@ def dump(suffix: str) -> Response:
 @bp.route("/dumps")
 def listing() -> str:
     store = get_store()
-    preparing: str | None = None
-    try:
-        sizes: dict[str, int | None] = {suffix: store.dump(fmt).size
-                                        for suffix, fmt in _BY_SUFFIX.items()}
-    except StorePreparing as waiting:  # a sparql: store still making them: list them all
-        sizes, preparing = dict.fromkeys(_BY_SUFFIX), waiting.message
-    except OSError as error:  # a dump the store named is not there: as stream_file says
-        raise StoreError(f"a dump cannot be read: {error}") from None
-    links = [DumpLink(fmt, url_for("dumps.dump", suffix=suffix), sizes[suffix],
-                      fmt.keeps_graphs)
+    links = [DumpLink(fmt, url_for("dumps.dump", suffix=suffix), fmt.keeps_graphs)
              for suffix, fmt in _BY_SUFFIX.items()]
-    counts = store.counts()
-    return render_template("docs/dumps.html", links=links, counts=counts,
-                           records=len(store.record_graphs()), preparing=preparing,
-                           from_engine=store.dumps_from_engine)
+    return render_template("docs/dumps.html", links=links, counts=store.counts(),
+                           records=len(store.record_graphs()))
 
 
 __all__ = ["bp", "media_type_of", "stream_file"]

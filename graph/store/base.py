@@ -12,13 +12,12 @@ result reaches a page or a file without a conversion per term.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import pyoxigraph as ox
 
@@ -27,7 +26,6 @@ from graph.search.results import BrowsePage, BrowseRequest, SearchResults
 from graph.sparql.query_text import BindingTerm, BindingValue
 from graph.stats import GraphStats
 from graph.store.changes import NOT_KEPT, BuildChanges
-from graph.store.concat import Joined, Piece
 from graph.store.result import QueryResult
 from graph.validation.report import ValidationReport
 
@@ -110,27 +108,16 @@ class RecordGraph:
 
 @dataclass(frozen=True)
 class StoredFile:
-    """A file a store keeps whole (a dump, the validation report), to stream as it is: the
-    file at ``path``, or, when ``pieces`` are given, those joined (a dump an incremental
-    build kept as its pages: ``graph.store.concat``), and then no file is at ``path``."""
+    """A file a store keeps whole (a dump, the validation report), to stream as it is."""
 
     path: Path
     version: str
     """Changes whenever the file's contents may: the build that wrote it (an HTTP ETag)."""
-    pieces: tuple[Piece, ...] | None = None
 
     @property
     def size(self) -> int:
         """Its length in bytes."""
-        if self.pieces is None:
-            return self.path.stat().st_size
-        return sum(piece.size for piece in self.pieces)
-
-    def open(self) -> BinaryIO:
-        """Its bytes, to read from the first (a seekable file: close it once read)."""
-        if self.pieces is None:
-            return self.path.open("rb")
-        return io.BufferedReader(Joined(self.pieces))
+        return self.path.stat().st_size
 
 
 def _record_json(record: RecordGraph) -> dict[str, str]:
@@ -236,16 +223,11 @@ class Store(Protocol):
         order and page asked for, with every facet's counts (``graph.search.browse``)."""
         ...
 
-    @property
-    def dumps_from_engine(self) -> bool:
-        """Whether ``dump`` gives the graph as a remote engine gives it back (in the engine's
-        own forms of some literals), rather than the build's own bytes."""
-        ...
-
     def dump(self, fmt: Format) -> StoredFile:
         """The whole graph in ``fmt``: a file on this machine, to stream as it is (never to
-        read whole). Byte for byte what ``benchgraph build -o FILE`` writes for the same
-        records, but where ``dumps_from_engine``. StoreError when the store has none."""
+        read whole), written now if it was not yet. The same statements as ``benchgraph build
+        -o FILE`` writes for the same records, each literal in the form the engine keeps.
+        StoreError when it cannot be made."""
         ...
 
     def validation(self) -> ValidationReport | None:

@@ -18,8 +18,8 @@ build graph and the ontology, each as a named graph; and in the default graph th
 merge, so that a triple stated by two records is one triple there while ``GRAPH ?g`` still
 sees each record's own statement. (pyoxigraph's ``use_default_graph_as_union`` returns such a
 triple once per graph that holds it, so it is not the way.) Beside the Oxigraph data, the
-generation folder keeps the graph in every dump format and, when the build was validated, the
-validation report (``graph.store.files``): a server streams them as they are.
+generation folder keeps the search index, the validation report when the build was validated
+and, once asked for, the dumps (``graph.store.files``).
 """
 
 from __future__ import annotations
@@ -36,8 +36,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pyoxigraph as ox
-
 from graph.dataset.table import QuadTable
 from graph.export.formats import NQUADS, NTRIPLES
 from graph.heap import release_free_memory
@@ -47,16 +45,7 @@ from graph.stats import GraphStats
 from graph.store.base import BuildFacts
 from graph.store.changes import NOT_KEPT, BuildChanges
 from graph.store.errors import StoreError
-from graph.store.executor import Stores
-from graph.store.files import (
-    DUMP_FORMATS,
-    LOADED_FORMATS,
-    dump_name,
-    join_dumps,
-    write_dumps,
-    write_pages,
-    write_validation,
-)
+from graph.store.files import LOADED_FORMATS, dump_name, write_dumps, write_validation
 from graph.store.generations import (
     CHECKPOINTING,
     loading_name,
@@ -80,56 +69,52 @@ from graph.validation.report import ValidationReport
 if TYPE_CHECKING:
     from graph.store.state import KeptBuild
 
+_LOAD_FILES = "load"
+"""The folder, in a generation's while it is written, of the files its store is loaded from."""
+
 
 def build_store(
     folder: Path, table: QuadTable, facts: BuildFacts, stats: GraphStats, *,
-    with_graph: bool = True, validation: ValidationReport | None = None,
-    kept: KeptBuild | None = None, let_go: bool = False, lock: BuildLock | None = None,
+    validation: ValidationReport | None = None, kept: KeptBuild | None = None,
+    let_go: bool = False, lock: BuildLock | None = None,
 ) -> Manifest:
-    """Write a new generation of ``table`` under ``folder`` and switch to it: the dumps of
-    every format, the search index, ``validation`` (the build's report, when it was
-    validated) and, unless ``with_graph=False`` (a memory store holds the graph in memory:
-    ``load_in_memory``), the pyoxigraph store bulk-loaded from the dumps. ``stats`` are the
-    table's counts, kept in the manifest. With ``kept`` (the state of this build), the
-    dumps are written as pages and the state is kept too, so that the next build can be an
-    incremental one (``graph.store.rebuild``).
+    """Write a new generation of ``table`` under ``folder`` and switch to it: the pyoxigraph
+    store, the search index, ``validation`` (the build's report, when it was validated) and,
+    with ``kept`` (the state of this build), what the next build needs to be an incremental
+    one (``graph.store.rebuild``). ``stats`` are the table's counts, kept in the manifest. The
+    dumps are not written here: a store writes each from its Oxigraph data when it is first
+    asked for it (``graph.store.files``).
 
-    The load comes last, in a process of its own, once everything else is written. With
+    The load comes last, in a process of its own (``graph.store.writing``), from the
+    table's N-Quads and N-Triples written to files that are removed once it is done. With
     ``let_go``, the table is emptied first (``QuadTable.let_go``: the caller has no more use
-    for it), so that the load runs beside a process that no longer holds the graph: at
-    100,000 records a build that had let go of nothing held 2.0 GB beside its load's 0.2 GB
-    (perf/README.md, "The fifth pass").
+    for it), so that the load runs beside a process that no longer holds the graph.
 
-    A store folder's build (``with_graph``) is compared with the build the folder held
-    before, under the lock (``compared_with``), and the manifest keeps what it changed.
-
-    The folder's build lock is held throughout: ``lock``, the caller's, or taken here
-    (``graph.store.lock``). StoreError when ``folder`` exists and is neither empty nor a
-    benchgraph store (nothing in it is touched), when another build holds it, and when the
-    disk is full (``graph.store.space``: nothing written is left)."""
+    The build is compared with the build the folder held before, under the lock
+    (``compared_with``), and the manifest keeps what it changed. The folder's build lock is
+    held throughout: ``lock``, the caller's, or taken here (``graph.store.lock``). StoreError
+    when ``folder`` exists and is neither empty nor a benchgraph store (nothing in it is
+    touched), when another build holds it, and when the disk is full (``graph.store.space``:
+    nothing written is left)."""
     with BuildLock.take(folder) if lock is None else nullcontext(lock) as held:
         assert held.folder == folder and held.held, "a build under another folder's lock"
-        if with_graph:
-            facts = compared_with(folder, facts)
+        facts = compared_with(folder, facts)
         with reported_when_full(folder):
-            return _build_store(folder, table, facts, stats, with_graph, validation, kept,
-                                let_go)
+            return _build_store(folder, table, facts, stats, validation, kept, let_go)
 
 
 def _build_store(
-    folder: Path, table: QuadTable, facts: BuildFacts, stats: GraphStats, with_graph: bool,
+    folder: Path, table: QuadTable, facts: BuildFacts, stats: GraphStats,
     validation: ValidationReport | None, kept: KeptBuild | None, let_go: bool,
 ) -> Manifest:
     generation = new_generation_name()
     loading = folder / loading_name(generation)
+    loaded = loading / _LOAD_FILES
     try:
         loading.mkdir()
-        if kept is None:
-            written = write_dumps(loading, table, facts.base, DUMP_FORMATS)
-            loaded = {fmt: found.statements for fmt, found in written.items()}
-        else:
-            loaded = write_pages(loading, table, facts.base)
-            join_dumps(loading, DUMP_FORMATS)
+        loaded.mkdir()
+        written = write_dumps(loaded, table, facts.base, LOADED_FORMATS)
+        if kept is not None:
             kept.save(loading, None)
         write_index(loading / INDEX_FILE, table, facts.base)
         if validation is not None:
@@ -137,15 +122,14 @@ def _build_store(
         if let_go:
             table.let_go()
         release_free_memory()  # before the load's process starts, beside this one
-        _Writing("load", loading, *(loading / dump_name(fmt) for fmt in LOADED_FORMATS),
-                 enabled=with_graph).wait()
+        _Writing("load", loading, *(loaded / dump_name(fmt) for fmt in LOADED_FORMATS)).wait()
+        shutil.rmtree(loaded)
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
         raise
-    manifest = Manifest(generation, facts, stats, quads=loaded[NQUADS],
-                        triples=loaded[NTRIPLES])
-    # with_graph=False: the folder is a memory or remote store's, removed on close
-    _switch(folder, loading, manifest, write_out=with_graph)
+    manifest = Manifest(generation, facts, stats, quads=written[NQUADS].statements,
+                        triples=written[NTRIPLES].statements)
+    _switch(folder, loading, manifest)
     return manifest
 
 
@@ -177,24 +161,28 @@ class StoreUpdate:
 
     def __init__(self, folder: Path, previous: Manifest) -> None:
         self._folder = folder
+        self._previous = previous
         self._generation = new_generation_name()
         self._loading = folder / loading_name(self._generation)
         self._child = _Writing("update", self._loading, folder / previous.generation,
                                sends_input=True)
 
     def apply(self, update: GraphUpdate, facts: BuildFacts, stats: GraphStats,
-              write: Callable[[Path], tuple[int, int]]) -> Manifest:
+              write: Callable[[Path], None]) -> Manifest:
         """Give the store's process ``update`` and, while it applies it, let ``write`` put the
-        rest of the generation into its folder (the pages, the index, the state; it says how
-        many quads and triples the dumps hold); then switch to it. As for ``build_store``,
-        nothing is switched to until all of it is complete, and a full disk is ``NoSpace``."""
+        rest of the generation into its folder (the index, the state); then switch to it. As
+        for ``build_store``, nothing is switched to until all of it is complete, and a full
+        disk is ``NoSpace``."""
         with reported_when_full(self._folder):
             with self._child as child:
                 child.send(update)
                 child.wait_ready()
-                quads, triples = write(self._loading)
-            manifest = Manifest(self._generation, facts, stats, quads=quads, triples=triples)
-            _switch(self._folder, self._loading, manifest, write_out=True)
+                write(self._loading)
+            more_quads, more_triples = map(int, child.output.split())
+            manifest = Manifest(self._generation, facts, stats,
+                                quads=self._previous.quads + more_quads,
+                                triples=self._previous.triples + more_triples)
+            _switch(self._folder, self._loading, manifest)
         return manifest
 
     def abandon(self) -> None:
@@ -224,11 +212,11 @@ def updating_store(folder: Path, previous: Manifest, lock: BuildLock) -> Iterato
         update.abandon()  # once applied, nothing: the process has ended, the folder moved
 
 
-def _switch(folder: Path, loading: Path, manifest: Manifest, *, write_out: bool) -> None:
+def _switch(folder: Path, loading: Path, manifest: Manifest) -> None:
     """Name the generation written in ``loading`` as ``manifest`` says, write it out to disk
-    (unless ``write_out`` is False) and switch the folder to it: the one step that switches
-    is the manifest's replacement. If any of it fails, the new generation is removed, unless
-    the manifest names it (the replacement done, a later step failed). Then the clean-up."""
+    and switch the folder to it: the one step that switches is the manifest's replacement.
+    If any of it fails, the new generation is removed, unless the manifest names it (the
+    replacement done, a later step failed). Then the clean-up."""
     written = folder / manifest.generation
     try:
         os.rename(loading, written)
@@ -236,8 +224,7 @@ def _switch(folder: Path, loading: Path, manifest: Manifest, *, write_out: bool)
         shutil.rmtree(loading, ignore_errors=True)
         raise
     try:
-        if write_out:
-            _write_out(folder)
+        _write_out(folder)
         _write_manifest(folder, manifest)
     except BaseException:
         if current_generation(folder) != manifest.generation:
@@ -273,34 +260,20 @@ def _write_out(folder: Path) -> None:
         os.close(descriptor)
 
 
-def load_in_memory(generation: Path) -> Stores:
-    """The graph of a generation folder (its N-Quads and N-Triples dumps) in memory: a
-    pyoxigraph store of every named graph and their merge in the default graph, as a store
-    folder holds them, and one of the merge alone."""
-    quads, merge = (generation / dump_name(fmt) for fmt in LOADED_FORMATS)
-    dataset = ox.Store()
-    dataset.bulk_load(path=quads, format=ox.RdfFormat.N_QUADS)
-    dataset.bulk_load(path=merge, format=ox.RdfFormat.N_TRIPLES)
-    merged = ox.Store()
-    merged.bulk_load(path=merge, format=ox.RdfFormat.N_TRIPLES)
-    return Stores(dataset, merged)
-
-
 class _Writing:
     """A store's Oxigraph data written at ``path`` by its own process
     (``graph.store.writing``, which says why not a forked one) while the block runs: ``load``
     (bulk-loading dump files: ``arguments`` are their paths) or ``update`` (a checkpoint of
     the store at ``arguments[0]``, with ``update`` applied). ``wait_ready`` returns once the
     folder ``path`` is there; leaving the block waits for the rest and raises StoreError if it
-    failed. (With ``enabled=False``, nothing.)"""
+    failed; ``output`` is then what it wrote after ``ready``."""
+
+    output: str = ""
 
     def __init__(self, command: str, path: Path, *arguments: Path,
-                 sends_input: bool = False, enabled: bool = True) -> None:
+                 sends_input: bool = False) -> None:
         self._path = path
-        self._child: subprocess.Popen[bytes] | None = None
-        if not enabled:
-            return
-        self._child = subprocess.Popen(
+        self._child: subprocess.Popen[bytes] | None = subprocess.Popen(
             [sys.executable, "-m", "graph.store.writing", command, str(path), *map(str, arguments)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if not sends_input:
@@ -356,6 +329,7 @@ class _Writing:
         if child.stdin is not None and not child.stdin.closed:
             child.stdin.close()
         errors = child.stderr.read()
+        self.output = child.stdout.read().decode(errors="replace").removeprefix(READY.decode())
         child.wait()
         child.stdout.close()
         child.stderr.close()
@@ -368,4 +342,4 @@ class _Writing:
 
 
 __all__ = ["MANIFEST", "GraphUpdate", "Manifest", "StoreUpdate", "build_store", "compared_with",
-           "load_in_memory", "read_manifest", "updating_store"]
+           "read_manifest", "updating_store"]

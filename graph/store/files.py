@@ -1,26 +1,16 @@
 """The files a store generation keeps beside its Oxigraph data: the dumps and the validation report.
 
-A store is built once and served many times, so what a server hands out whole is written once,
-at build time, into the generation folder, and streamed from there on every request:
-
 - ``dump.ttl``, ``dump.nt``, ``dump.trig``, ``dump.nq``, ``dump.jsonld``: the graph in every
-  format of ``graph.export.formats``, written by ``graph.export.write_file`` from the build's
-  table with the data's base IRI, so each is byte for byte what ``benchgraph build -o FILE``
-  writes for the same records. The N-Quads and N-Triples are the very files the store is
-  bulk-loaded from (the named graphs and their merge), so they cost nothing more than keeping
-  them. Formats are written one at a time: a build never holds two serialisations at once.
+  dump format, each written from the generation's own Oxigraph store the first time it is
+  asked for (``made_dump``), in a process of its own (``graph.store.dumping``), and then
+  streamed as it is on every request. A generation's data never changes, so a dump is made
+  once: into the generation folder, where the next process to serve it finds it too, or, when
+  that folder cannot be written (a read-only mount, another user's folder), into a folder of
+  the serving process's own. A dump is written to a temporary name and renamed when whole:
+  two processes that make the same dump at once both write it, and either copy is the dump.
 - ``validation.json`` and ``validation.ttl`` when the build was validated: the report in its
-  JSON form (read back by ``ValidationReport.from_json``) and as the W3C SHACL report.
-
-A store folder built with ``benchgraph build --store`` keeps each dump as pages too
-(``graph.store.pages``), which an incremental build rewrites only in part and does not join:
-its generation holds no ``dump.*`` file, and each dump is served as its pages read as one
-file (``stored_dump``, ``graph.store.concat``), byte for byte the joined dump. Joining them
-wrote 800 MB at 10,000 records whatever changed (0.5 s quiet, 1-3.5 s with other work on the
-disk: ext4 copies every byte of ``os.copy_file_range``).
-Every file is there before the generation is switched to: nothing is made on first use, so
-a store folder serves as well from a read-only place (a read-only mount, a folder of another
-user) after an incremental build as after a full one.
+  JSON form (read back by ``ValidationReport.from_json``) and as the W3C SHACL report, written
+  with the build.
 
 RocksDB, which owns the rest of the folder, leaves files whose names are not its own alone.
 """
@@ -29,14 +19,17 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from graph.dataset.table import QuadTable
 from graph.export import Written, write_atomically, write_file
 from graph.export.formats import JSONLD, NQUADS, NTRIPLES, TRIG, TURTLE, Format
 from graph.store.base import StoredFile
-from graph.store.joining import join, pieces
-from graph.store.pages import Partition, write_partition
+from graph.store.errors import StoreError
+from graph.store.space import NoSpace
+from graph.store.writing import NO_SPACE
 from graph.validation.report import ValidationReport
 
 DUMP_STEM = "dump"
@@ -46,8 +39,7 @@ DUMP_FORMATS: tuple[Format, ...] = (TURTLE, NTRIPLES, TRIG, NQUADS, JSONLD)
 """Every dump: the graph formats of the registry but RDF/XML (which holds one graph, as
 Turtle does, and is slower to read)."""
 LOADED_FORMATS: tuple[Format, ...] = (NQUADS, NTRIPLES)
-"""The dumps the store is bulk-loaded from (the named graphs, and their merge)."""
-assert set(LOADED_FORMATS) <= set(DUMP_FORMATS), "a loaded format without a dump"
+"""What a store is bulk-loaded from (the named graphs, and their merge)."""
 
 
 def dump_name(fmt: Format) -> str:
@@ -62,32 +54,28 @@ def write_dumps(folder: Path, table: QuadTable, base: str,
     return {fmt: write_file(folder / dump_name(fmt), table, fmt, base=base) for fmt in formats}
 
 
-def write_pages(folder: Path, table: QuadTable, base: str) -> dict[Format, int]:
-    """Write every dump of ``table`` as pages into ``folder``, with their indexes; returns how
-    many statements each dump holds."""
-    counts = {}
-    for keep_graphs in (True, False):
-        partition = write_partition(folder, table, base, keep_graphs=keep_graphs)
-        partition.save(folder)
-        counts.update(dict.fromkeys(partition.formats, partition.statements))
-    return counts
-
-
-def join_dumps(folder: Path, formats: tuple[Format, ...]) -> None:
-    """Make the dumps of ``formats`` from the pages in ``folder`` (a full build's)."""
-    for fmt in formats:
-        partition = Partition.load(folder, fmt.keeps_graphs, with_members=False)
-        join(folder, partition, fmt, folder / dump_name(fmt))
-
-
-def stored_dump(generation: Path, fmt: Format) -> StoredFile:
-    """``fmt``'s dump of the generation folder ``generation``: its file, or, in a generation
-    an incremental build wrote, its pages as one file (``graph.store.concat``). PagesError
-    when it has neither."""
-    path = generation / dump_name(fmt)
-    if path.is_file():
-        return StoredFile(path, generation.name)
-    return StoredFile(path, generation.name, pieces(generation, fmt))
+def made_dump(generation: Path, fmt: Format, base: str, spare: Path) -> StoredFile:
+    """``fmt``'s dump of the generation folder ``generation`` (whose data's base IRI is
+    ``base``): the one there or in ``spare`` (the serving process's own folder), else written
+    now from the generation's store, into the first of the two that can be written.
+    StoreError when it cannot be (``NoSpace`` for a full disk)."""
+    for folder in (generation, spare):
+        if (folder / dump_name(fmt)).is_file():
+            return StoredFile(folder / dump_name(fmt), generation.name)
+    into = generation if os.access(generation, os.W_OK) else spare
+    path = into / dump_name(fmt)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    done = subprocess.run(
+        [sys.executable, "-m", "graph.store.dumping", str(generation), fmt.name, base,
+         str(partial)], capture_output=True, check=False)
+    if done.returncode != 0:
+        partial.unlink(missing_ok=True)
+        if done.returncode == NO_SPACE:
+            raise NoSpace(into)
+        said = done.stderr.decode(errors="replace").strip() or f"exit code {done.returncode}"
+        raise StoreError(f"the {fmt.name} dump of {generation} could not be written: {said}")
+    os.replace(partial, path)
+    return StoredFile(path, generation.name)
 
 
 def write_validation(folder: Path, report: ValidationReport) -> None:
@@ -110,9 +98,7 @@ __all__ = [
     "VALIDATION_JSON",
     "VALIDATION_TURTLE",
     "dump_name",
-    "join_dumps",
-    "stored_dump",
+    "made_dump",
     "write_dumps",
-    "write_pages",
     "write_validation",
 ]

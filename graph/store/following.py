@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -41,10 +43,9 @@ from graph.stats import GraphStats
 from graph.store.base import BuildFacts, StoredFile
 from graph.store.errors import StoreError
 from graph.store.executor import StoreSource
-from graph.store.files import VALIDATION_JSON, stored_dump
+from graph.store.files import VALIDATION_JSON, made_dump
 from graph.store.generations import Lease
 from graph.store.manifest import ManifestVersion, manifest_version
-from graph.store.pages import PagesError
 from graph.store.pool import QueryPool
 from graph.validation.report import ValidationReport
 
@@ -68,23 +69,26 @@ class Served:
     pool: QueryPool | None = None
     pool_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     dumps: dict[str, StoredFile] = field(default_factory=dict, repr=False)
+    dumps_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    """Held while a dump is found or made: a thread asking for one another is making waits
+    for it, rather than writing it again."""
+    spare: Path | None = None
+    """This process's own folder for the dumps a generation folder it cannot write lacks."""
     users: int = 0
     """The calls and ``reading`` blocks using it now."""
     retired: bool = False
     """Set once the store has moved on to a newer generation."""
 
-    def dump(self, fmt: Format, folder: Path) -> StoredFile:
-        """``fmt``'s dump (``graph.store.files.stored_dump``); StoreError when the
-        generation has none."""
-        found = self.dumps.get(fmt.name)
-        if found is None:
-            try:
-                found = stored_dump(self.path, fmt)
-            except PagesError:
-                raise StoreError(f"the store in {folder} holds no {fmt.name} dump: build "
-                                 "it again") from None
-            self.dumps[fmt.name] = found
-        return found
+    def dump(self, fmt: Format) -> StoredFile:
+        """``fmt``'s dump, made now if it was not yet (``graph.store.files.made_dump``)."""
+        with self.dumps_lock:
+            found = self.dumps.get(fmt.name)
+            if found is None:
+                if self.spare is None:
+                    self.spare = Path(tempfile.mkdtemp(prefix="benchgraph-dumps-"))
+                found = made_dump(self.path, fmt, self.facts.base, self.spare)
+                self.dumps[fmt.name] = found
+            return found
 
     def kept(self, name: str) -> StoredFile | None:
         """The file ``name`` of the generation folder (``graph.store.files``), if it has one."""
@@ -108,6 +112,9 @@ class Served:
         lease, self.lease = self.lease, None
         if lease is not None:
             lease.close()
+        spare, self.spare = self.spare, None
+        if spare is not None:
+            shutil.rmtree(spare, ignore_errors=True)
 
 
 class Generations:

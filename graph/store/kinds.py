@@ -1,9 +1,8 @@
 """Which store a command or the web app gets: ``--store`` / ``BENCHGRAPH_STORE``.
 
-- ``memory`` (the default): built at start from the PATHs given (or the bundled catalog):
-  the graph in pyoxigraph stores in memory, which the query processes share (forked from
-  this process), and the rest of the build (dumps, search index, validation) in a temporary
-  folder, removed when the store closes;
+- ``memory`` (the default): built at start from the PATHs given (or the bundled catalog)
+  into a temporary store folder, removed when the store closes, and served as an
+  ``oxigraph`` one;
 - ``oxigraph:DIR``: the store ``benchgraph build --store oxigraph:DIR`` made, opened
   read-only without reading a record;
 - ``sparql:URL``: a remote SPARQL 1.1 engine that ``benchgraph push`` loaded, queried at
@@ -31,8 +30,8 @@ from graph.mapping.iris import Iris
 from graph.settings import Settings
 from graph.stats import graph_stats
 from graph.store.base import BuildFacts, Limits, RecordGraph
-from graph.store.disk import Manifest, build_store, load_in_memory
-from graph.store.executor import InMemory, OnDisk
+from graph.store.disk import Manifest, build_store
+from graph.store.executor import OnDisk
 from graph.store.generations import lease_current
 from graph.store.local import LocalStore
 from graph.store.pool import PoolLimits
@@ -119,8 +118,7 @@ def build_facts(result: BuildResult, base: str) -> BuildFacts:
 
 
 def build_into(folder: Path, result: BuildResult, settings: Settings, *,
-               validate: bool = False, with_graph: bool = True,
-               kept: KeptBuild | None = None, let_go: bool = False,
+               validate: bool = False, kept: KeptBuild | None = None, let_go: bool = False,
                lock: BuildLock | None = None) -> Manifest:
     """Put a build into the store folder ``folder`` (``benchgraph build --store``); with
     ``validate``, check it against the shapes first and keep the report with it (the
@@ -131,17 +129,16 @@ def build_into(folder: Path, result: BuildResult, settings: Settings, *,
     build lock when the caller holds it already (``graph.store.lock``); else it is taken for
     the writing.
 
-    Validation is a choice, not a step of every build: at 10,000 records it costs more than
-    the build itself (perf/README.md). It reads the table graph by graph, each batch's
-    rdflib quads made for it alone and dropped once checked (``graph.validation.stream``):
-    the whole catalog is never held as rdflib quads.
+    Validation is a choice, not a step of every build: it costs more than the build itself.
+    It reads the table graph by graph, each batch's rdflib quads made for it alone and
+    dropped once checked (``graph.validation.stream``): the whole catalog is never held as
+    rdflib quads.
 
     The phases go in the order that holds least at once: the counts and the build's facts
-    first (their numpy columns, a column per position of every quad, are gone before
-    validation starts), then validation (which keeps only its results), then the store.
-    The build's term table is frozen first: it will not grow again, and its lookups (term to
-    id) are hundreds of megabytes at 100,000 records (``TermTable.freeze``). What each phase
-    let go of is handed back to the system before the next (``graph.heap``)."""
+    first, then validation (which keeps only its results), then the store. The build's term
+    table is frozen first: it will not grow again, and its lookups (term to id) are large
+    (``TermTable.freeze``). What each phase let go of is handed back to the system before
+    the next (``graph.heap``)."""
     result.table.terms.freeze()
     release_free_memory()
     stats = graph_stats(result.table, settings.base)
@@ -153,8 +150,8 @@ def build_into(folder: Path, result: BuildResult, settings: Settings, *,
 
         report = run_validation(result.table, settings)
         release_free_memory()
-    return build_store(folder, result.table, facts, stats, with_graph=with_graph,
-                       validation=report, kept=kept, let_go=let_go, lock=lock)
+    return build_store(folder, result.table, facts, stats, validation=report, kept=kept,
+                       let_go=let_go, lock=lock)
 
 
 def open_store(
@@ -224,13 +221,12 @@ def _remote(spec: StoreSpec, settings: Settings, limits: Limits, lazy: bool) -> 
 
 def _in_memory(
     folder: Path, result: BuildResult, settings: Settings, validate: bool
-) -> tuple[Path, InMemory]:
-    """A memory store's generation folder (what the build wrote besides the graph: dumps,
-    search index, validation), and its graph, loaded from the dumps into this process's
-    memory (the query processes forked from it share it)."""
-    manifest = build_into(folder, result, settings, validate=validate, with_graph=False)
+) -> tuple[Path, OnDisk]:
+    """A memory store's generation: ``result`` built into the temporary store folder
+    ``folder``."""
+    manifest = build_into(folder, result, settings, validate=validate)
     generation = folder / manifest.generation
-    return generation, InMemory(load_in_memory(generation))
+    return generation, OnDisk(generation)
 
 
 __all__ = ["StoreSpec", "build_facts", "build_into", "limits_from", "open_store",

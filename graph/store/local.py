@@ -118,10 +118,6 @@ class LocalStore:
     def base(self) -> str:
         return self.facts.base
 
-    @property
-    def dumps_from_engine(self) -> bool:
-        return False
-
     def reading(self) -> AbstractContextManager[LocalStore]:
         """A view of the store that answers everything from the generation current when the
         block begins, which no build removes until the block ends (``graph.store.following``);
@@ -185,7 +181,6 @@ class LocalStore:
             default_graphs=None if dataset is None else dataset.default_graphs,
             named_graphs=None if dataset is None else dataset.named_graphs,
             row_limit=limits.rows,
-            default_graph_only=dataset is None and not admitted.names_graphs,
         )
         with self._here() as here:
             answer = self._pool_here(here).run(request, limits.timeout)
@@ -228,7 +223,7 @@ class LocalStore:
         """``fmt``'s dump, to stream within the ``reading`` block it was asked for in (once
         the block ends, a build may remove its generation)."""
         with self._here() as here:
-            return here.dump(fmt, self.folder)
+            return here.dump(fmt)
 
     def validation(self) -> ValidationReport | None:
         with self._here() as here:

@@ -24,7 +24,7 @@ from graph.store.errors import StoreError
 
 MANIFEST = "benchgraph-store.json"
 FORMAT_VERSION = 2
-"""2: a generation holds the dumps (``graph.store.files``) beside the Oxigraph data."""
+"""2: a generation keeps its files (``graph.store.files``) beside the Oxigraph data."""
 
 
 @dataclass(frozen=True)

@@ -23,23 +23,12 @@ the base IRI, the reading limits); ``--full`` builds everything again.
 4. The next generation is written beside the current one (``graph.store.disk.updating_store``,
    whose process starts the checkpoint of the Oxigraph store as the rebuild starts):
    the Oxigraph store as a checkpoint of the current one with the changed graphs replaced and
-   their merge mended; the dump pages holding a changed graph or subject written again, the
-   others linked, or copied where linking is refused (``graph.store.pages``), and not joined:
-   a server streams each dump as its pages read as one file (``graph.store.concat``); the
-   search index, the previous one with the rows around the change written
-   again where no number moves (``graph.search.update``), else whole; the state. Then the
-   manifest switches to it, as after a full build: the generation holds every file a server
-   hands out, so serving it writes nothing.
+   their merge mended; the search index, the previous one with the rows around the change
+   written again where no number moves (``graph.search.update``), else whole; the state.
+   Then the manifest switches to it, as after a full build. Its dumps are written from its
+   store when first asked for (``graph.store.files``).
 
-Where the time goes, at 10,000 records on this project's 2-core machine (``python -m perf.run
-targets``, 2026-12-04 16:06, medians of 3 rounds): 1.10 s for one record changed, against
-33.0 s for the full build. By step, the three rounds: read 0.40-0.42 s, pages 0.16-0.18,
-map 0.14-0.16, index 0.10-0.14, plan 0.07, state 0.03-0.10, stats 0.03, and the switch
-0.07. The first rebuild after a full build removes that build's generation, its joined
-dumps with it: its switch took 0.23-0.24 s (the rebuild with nothing changed, timed first
-in each round). No dump is joined any more (that wrote 800 MB per rebuild), and the
-collector is paused throughout. perf/README.md, "The targets run a fifth time", has the
-figures of every round.
+The cyclic collector is paused throughout (``rebuild_store``).
 """
 
 from __future__ import annotations
@@ -64,7 +53,6 @@ from graph.build import (
     map_one,
 )
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
-from graph.export.formats import NQUADS
 from graph.gc_pause import gc_paused
 from graph.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping.context import MappingContext
@@ -89,7 +77,6 @@ from graph.store.files import write_validation
 from graph.store.kinds import build_facts
 from graph.store.lock import BuildLock
 from graph.store.manifest import manifest_version
-from graph.store.pages import Partition, canonical_rows, update_partition
 from graph.store.state import KeptBuild, MappedRecord, fingerprint
 from graph.vocabulary import bundled_vocabulary
 
@@ -114,17 +101,13 @@ class RebuildFigures:
     index_updated: bool = False
     """Whether the search index was the previous one updated (``graph.search.update``), not
     written whole."""
-    pages_written: dict[str, int] = field(default_factory=dict)
-    pages: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
 
     def summary(self) -> str:
-        written = sum(self.pages_written.values())
-        total = sum(self.pages.values())
         return (f"incremental build: {self.records_read:,} of {self.records:,} records "
                 f"imported again, from {self.files_imported:,} of {self.files:,} files; "
                 f"unchanged records mapped again: {self.records_remapped:,}; graphs changed: "
-                f"{self.graphs_changed:,}; dump pages written: {written:,} of {total:,}")
+                f"{self.graphs_changed:,}")
 
 
 @dataclass(frozen=True)
@@ -224,20 +207,7 @@ def _rebuild_into(next_generation: StoreUpdate, previous: _Previous, paths: Sequ
              if kept.imported.get(relative) is not made]
     figures.files_imported = len(fresh)
 
-    def write(loading: Path) -> tuple[int, int]:
-        rows = table.held_rows()
-        counts = {}
-        for keep_graphs, changed in ((True, change.graphs), (False, change.subjects)):
-            old = Partition.load(before, keep_graphs)
-            partition, written = update_partition(loading, before, old, table.terms, rows,
-                                                  changed, settings.base)
-            partition.save(loading)
-            counts[keep_graphs] = partition.statements
-            figures.pages_written[partition.name] = written
-            figures.pages[partition.name] = len(partition.pages)
-        clock.lap("pages")
-        # No dump is joined: each is kept as its pages, which a server streams as one file
-        # (graph.store.concat; joining wrote 800 MB at 10,000 records whatever changed).
+    def write(loading: Path) -> None:
         figures.index_updated = update_index(loading / INDEX_FILE, before / INDEX_FILE,
                                              table, settings.base, change.statements)
         clock.lap("index")
@@ -245,7 +215,6 @@ def _rebuild_into(next_generation: StoreUpdate, previous: _Previous, paths: Sequ
             write_validation(loading, validation)
         state.save(loading, before, fresh)
         clock.lap("state")
-        return counts[True], counts[False]
 
     switched = next_generation.apply(update, facts, stats, write)
     clock.lap("switch")
@@ -464,9 +433,10 @@ def _quads(rows: Ids) -> set[tuple[int, int, int, int]]:
 def _nquads(table: QuadTable, graphs: Ids) -> bytes:
     """The statements of ``graphs`` as N-Quads."""
     held = table.held_rows()
-    chosen = held[_in(held[:, GRAPH], graphs.astype(np.int32))].astype(np.int64)
-    assert NQUADS.rdf_writer is not None
-    return b"".join(NQUADS.rdf_writer(canonical_rows(table.terms, chosen, keep_graphs=True), {}))
+    chosen = held[_in(held[:, GRAPH], graphs.astype(np.int32))]
+    forms = table.terms.ntriples
+    return "".join(f"{forms[s]} {forms[p]} {forms[o]} {forms[g]} .\n" for s, p, o, g in
+                   chosen[:, [SUBJECT, PREDICATE, OBJECT, GRAPH]].tolist()).encode()
 
 
 def _by_text(by_path: dict[PurePosixPath, _Kept]) -> dict[str, _Kept]:

@@ -13,7 +13,9 @@ process that ever opens a store for writing.
   changed, and the start and the checkpoint run beside its reading and mapping.
 
 Each writes ``ready`` on its standard output once the folder PATH exists (the parent may
-then write files beside the store's), and exits with 0 when the store is complete; a system
+then write files beside the store's), and exits with 0 when the store is complete, an update
+having written on the line after ``ready`` how many statements the named graphs and the
+merge hold more than before (``replace_graphs``); a system
 error is written on its standard error, with exit code 1, or ``NO_SPACE`` when it says the
 disk (or the quota) is full (RocksDB's errors carry the system's words, not its number).
 
@@ -85,31 +87,42 @@ def update(path: str, previous: str) -> None:
     graphs = json.loads(sys.stdin.buffer.readline() or b"[]")
     nquads = sys.stdin.buffer.read()
     store = ox.Store(path)
-    replace_graphs(store, graphs, nquads)
+    quads, triples = replace_graphs(store, graphs, nquads)
     store.flush()
     del store
+    sys.stdout.write(f"{quads} {triples}\n")
 
 
-def replace_graphs(store: ox.Store, graphs: list[str], nquads: bytes) -> None:
+def replace_graphs(store: ox.Store, graphs: list[str], nquads: bytes) -> tuple[int, int]:
     """Make each of ``graphs`` hold exactly its statements in ``nquads``; a triple that no
-    named graph holds any more leaves the default graph (the merge), a new one joins it."""
+    named graph holds any more leaves the default graph (the merge), a new one joins it.
+    Returns how many statements the named graphs, and the merge, hold more than before (or
+    fewer: negative)."""
     default = ox.DefaultGraph()
     stated: dict[ox.NamedNode, set[ox.Quad]] = {ox.NamedNode(g): set() for g in graphs}
     for quad in ox.parse(nquads, format=ox.RdfFormat.N_QUADS):
         stated[quad.graph_name].add(quad)
     gone: list[ox.Triple] = []
+    quads = triples = 0
     for graph, now in stated.items():
         before = set(store.quads_for_pattern(None, None, None, graph))
         for quad in before - now:
             store.remove(quad)
             gone.append(quad.triple)
+            quads -= 1
         for quad in now - before:
             store.add(quad)
-            store.add(ox.Quad(quad.subject, quad.predicate, quad.object, default))
-    for triple in gone:
+            quads += 1
+            merged = ox.Quad(quad.subject, quad.predicate, quad.object, default)
+            if merged not in store:
+                store.add(merged)
+                triples += 1
+    for triple in set(gone):
         held = store.quads_for_pattern(triple.subject, triple.predicate, triple.object)
         if not any(quad.graph_name != default for quad in held):
             store.remove(ox.Quad(triple.subject, triple.predicate, triple.object, default))
+            triples -= 1
+    return quads, triples
 
 
 def main(arguments: list[str]) -> int:
@@ -121,9 +134,14 @@ def main(arguments: list[str]) -> int:
             update(*rest)
     except OSError as error:
         print(error, file=sys.stderr)
-        full = error.errno in _FULL or any(os.strerror(code) in str(error) for code in _FULL)
-        return NO_SPACE if full else 1
+        return exit_code(error)
     return 0
+
+
+def exit_code(error: OSError) -> int:
+    """The exit code of a process that met ``error``: ``NO_SPACE`` for a full disk or quota."""
+    full = error.errno in _FULL or any(os.strerror(code) in str(error) for code in _FULL)
+    return NO_SPACE if full else 1
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ engine whose default graph is the union of all (Virtuoso) includes the merge gra
 
 Search, browsing, dumps and the validation report's files are made here, once, from the
 data graphs read back, a thousand graphs a query (the same files a store folder keeps, by
-the same code: ``graph.store.disk.build_store``), in a temporary folder removed at
+the same writers: ``graph.store.files``), in a temporary folder removed at
 ``close``: on first use, or, after ``start_preparing`` (what ``serve`` does), in a process
 of their own while the store already answers (``graph.store.remote.prepared``).
 """
@@ -41,7 +41,15 @@ import pyoxigraph as ox
 from graph.dataset.oxigraph import to_rdflib
 from graph.dataset.table import QuadTable
 from graph.export.formats import Format
-from graph.search import INDEX_FILE, BrowsePage, BrowseRequest, SearchResults, browse, search
+from graph.search import (
+    INDEX_FILE,
+    BrowsePage,
+    BrowseRequest,
+    SearchResults,
+    browse,
+    search,
+    write_index,
+)
 from graph.search import open_index as _open_index
 from graph.sparql.admission import Admitted, admit_bound
 from graph.sparql.errors import QueryError
@@ -57,9 +65,15 @@ from graph.store.base import (
     ValidationSuffix,
 )
 from graph.store.describe import describe_node
-from graph.store.disk import build_store
 from graph.store.errors import StoreError
-from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE, dump_name, write_validation
+from graph.store.files import (
+    DUMP_FORMATS,
+    VALIDATION_JSON,
+    VALIDATION_TURTLE,
+    dump_name,
+    write_dumps,
+    write_validation,
+)
 from graph.store.pool import QueryTimeout
 from graph.store.remote.client import EngineLimit, RemoteError, RemoteTimeout
 from graph.store.remote.engine import Dataset, Engine
@@ -67,6 +81,7 @@ from graph.store.remote.layout import DEFAULT, Manifest, Names
 from graph.store.remote.manifest import read_report
 from graph.store.remote.prepared import Preparation
 from graph.store.result import QueryResult
+from graph.store.space import reported_when_full
 from graph.validation.report import ValidationReport
 
 _SOURCE = "the query"
@@ -111,10 +126,6 @@ class RemoteStore:
     @property
     def base(self) -> str:
         return self.manifest.facts.base
-
-    @property
-    def dumps_from_engine(self) -> bool:
-        return True
 
     @property
     def names(self) -> Names:
@@ -232,12 +243,14 @@ class RemoteStore:
         """Make the search index, dumps and the report's files in ``folder``; the generation
         folder that holds them."""
         table = self._read_data_graphs()
-        made = build_store(folder, table, self.manifest.facts, self.manifest.counts,
-                           with_graph=False)
-        generation = folder / made.generation
-        report = self.validation()
-        if report is not None:
-            write_validation(generation, report)
+        generation = folder / "files"
+        with reported_when_full(folder):
+            generation.mkdir()
+            write_dumps(generation, table, self.base, DUMP_FORMATS)
+            write_index(generation / INDEX_FILE, table, self.base)
+            report = self.validation()
+            if report is not None:
+                write_validation(generation, report)
         return generation
 
     def _read_data_graphs(self) -> QuadTable:

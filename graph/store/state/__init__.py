@@ -22,8 +22,6 @@ again only the files whose bytes changed. For that each generation keeps, in ``s
 Both kinds of chunk are written once and hard-linked by the generations after, each of
 which adds what it made anew as one more chunk, until there are many: then all of it is
 written as one chunk again.
-
-The dump pages (``graph.store.pages``) are kept beside it, in ``pages/``.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""A state file mapped, not read: its bytes stay the system's cached pages instead of
-becoming memory new to the process (``perf/README.md``, "Memory new to a process")."""
+"""The state's files: mapped, not read, so that their bytes stay the system's cached pages
+instead of becoming memory new to the process; and kept from one generation to the next."""
 
 from __future__ import annotations
 
 import mmap
 import os
+import shutil
 from pathlib import Path
 
 
@@ -17,4 +18,15 @@ def map_file(path: Path) -> mmap.mmap | None:
         return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
 
 
-__all__ = ["map_file"]
+def link_or_copy(source: Path, target: Path) -> None:
+    """``target`` the same file as ``source`` (a file of the generation before, never changed
+    once written): a hard link, or a copy where the system refuses the link. It does for a
+    store served read-only: Linux links another user's file only if it may write it
+    (``fs.protected_hardlinks``), and no system links across file systems."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
+
+
+__all__ = ["link_or_copy", "map_file"]

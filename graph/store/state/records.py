@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
 from graph.kept import ImportedFile, KeptRecord, Spooled
-from graph.store.pages import link_or_copy
-from graph.store.state.mapped_file import map_file
+from graph.store.state.mapped_file import link_or_copy, map_file
 
 FILES_AT_A_TIME = 1_000
 """How many files' records a records chunk pickles at a time (``pickle_runs``)."""

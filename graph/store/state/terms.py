@@ -18,9 +18,8 @@ from typing import TextIO
 
 from graph.dataset.form_index import FormIndex
 from graph.dataset.table import TermSnapshot, TermTable
-from graph.store.pages import link_or_copy
 from graph.store.space import save_array
-from graph.store.state.mapped_file import map_file
+from graph.store.state.mapped_file import link_or_copy, map_file
 
 TERMS_CHUNKS = 64
 """How many terms chunks a state keeps before it writes every term as one chunk (each is
