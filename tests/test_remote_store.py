@@ -143,9 +143,8 @@ def test_the_dumps_are_the_graph_as_the_engine_holds_it(store: Store, seed_build
     """A sparql: store makes its dumps from the data graphs read back from the engine: every
     statement of the build, in its graph, as the engine holds it. Oxigraph keeps some
     literals in a canonical form of their value (its issue #526: ``"100.0"^^xsd:decimal``
-    is kept as ``"100"``, an ``xsd:nonNegativeInteger`` as an ``xsd:integer``), as it does
-    in every store, so the dump equals the build's own one as Oxigraph reads it; a quad lost
-    or added on the way would show here."""
+    is kept as ``"100"``), as it does in every store, so the dump equals the build's own one
+    as Oxigraph reads it; a quad lost or added on the way would show here."""
     from graph.export import serialize
     from graph.export.formats import NQUADS
 

@@ -90,7 +90,7 @@ def test_results_of_three_sources_meet_on_one_model(triples: set) -> None:
     assert len(results) == 2  # OpenCompass's llama-2-70b-turbomind, inspect's Hub id
     assert (llama, BENCH.madeBy, URIRef(f"{BASE}org/meta")) in triples  # HELM says who
     assert (llama, BENCH.hubId, Literal("meta-llama/Llama-2-70b-hf")) in triples
-    assert (llama, BENCH.parameterCount, Literal(70000000000, datatype=XSD.positiveInteger)) \
+    assert (llama, BENCH.parameterCount, Literal("70000000000", datatype=XSD.integer)) \
         in triples
     assert (model("gpt_4o_2024_05_13"), BENCH.snapshotOf, model("gpt_4o")) in triples
 

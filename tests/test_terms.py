@@ -23,7 +23,7 @@ CASES: list[tuple[str, URIRef, Any]] = [
     ("5.0", XSD.decimal, Decimal("5.0")),
     ("-0.125", XSD.decimal, Decimal("-0.125")),
     ("42", XSD.integer, 42),
-    ("1200", XSD.nonNegativeInteger, 1200),
+    ("0", XSD.integer, 0),
     ("true", XSD.boolean, True),
     ("false", XSD.boolean, False),
     ('{"key": "page.x", "value": 1}', RDF.JSON, None),

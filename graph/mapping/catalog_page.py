@@ -12,7 +12,7 @@ from graph.mapping.paper_node import PaperFacts, add_paper
 from graph.mapping.papers import paper_ids
 from graph.mapping.references import markdown_links
 from graph.mapping.results import add_result
-from graph.namespace import BENCH, DCTERMS, PROV, RDFS, SCHEMA, SKOS, XSD
+from graph.namespace import BENCH, DCTERMS, PROV, RDFS, SCHEMA, SKOS
 from graph.records.catalog_page import CatalogPage, Dataset, Metric, Page, Paper
 from graph.records.verbatim import Verbatim
 
@@ -135,7 +135,7 @@ def _dataset(dataset: Dataset, benchmark: URIRef, out: Statements, ctx: MappingC
     out.add_texts(node, BENCH.modality, dataset.modalities)
     out.add_text(node, BENCH.licenseText, dataset.license)
     out.add_boolean(node, BENCH.publicTestSet, dataset.public_test_set)
-    out.add_integer(node, BENCH.size, dataset.size, XSD.nonNegativeInteger)
+    out.add_integer(node, BENCH.size, dataset.size)
     out.add_text(node, BENCH.sizeNote, dataset.size_note)
     out.add_text(node, BENCH.splitsNote, dataset.splits)
     out.add_url(node, SCHEMA.url, dataset.url)

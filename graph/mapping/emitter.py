@@ -99,12 +99,15 @@ class Statements:
         if value is not None:
             self._add_typed(subject, predicate, _decimal_lexical(value), _DECIMAL)
 
-    def add_integer(
-        self, subject: URIRef, predicate: URIRef, value: int | None, datatype: URIRef = _INTEGER
-    ) -> None:
-        """An integer, as ``xsd:integer`` unless ``datatype`` names a narrower type."""
+    def add_integer(self, subject: URIRef, predicate: URIRef, value: int | None) -> None:
+        """A whole number, always as ``xsd:integer`` in its canonical form, even where the
+        ontology's range is ``xsd:nonNegativeInteger`` or ``xsd:positiveInteger``: Oxigraph
+        keeps a literal of a type derived from ``xsd:integer`` as an ``xsd:integer`` (its
+        issue #526), so a narrower type stated here would be lost by every store, its
+        answers and its dumps. An ``xsd:integer`` in the range's value space is consistent
+        with the range; the shapes hold the bound (``sh:minInclusive``)."""
         if value is not None:
-            self._add_typed(subject, predicate, str(value), datatype)
+            self._add_typed(subject, predicate, str(value), _INTEGER)
 
     def add_boolean(self, subject: URIRef, predicate: URIRef, value: bool | None) -> None:
         if value is not None:

@@ -44,7 +44,7 @@ from graph.mapping.identity import grouping_id
 from graph.mapping.lineage_links import lineage_links
 from graph.mapping.paper_node import PaperFacts, add_paper
 from graph.mapping.results import add_stated_result
-from graph.namespace import BENCH, DCTERMS, FOAF, PROV, RDFS, SCHEMA, SKOS, XSD
+from graph.namespace import BENCH, DCTERMS, FOAF, PROV, RDFS, SCHEMA, SKOS
 from graph.records import HarnessEntry, HarnessPackage
 from graph.records.harness_snapshot import Entry, HumanBaseline, LocalData, Repository, Taxonomy
 from graph.slug import node_key
@@ -272,7 +272,7 @@ def _subtasks(entry: Entry, tasks: dict[str, URIRef], default: URIRef | None,
         out.add(owner, BENCH.subtask, node)
         out.add_type(node, BENCH.Subtask)
         out.add_text(node, BENCH.taskName, name)
-        out.add_integer(node, BENCH.sampleCount, stated.samples, XSD.nonNegativeInteger)
+        out.add_integer(node, BENCH.sampleCount, stated.samples)
         for baseline in stated.baselines:
             metric = ctx.iris.part(node, "metric", node_key(baseline.metric))
             out.add(node, BENCH.metric, metric)

@@ -16,7 +16,7 @@ from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
 from graph.mapping.harness_entry import package_node
 from graph.mapping.model_names import bundled_model_rules
-from graph.namespace import BENCH, DCTERMS, PROV, SKOS, XSD
+from graph.namespace import BENCH, DCTERMS, PROV, SKOS
 from graph.records import HarnessModel
 
 
@@ -43,7 +43,7 @@ def map_harness_model(record: HarnessModel, out: Statements, ctx: MappingContext
                                                   BENCH.Organization, model.maker))
     out.add_text(node, BENCH.modelAccess, model.access)
     out.add_partial_date(node, DCTERMS.issued, model.release_date)
-    out.add_integer(node, BENCH.parameterCount, model.parameters, XSD.positiveInteger)
+    out.add_integer(node, BENCH.parameterCount, model.parameters)
     out.add_text(node, DCTERMS.description, model.description)
     family = rules.family(key)
     if family is not None:

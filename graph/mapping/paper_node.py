@@ -26,7 +26,7 @@ from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
 from graph.mapping.iris import paper_key
 from graph.mapping.papers import valid
-from graph.namespace import BENCH, DCTERMS, RDFS, SCHEMA, XSD
+from graph.namespace import BENCH, DCTERMS, RDFS, SCHEMA
 from graph.records.identifiers import ARXIV_ID
 
 _OLD_STYLE_FROM = 91
@@ -64,7 +64,7 @@ def add_paper(facts: PaperFacts, out: Statements, ctx: MappingContext) -> URIRef
     node = ctx.iris.paper(key)
     out.add_type(node, BENCH.Paper)
     out.add_text(node, BENCH.arxiv, facts.arxiv)
-    out.add_integer(node, BENCH.arxivVersion, facts.arxiv_version, XSD.positiveInteger)
+    out.add_integer(node, BENCH.arxivVersion, facts.arxiv_version)
     out.add_partial_date(node, BENCH.arxivSubmitted, arxiv_month(arxiv) if arxiv else None)
     out.add_text(node, BENCH.doi, facts.doi)
     out.add_text(node, DCTERMS.title, facts.title)

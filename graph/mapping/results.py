@@ -27,7 +27,7 @@ from rdflib import URIRef
 from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
 from graph.mapping.model_names import model_key
-from graph.namespace import BENCH, DCTERMS, DQV, RDFS, XSD
+from graph.namespace import BENCH, DCTERMS, DQV, RDFS
 from graph.records.stated_result import Settings, StatedResult
 from graph.slug import node_key
 
@@ -81,7 +81,7 @@ def add_stated_result(out: Statements, ctx: MappingContext, benchmark: URIRef,
         out.add_decimal(node, BENCH.ciLow, _decimal(stated.ci_low))
         out.add_decimal(node, BENCH.ciHigh, _decimal(stated.ci_high))
         out.add_decimal(node, BENCH.ciLevel, _decimal(stated.ci_level))
-    out.add_integer(node, BENCH.samplesScored, result.samples, XSD.nonNegativeInteger)
+    out.add_integer(node, BENCH.samplesScored, result.samples)
     _settings(out, ctx, node, result)
     out.add_text(node, BENCH.reportedAs, result.reported_as)
     out.add(node, BENCH.ranBy, ctx.vocabulary.find(BENCH.RunnerRole, result.ran_by))
@@ -96,11 +96,11 @@ def _settings(out: Statements, ctx: MappingContext, node: URIRef, result: Stated
     settings = result.settings
     out.add(node, BENCH.evaluatedWith, ctx.term(BENCH.Harness, result.harness))
     out.add_text(node, BENCH.harnessVersion, result.harness_version)
-    out.add_integer(node, BENCH.shots, settings.shots, XSD.nonNegativeInteger)
+    out.add_integer(node, BENCH.shots, settings.shots)
     out.add_boolean(node, BENCH.chainOfThought, settings.chain_of_thought)
     out.add_text(node, BENCH.promptConfig, settings.prompt)
     out.add_text(node, BENCH.judgeModel, settings.judge)
-    out.add_integer(node, BENCH.epochs, settings.epochs, XSD.positiveInteger)
+    out.add_integer(node, BENCH.epochs, settings.epochs)
     out.add_texts(node, BENCH.setting, (f"{name}={value}" for name, value
                                         in sorted(settings.other.items())))
     out.add_text(node, BENCH.settingsKey,
