@@ -8,7 +8,7 @@ equal to this class.
 import os
 import re
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_core import ErrorDetails
@@ -26,6 +26,8 @@ DAY = 24 * 60 * 60
 finite, so that no value reaches a clock, a buffer or a loop that cannot take it."""
 GIB = 1024 * 1024 * 1024
 """The largest size in bytes (or characters) a setting takes."""
+LogLevel = Literal["debug", "info", "warning", "error"]
+"""The levels of ``logging`` a server's log may be set to, by name."""
 
 
 class Settings(BaseSettings):
@@ -100,6 +102,11 @@ class Settings(BaseSettings):
         description="Requests `benchgraph serve` handles at once, a thread each; a request's "
         "thread mostly waits on its query process. More wait, read whole, in a queue.",
     )
+    log_level: LogLevel = Field(
+        "info", description="The least level `benchgraph serve` writes to its log on "
+        "stderr: error, warning (also each query a limit stopped or whose process died), info "
+        "(also a line for every query) or debug, in any case (flag --log-level).",
+    )
 
     graph_store: str = Field(
         "", description="Graph Store Protocol URL of a sparql:URL store, where `benchgraph "
@@ -134,6 +141,11 @@ class Settings(BaseSettings):
         if not _BASE.fullmatch(value):
             raise ValueError(BASE_RULE)
         return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _a_level_in_any_case(cls, value: object) -> object:
+        return value.lower() if isinstance(value, str) else value
 
     @field_validator("store")
     @classmethod

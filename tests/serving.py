@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 LISTENING = re.compile(r"benchgraph serve: listening on (http://\S+/) \(Ctrl-C to stop\)")
 START_SECONDS = 120.0
@@ -56,6 +56,19 @@ class LiveServer:
     def connection(self, timeout: float = 30.0) -> http.client.HTTPConnection:
         """A new HTTP/1.1 connection to the server."""
         return http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+
+    def ask(self, query: str, timeout: float = 30.0) -> int:
+        """The status the endpoint answers ``query`` with (GET, for SPARQL JSON results), its
+        body read."""
+        connection = self.connection(timeout=timeout)
+        try:
+            connection.request("GET", "/sparql?query=" + quote(query),
+                               headers={"Accept": "application/sparql-results+json"})
+            response = connection.getresponse()
+            response.read()
+            return response.status
+        finally:
+            connection.close()
 
 
 def _command() -> list[str]:

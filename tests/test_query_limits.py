@@ -6,7 +6,11 @@ answered beside them). After each stop, the store answers the next query."""
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,6 +26,7 @@ from graph.settings import Settings
 from graph.store.base import Limits
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.local import LocalStore
+from graph.store.query_log import LOG
 from tests.seeds import SEEDS
 from web import create_app
 
@@ -152,6 +157,42 @@ def test_the_command_line_names_the_memory_limit(
     assert code == 2
     assert err == (f"benchgraph query: the query took more than its memory limit of "
                    f"{MEMORY_MB} MB and was stopped\n")
+
+
+def test_a_stopped_query_is_a_warning_in_the_log_naming_its_limit(
+    opened: Opened, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The server's log has a line, at WARNING, for each query a limit stopped: the store,
+    what stopped it and why, its time and its text; the next query's line is at INFO."""
+    store = opened(Settings(query_memory_mb=MEMORY_MB), 1)
+    with caplog.at_level(logging.INFO, logger=LOG.name):
+        for text, limits in ((HUNGRY, Limits(timeout=60, rows=10)),
+                             (RUNAWAY, Limits(timeout=1, rows=None))):
+            with pytest.raises(BenchgraphError):
+                store.query(text, limits=limits)
+        store.query(CHEAP)
+    memory, time_limit, cheap = (record for record in caplog.records
+                                 if record.name == LOG.name)
+    assert (memory.levelno, time_limit.levelno, cheap.levelno) == (
+        logging.WARNING, logging.WARNING, logging.INFO)
+    assert memory.getMessage().startswith(f"{store.kind} query: stopped for memory in ")
+    assert (f"(the query took more than its memory limit of {MEMORY_MB} MB and was "
+            f'stopped): "{HUNGRY[:40]}') in memory.getMessage()
+    assert time_limit.getMessage().startswith(f"{store.kind} query: timed out in ")
+    assert time_limit.getMessage().endswith(
+        f'(the query ran longer than its time limit of 1 s and was stopped): "{RUNAWAY}"')
+
+
+def test_a_command_prints_its_one_line_and_no_log_line() -> None:
+    """The command's stderr is its user's: a query stopped by its memory limit is one line,
+    without the log's warning beside it (with no handler, Python's last resort prints it)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "graph.cli", "query", "-e", HUNGRY, *map(str, SEEDS)],
+        capture_output=True, text=True, timeout=120,
+        env={**os.environ, "BENCHGRAPH_QUERY_MEMORY_MB": str(MEMORY_MB)})
+    assert done.returncode == 2
+    assert done.stderr == (f"benchgraph query: the query took more than its memory limit of "
+                           f"{MEMORY_MB} MB and was stopped\n")
 
 
 def test_the_time_limit_holds_queued_or_not(opened: Opened) -> None:

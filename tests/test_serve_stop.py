@@ -7,27 +7,14 @@ signals the server alone. Each way the server exits 0 and prints no traceback
 import re
 import signal
 import threading
-from urllib.parse import quote
 
 import pytest
 
 from tests.seeds import SEEDS
-from tests.serving import LiveServer, serve
+from tests.serving import serve
 
 RUNAWAY = ("SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } ORDER BY ?a ?d ?g")
 """A query that runs until its time limit stops it, even on the two seeds."""
-
-
-def _ask(server: LiveServer, query: str, timeout: float = 30.0) -> int:
-    connection = server.connection(timeout=timeout)
-    try:
-        connection.request("GET", "/sparql?query=" + quote(query),
-                           headers={"Accept": "application/sparql-results+json"})
-        response = connection.getresponse()
-        response.read()
-        return response.status
-    finally:
-        connection.close()
 
 
 @pytest.mark.parametrize(("stop", "group"), [
@@ -38,14 +25,14 @@ def _ask(server: LiveServer, query: str, timeout: float = 30.0) -> int:
 def test_every_way_of_stopping_stops_cleanly(stop: signal.Signals, group: bool) -> None:
     with serve([str(path) for path in SEEDS], stop_group=stop if group else None,
                stop=stop) as server:
-        assert _ask(server, "SELECT * WHERE { ?s ?p ?o } LIMIT 1") == 200  # processes running
+        assert server.ask("SELECT * WHERE { ?s ?p ?o } LIMIT 1") == 200  # processes running
 
 
 @pytest.mark.parametrize("group", [False, True], ids=["to the server", "to the group"])
 def test_a_server_stopped_with_a_query_under_way_stops_cleanly(group: bool) -> None:
     def runaway() -> None:
         try:
-            _ask(server, RUNAWAY)
+            server.ask(RUNAWAY)
         except OSError:  # the server went with the query under way: no answer is right
             pass
 
@@ -61,7 +48,7 @@ def test_the_access_log_has_a_line_for_each_request() -> None:
     """One line a request, as gunicorn's access log had; a control character a client sent
     (here C1's CSI, which a terminal obeys) is written escaped."""
     with serve([*(str(path) for path in SEEDS), "--access-log"], files=False) as server:
-        assert _ask(server, "ASK {}") == 200
+        assert server.ask("ASK {}") == 200
         connection = server.connection()
         connection.request("GET", "/static/benchgraph.css", headers={"User-Agent": "probe\x9b1"})
         size = len(connection.getresponse().read())

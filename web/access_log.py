@@ -12,22 +12,22 @@ that waitress still sends it from the file in its event loop, holding no thread 
 client reads it; its line is written when the app hands it over, with the length its
 ``Content-Length`` says.
 
-Text from the request (its line, its headers) is written with control characters escaped:
-a client cannot forge a line of the log.
+Text from the request (its line, its headers) is written with control characters escaped
+(``graph.log_text``): a client cannot forge a line of the log.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
+from graph.log_text import printable
+
 LOG = logging.getLogger(__name__)
 """Where the lines go: at INFO, which a server's log shows only when asked to."""
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 ExcInfo = tuple[type[BaseException], BaseException, TracebackType] | tuple[None, None, None]
 
@@ -87,14 +87,9 @@ def _log(environ: WSGIEnvironment, status: str, sent: str, started: float) -> No
         request += "?" + environ["QUERY_STRING"]
     line = f"{environ.get('REQUEST_METHOD', '-')} {request} {environ.get('SERVER_PROTOCOL', '-')}"
     LOG.info('%s "%s" %s %s "%s" "%s" %.1f ms', environ.get("REMOTE_ADDR", "-"),
-              _printable(line), status, sent, _printable(environ.get("HTTP_REFERER", "-")),
-              _printable(environ.get("HTTP_USER_AGENT", "-")),
+              printable(line), status, sent, printable(environ.get("HTTP_REFERER", "-")),
+              printable(environ.get("HTTP_USER_AGENT", "-")),
               (time.monotonic() - started) * 1000)
-
-
-def _printable(text: str) -> str:
-    """``text`` with every control character written as ``\\xNN``."""
-    return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
 
 
 __all__ = ["LOG", "AccessLog"]

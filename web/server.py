@@ -78,6 +78,7 @@ from waitress import wasyncore
 from waitress.server import create_server
 
 from graph.errors import BenchgraphError, ErrorKind
+from graph.settings import LogLevel
 from web.access_log import LOG as ACCESS_LOG
 from web.access_log import AccessLog
 
@@ -226,15 +227,16 @@ def _host_port(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def log_to(stream: TextIO, access_log: bool = False) -> None:
-    """The server's log on ``stream``: the warnings and errors of every logger (waitress's,
-    the store's), and with ``access_log`` a line per request (``web.access_log``)."""
+def log_to(stream: TextIO, level: LogLevel = "info", access_log: bool = False) -> None:
+    """The server's log on ``stream``: what every logger (the store's, waitress's, the app's)
+    writes at ``level`` and above, a line for each query at ``info`` (``graph.store.query_log``);
+    and, with ``access_log``, a line per request whatever the level (``web.access_log``)."""
     handler = logging.StreamHandler(stream)
     handler.setFormatter(logging.Formatter(
         "[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s"))
     root = logging.getLogger()
     root.addHandler(handler)
-    root.setLevel(logging.WARNING)
+    root.setLevel(level.upper())
     if access_log:
         ACCESS_LOG.setLevel(logging.INFO)
 

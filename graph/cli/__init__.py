@@ -14,6 +14,7 @@ argparse fills a positional list once, so the words it leaves over are put into 
 """
 
 import argparse
+import logging
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -55,8 +56,19 @@ def one_line(message: str) -> str:
     return " ".join(line.strip() for line in message.splitlines() if line.strip())
 
 
+def _quiet_log() -> None:
+    """No line of benchgraph's log on a command's stderr, which is its user's: the log (each
+    query's line, a query a limit stopped: ``graph.store.query_log``) is a server's, which
+    ``serve`` sets up (``web.server.log_to``). With no handler at all, Python's last resort
+    would print its warnings beside the command's own one line."""
+    package = logging.getLogger("graph")
+    if not package.handlers:
+        package.addHandler(logging.NullHandler())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_arguments(argv)
+    _quiet_log()
     try:
         code: int = args.run(args)
     except BenchgraphError as error:

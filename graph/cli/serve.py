@@ -1,10 +1,16 @@
 """``benchgraph serve``: the web app over a store, served by waitress (``web.server``).
 
     benchgraph serve [PATH ...] [--store S] [--host 127.0.0.1] [--port 5000] [--access-log]
+                     [--log-level info]
 
 With no PATH and no ``--store``, the bundled catalog is built into a memory store. The
 address is printed once the server listens; Ctrl-C (or SIGTERM) stops it, and the store is
 closed: its query processes stopped, what it made for itself removed.
+
+The server's log goes to stderr from the moment the store is open (``web.server.log_to``):
+at ``--log-level info``, the default, a line for every query (``graph.store.query_log``); at
+``warning``, only the queries a limit stopped and what went wrong. The other commands
+configure no log: their stderr is their user's.
 """
 
 import argparse
@@ -33,6 +39,9 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--port", help="port to listen on (default 5000; 0: any free)")
     parser.add_argument("--access-log", action="store_true",
                         help="log every request on stderr")
+    parser.add_argument("--log-level", metavar="LEVEL",
+                        help="what the log on stderr shows: error, warning (queries stopped by "
+                        "a limit), info (every query; the default) or debug")
     add_build_arguments(parser)
     add_store_arguments(parser)
     parser.set_defaults(run=run)
@@ -57,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
             options = ServerOptions(settings.host, settings.port, settings.threads,
                                     settings.max_request_bytes, settings.max_query_bytes,
                                     access_log=args.access_log)
-            log_to(sys.stderr, access_log=args.access_log)
+            log_to(sys.stderr, settings.log_level, access_log=args.access_log)
             serve(create_app(settings, store), options, print_address(sys.stderr),
                   store.prepare, listener)
         finally:

@@ -180,7 +180,8 @@ def open_store(
         stats = graph_stats(result.table, settings.base)
         store = LocalStore(folder, facts, stats, limits, processes,
                            load=partial(_in_memory, folder, result, settings, validate),
-                           remove_on_close=True, pool_limits=pool_limits_from(settings))
+                           remove_on_close=True, pool_limits=pool_limits_from(settings),
+                           kind="memory")
         if not lazy:
             try:
                 store.loaded()

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from graph.export.formats import Format
 from graph.namespace import PREFIXES
@@ -46,6 +47,7 @@ from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE
 from graph.store.following import Generations, Served
 from graph.store.generations import Leased, lease_current
 from graph.store.pool import PoolLimits, QueryPool, QueryProcessError, Zygotes
+from graph.store.query_log import logged
 from graph.store.result import QueryResult
 from graph.validation.report import ValidationReport
 
@@ -85,6 +87,8 @@ class LocalStore:
     """True for a store this object made for itself (the ``memory`` kind)."""
     pool_limits: PoolLimits = field(default_factory=PoolLimits)
     """What the query processes hold each query to: memory, and how many may run long."""
+    kind: Literal["memory", "oxigraph"] = "oxigraph"
+    """The kind of store it is (``graph.store.kinds``), as its queries' log lines name it."""
     _generations: Generations = field(init=False, repr=False)
     _zygotes: Zygotes = field(default_factory=Zygotes, init=False, repr=False)
     """The zygote of every generation's query processes (views share it)."""
@@ -164,6 +168,7 @@ class LocalStore:
         with self._here() as here:
             self._pool_here(here)
 
+    @logged
     def query(
         self,
         text: str,

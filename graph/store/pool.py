@@ -207,11 +207,9 @@ class QueryPool:
                     return answer
                 now = time.monotonic()
                 if now >= deadline:
-                    logger.info("a query was stopped at its time limit of %g s", timeout)
                     raise QueryTimeout(f"the query ran longer than its time limit of "
                                        f"{timeout:g} s and was stopped")
                 if memory is not None and child.added() > memory * _MB:
-                    logger.warning("a query was stopped at its memory limit of %d MB", memory)
                     raise QueryOverMemory.of(memory)
                 if not long and now >= long_at:
                     self._turn_long(deadline)
@@ -229,7 +227,6 @@ class QueryPool:
                 self._long.append(deadline)
                 return
             wait = min(self._long) - time.monotonic()
-        logger.warning("a query was stopped: %d long queries were running", cap)
         raise LongQueriesBusy.of(self.limits, max(1, math.ceil(wait)))
 
     def _died(self, child: _Child, error: BaseException) -> Exception:
@@ -242,10 +239,8 @@ class QueryPool:
                                 "again once it is back")
         code = self._zygote.ended(child.pid)
         if code == -signal.SIGABRT and self.limits.memory_mb is not None:
-            logger.warning("a query's process ran into its memory cap")
             return QueryOverMemory.of(self.limits.memory_mb)
         if code == -signal.SIGKILL:
-            logger.warning("a query's process was killed by someone else (pid %d)", child.pid)
             return QueryStopped("the query's process was killed by the system (for want of "
                                 "memory, most often); try again later")
         return QueryProcessError(f"the query process stopped unexpectedly ({error}; exit "

@@ -75,6 +75,7 @@ from graph.store.files import (
     write_validation,
 )
 from graph.store.pool import QueryTimeout
+from graph.store.query_log import logged
 from graph.store.remote.client import EngineLimit, RemoteError, RemoteTimeout
 from graph.store.remote.engine import Dataset, Engine
 from graph.store.remote.layout import DEFAULT, Manifest, Names
@@ -122,6 +123,8 @@ class RemoteStore:
     _folder: Path | None = field(default=None, init=False, repr=False)
     _preparation: Preparation | None = field(default=None, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    kind = "sparql"
+    """The kind of store it is (``graph.store.kinds``), as its queries' log lines name it."""
 
     @property
     def base(self) -> str:
@@ -131,6 +134,7 @@ class RemoteStore:
     def names(self) -> Names:
         return Names(self.base)
 
+    @logged
     def query(
         self,
         text: str,
