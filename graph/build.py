@@ -143,8 +143,9 @@ def build(
 
     With ``keep`` (a build whose state a store keeps: ``graph.store.state``), the records are
     pickled into that spool as they are imported and read back one at a time to be mapped,
-    so the build never holds every record's model at once (27 KB a record: 2.7 GB at
-    100,000 records); the state's pickle reuses each record's (``KeptRecord.pack``)."""
+    so the build never holds every record's model at once (a pickle is a fraction of the
+    model); the state's pickle reuses each record's (``KeptRecord.pack``;
+    perf/decisions/records-pickled-and-spooled.md)."""
     with gc_paused():
         report = load_records(default_paths(paths), settings, progress, pack=keep)
         index = index_records(report)
@@ -227,8 +228,8 @@ def add_build_graph(table: QuadTable, catalogued: set[URIRef], iris: Iris) -> No
 def _benchmarks(table: QuadTable) -> tuple[list[int], set[int]]:
     """The ids of the benchmark nodes the record graphs type, and of the subjects they label.
     Read from the table's own 32-bit rows in place (``held_rows``, let go before the table
-    grows again): 64-bit copies of four columns were 430 MB at 100,000 records, at the end
-    of the mapping, when the build holds most."""
+    grows again): 64-bit copies of four columns would be made at the end of the mapping,
+    when the build holds most (perf/decisions/rows-read-in-place.md)."""
     terms = table.terms
     ontology = terms.find_iri(ONTOLOGY_IRI)
     rdf_type, benchmark, label = (terms.iri(iri) for iri in (RDF.type, BENCH.Benchmark,

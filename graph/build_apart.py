@@ -3,9 +3,9 @@
 Mapping holds a lookup of every term (term to id) until the table is frozen. Freed then,
 the lookups leave holes that Python's allocator cannot hand back to the system: an arena
 goes back only once all of it is free, and the terms' forms and the records' facts live
-beside them. At 30,000 records a build that held 562 MB once frozen held 440 MB with
-everything it made let go; at 100,000 records that space was carried through validation,
-the dumps and the search index, to the load (perf/README.md, "The fifth pass").
+beside them. So a build that let go of everything it made still held most of what its
+mapping had held, and carried it through validation, the dumps and the search index, to the
+load (perf/decisions/build-apart.md).
 
 So the records are loaded and mapped in a forked child, which sends what it built back to
 the parent as data and exits, its heap with it: the term table as its forms, kinds and
@@ -18,10 +18,9 @@ before the fork, so both processes hold the same unnamed file, and a ``KeptRecor
 as where its pickle is. An error in the child is sent and raised in the parent; a child that
 dies (killed for memory, say) is a ``BenchgraphError`` that says so.
 
-At 100,000 records the parent holds 1.50 GB once it has the build, where the process that
-mapped it held 1.73 GB once frozen; the fork costs the time to send and read it back (about
-a minute there, on a busy machine), and the child's phase peaks at the mapping's own peak
-plus the parent's 78 MB of imports.
+The parent then holds less than the process that mapped the build held once frozen; the
+fork costs the time to send the build and read it back, and the child's phase peaks at the
+mapping's own peak plus the parent's imports.
 """
 
 import os

@@ -11,15 +11,16 @@ def gc_paused(*, survivors_old: bool = False) -> Iterator[None]:
 
     Building, validating or writing a large catalog allocates millions of objects that form
     no cycles (terms, tuples), but the allocations alone set off collections that walk the
-    whole growing heap again and again: measured, a fifth to a third of the time at 10,000
-    records, growing faster than the catalog. Reference counting still frees everything.
+    whole growing heap again and again, a share of the time that grows faster than the
+    catalog (perf/decisions/collector-paused.md). Reference counting still frees
+    everything.
 
     With ``survivors_old``, every object alive when the pause ends is moved to the oldest
     generation (``gc.freeze`` then ``gc.unfreeze``, two list splices), as if it had lived
     long: for work that hands back what it made (an incremental build's report holds the
     kept state of every file), where the first collection after the pause would otherwise
-    walk all of it as young objects and free nothing (0.17-0.19 s of a rebuild at 10,000
-    records). A full collection still looks at them when one is due.
+    walk all of it as young objects and free nothing. A full collection still looks at them
+    when one is due.
     """
     was_enabled = gc.isenabled()
     gc.disable()

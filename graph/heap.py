@@ -3,10 +3,9 @@
 Python frees what a phase let go of, but glibc's allocator keeps most of it: a free chunk
 is returned to the system only when it sits at the top of the heap, so the freed space
 between the objects a build keeps (its terms' forms, its rows) stays in the process's RSS.
-``malloc_trim(0)`` gives back every free page, wherever it is: at 100,000 records the
-build's process held 67 MB less once its term table was frozen, and 86 MB less when its
-load's process started (1,928 and 2,001 MB against 1,995 and 2,087 the same morning; the
-freed small objects that Python's own allocator keeps are not the C heap's to give back).
+``malloc_trim(0)`` gives back every free page, wherever it is (perf/decisions/heap-trimmed.md;
+the freed small objects that Python's own allocator keeps are not the C heap's to give
+back).
 
 glibc alone has ``malloc_trim``; elsewhere (musl, macOS) ``release_free_memory`` does
 nothing and says so.

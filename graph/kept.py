@@ -6,13 +6,15 @@ SHA-256 of its bytes, and the stat each file had then (``FileStat``), trusted as
 trusts it (``RACY_NS``). A record is kept as what the rules across files and the benchmark
 index read of it (``graph.mapping.identity.RecordIdentity``), with the record itself pickled
 apart (``KeptRecord``): a state read back unpickles a record only when it is mapped again
-(unpickling the 150,000 models of 10,000 records took 3-6 s, most of an incremental build's
-reading). ``graph.store.state`` writes and reads these values in a store's generation.
+(unpickling every record was most of an incremental build's reading:
+perf/decisions/kept-state-read-lazily.md). ``graph.store.state`` writes and reads these
+values in a store's generation.
 
 A full build that keeps its state (``graph.build.build(keep=Spool())``) holds every record from
 its import to the state's save. Its pickles go to a ``Spool``, an unnamed temporary file,
-not into memory: 6 KB a record, 0.6 GB at 100,000 records, where issue 12's target is 2 GB
-for the whole build; each is read back once to be mapped and once to be saved.
+not into memory, where they would be a large share of issue 12's 2 GB for the whole build
+(perf/decisions/records-pickled-and-spooled.md); each is read back once to be mapped and
+once to be saved.
 """
 
 import copyreg
@@ -39,7 +41,7 @@ copyreg.pickle(Verbatim, _reduce_verbatim)  # a str made with two arguments
 
 class Spool:
     """An unnamed temporary file that pickles are written to and read back from by place: a
-    ``KeptRecord`` packed into one holds 16 bytes of where, not its 6 KB. The file has no
+    ``KeptRecord`` packed into one holds 16 bytes of where, not its pickle. The file has no
     name from the start (``tempfile.TemporaryFile``), so nothing is left behind however the
     process ends; it is closed when the last record that refers to it goes. A process forked
     after it was made shares it (``graph.build_apart``): its end is the file's, not a count
@@ -118,9 +120,10 @@ class KeptRecord:
 
     def pack(self, spool: Spool | None = None) -> None:
         """Pickle the record now (once), into ``spool`` when one is given, and let go of the
-        model: a full build holds every record from its import to ``KeptBuild.save`` (27 KB
-        a record as a model, 6 KB pickled), and ``record`` reads it back for mapping; the
-        state's pickle then reuses this one, so the records are pickled once either way."""
+        model: a full build holds every record from its import to ``KeptBuild.save`` (a
+        pickle is a fraction of the model: perf/decisions/records-pickled-and-spooled.md),
+        and ``record`` reads it back for mapping; the state's pickle then reuses this one,
+        so the records are pickled once either way."""
         if self._blob is None:
             blob = self._pickled()
             self._blob = blob if spool is None else spool.put(blob)
@@ -178,7 +181,8 @@ class ImportedFile:
 
     def at(self, path: Path) -> "ImportedFile":
         """The same, its problems naming the file at ``path`` (where it is found now): this
-        very value when it has none (most files: 10,000 copies took 0.1 s of a rebuild)."""
+        very value when it has none, as most files have none (a copy of each was a
+        measurable part of a rebuild: perf/decisions/rebuild-skips-unchanged-files.md)."""
         if not (self.warnings or self.rejected):
             return self
 

@@ -22,9 +22,9 @@ ONTOLOGY_FILES = ("bench.ttl", "vocabularies.ttl")
 def ontology_graph() -> Graph:
     """The ontology and vocabularies, parsed once per process (treat as read-only).
 
-    Parsed by pyoxigraph, its statements made rdflib's: rdflib's own Turtle parser took
-    0.05 s for the 1,232 statements, this 0.02 s, of every build and rebuild (the
-    vocabularies are read from it)."""
+    Parsed by pyoxigraph, its statements made rdflib's: faster than rdflib's own Turtle
+    parser, and paid by every build and rebuild (the vocabularies are read from it;
+    perf/decisions/pyoxigraph-parses-and-writes.md)."""
     graph = Graph()
     for name in ONTOLOGY_FILES:
         for quad in ox.parse(path=data_dir("ontology") / name, format=ox.RdfFormat.TURTLE):

@@ -100,8 +100,8 @@ def _triple_keys(held: npt.NDArray[np.int32], part: npt.NDArray[np.int8],
     fit. Sorted, the rows of one triple are a run, its first part first.
 
     Eight bytes a row, made in place: the three columns packed and sorted as separate 64-bit
-    copies (``sorted_unique_rows``) held about 75 bytes a row at once, 0.3 GB at 30,000
-    records (4 M quads), the largest step of a store build once the records are mapped."""
+    copies (``sorted_unique_rows``) held several times that at once, the largest step of a
+    store build once the records are mapped (perf/decisions/statement-counts-packed.md)."""
     predicates = held[:, PREDICATE]
     used = np.zeros(n, dtype=np.bool_)
     used[predicates] = True
@@ -219,10 +219,8 @@ def updated_stats(before: GraphStats, old: QuadTable, new: QuadTable, subjects: 
     subject in any graph are all that decide which part its triples count in, and all that
     make it a node of a class, a suite, an access level, or a harness's task. So the counts
     of those subjects' statements in ``old`` are taken away and those in ``new`` added; the
-    record graphs are counted again (one pass over a column).
-
-    An incremental build's one record changed: 0.03 s at 10,000 records, where counting the
-    whole table again took 0.17-0.23 s (two sorts of its 1.3 M rows)."""
+    record graphs are counted again (one pass over a column). Counting the whole table again
+    takes two sorts of its rows (perf/decisions/stats-from-changed-subjects.md)."""
     was, now = (graph_stats(_about(table, subjects), base) for table in (old, new))
     records, build, ontology = (
         getattr(before.statements, part) - getattr(was.statements, part)

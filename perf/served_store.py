@@ -8,8 +8,8 @@ Built once per catalog in a run, in a child process, the way ``benchgraph build 
 validation streamed graph by graph (``build_into(validate=True)``), the state kept, the
 table let go of before the load. The four sections then share it. Each
 used to build its own with the whole catalog's rdflib quads made for validation: three
-builds where one does, and at 100,000 records each would have held about 8 GB (perf/README,
-"Scale figures").
+builds where one does, and at 100,000 records each would have held about 8 GB
+(perf/decisions/perf-all-sizes.md).
 """
 
 from __future__ import annotations

@@ -98,8 +98,8 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
         phases.append(("plain-small", f"plain pyshacl, {sizes['small']:,} records (union)",
                        "plain", [str(small_catalog)]))
     # The smaller catalog's further runs come after the larger's: the growth's two figures
-    # are then taken around the same minutes of a machine whose speed moves (perf/README.md,
-    # "Memory new to a process"), not one before the other.
+    # are then taken around the same minutes of a machine whose speed moves, not one before
+    # the other (perf/decisions/perf-validate-small-rounds.md).
     small_again = phases[:1] * (max(1, args.small_rounds) - 1)
     measured = {name: Measurement(name, label) for name, label, _, _ in phases}
     for round_number in range(1, args.rounds + 1):

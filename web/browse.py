@@ -13,7 +13,7 @@ its order, for a spreadsheet (the facets and the page do not apply to a table fi
 facet of the JSON has its ``values`` stated and, apart, ``not_stated``: the same key, label,
 count and choice for its benchmarks that state none (a count of 0 when all do). The
 counts and rows come from the index built with the store (``Store.browse``): live SPARQL
-took 0.3-1.1 s for the counts alone at 10,000 records.
+took longer than a page may for the counts alone (perf/decisions/facets-from-the-index.md).
 """
 
 from __future__ import annotations

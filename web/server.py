@@ -51,8 +51,8 @@ way finish for up to ``GRACE_SECONDS``, and returns; the caller then closes the 
 Everything this process made is frozen out of the cyclic garbage collector before the zygote
 is forked and the threads start (``gc.freeze``, as Python's documentation advises for a
 forking server): the app, the store, every module imported. A large page makes thousands of
-short-lived objects, so full collections come often, and each walked that whole heap (perf/
-README.md has the figures of a large publisher's page, before and after). A frozen object is
+short-lived objects, so full collections come often, and each walked that whole heap
+(perf/decisions/server-objects-frozen.md). A frozen object is
 never collected, which costs nothing here: these objects live as long as the server. And the
 query processes forked from it share its memory: a collection there no longer writes to every
 page the server holds.

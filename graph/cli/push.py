@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         if not settings.graph_store:
             raise BenchgraphError(NO_GRAPH_STORE, ErrorKind.USAGE)
         # apart: built in this process, the mapping's heap and every record stayed to the
-        # end of the push (7-8 GB at 100,000 records; 920 MB at 10,000, against 594 apart)
+        # end of the push (perf/decisions/build-apart.md)
         result = build_from(args, settings, apart=True)
         report = None
         if args.validate:

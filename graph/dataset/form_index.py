@@ -2,11 +2,11 @@
 
 An incremental build restores the table of the build before it (``TermTable.restored``)
 and then looks up only the few hundred terms the records it maps again state. A dictionary
-of every form, made for those lookups, took 0.19-0.2 s of a rebuild at 10,000 records
-(345,000 terms), most of it inserting, not hashing. A ``FormIndex`` is the forms' CRC-32
-checksums sorted, each with its id: the store keeps one beside each terms chunk it writes
-(``graph.store.state``), so a rebuild reads it instead of making it, and a lookup is a
-binary search and a comparison of the form or two that share the checksum."""
+of every form, made for those lookups, was a large share of a rebuild's mapping, most of it
+inserting, not hashing (perf/decisions/kept-terms-form-index.md). A ``FormIndex`` is the
+forms' CRC-32 checksums sorted, each with its id: the store keeps one beside each terms
+chunk it writes (``graph.store.state``), so a rebuild reads it instead of making it, and a
+lookup is a binary search and a comparison of the form or two that share the checksum."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ def checksum(form: str) -> int:
 @dataclass(frozen=True)
 class FormIndex:
     """Term ids by the checksum of their form: one sorted 64-bit key a term, its form's
-    checksum above its id (8 bytes a term, made and sorted in place: 28 MB at 100,000
-    records' 3.5 million terms, as the store build writes it)."""
+    checksum above its id (8 bytes a term, made and sorted in place, as the store build
+    writes it)."""
 
     keys: npt.NDArray[np.uint64]
 
@@ -46,8 +46,7 @@ class FormIndex:
     def joined(cls, parts: Iterable[FormIndex]) -> FormIndex:
         """One index of the terms of ``parts`` (of disjoint ids). Each part is sorted, so
         the whole is sorted as runs are merged (``kind="stable"``: Timsort, which finds
-        them): the default sort took 35 ms for the 600,000 keys of 10,000 records in nine
-        parts, this 1 ms."""
+        them), far faster than the default sort of the same keys."""
         keys = np.concatenate([part.keys for part in parts] or [_NONE])
         keys.sort(kind="stable")
         return cls(keys)

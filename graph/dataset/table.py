@@ -55,7 +55,7 @@ _IRI, _PLAIN, _TYPED, _TAGGED = b"IPTL"
 _ID_TYPE = "i"
 """The array type of a row's ids: a 32-bit integer."""
 _BLOCK_ROWS = 1 << 20
-"""Rows ``QuadTable.keep_where`` moves at a time: 16 MB, of the 215 MB of 100,000 records."""
+"""Rows ``QuadTable.keep_where`` moves at a time: 16 MB, a small part of a large table."""
 _Key = TypeVar("_Key")
 
 
@@ -279,10 +279,9 @@ class TermTable:
         self.iri: Callable[[URIRef], int] = self._iri_ids.__getitem__
         """The id of an IRI; TypeError for anything else (a blank node, a literal)."""
         # Literals by their form, which is the key and the stored form at once. By their
-        # text, each plain one was held twice until the freeze (the text and its form: 0.4 GB
-        # of a build's peak at 100,000 records); a typed or tagged one by (text, datatype or
-        # tag), with the literal made of them kept: 0.2 GB of the mapping's peak there, held
-        # by the build to its end (``perf/README.md``, "The fourth pass").
+        # text, each plain one was held twice until the freeze (the text and its form); a
+        # typed or tagged one by (text, datatype or tag), with the literal made of them kept
+        # and held by the build to its end (perf/decisions/term-lookups-by-form.md).
         literal_ids = self._literal_ids = _Ids(partial(_new_literal, stored), _itself)
 
         def plain(text: str) -> int:
@@ -359,11 +358,10 @@ class TermTable:
     def snapshot(self, start: int = 0) -> TermSnapshot:
         """The table's terms from id ``start`` on as data: ``restored`` gives the same table
         back from the snapshots of all of them (``TermSnapshot.joined``). From id 0 its
-        ``ntriples`` is the table's own list, not a copy (26 MB of references at 100,000
-        records): write the snapshot out before the table grows again. The datatypes are
-        interned: a string each typed literal held 6.4 MB at 10,000 records (65,000 of
-        them, 10 datatypes), 0.6 MB so, and ten times that at 100,000, while the store
-        build writes its state."""
+        ``ntriples`` is the table's own list, not a copy: write the snapshot out before the
+        table grows again. The datatypes are interned: a few datatypes serve tens of
+        thousands of typed literals, and a string each would be held while the store build
+        writes its state (perf/decisions/term-lookups-by-form.md)."""
         stored = self._stored
         kinds = bytes(stored.kinds[start:])
         forms = self.ntriples if start == 0 else self.ntriples[start:]  # the forms themselves
@@ -380,8 +378,8 @@ class TermTable:
         once a lookup misses the terms added since (``_Restored``), and an rdflib term is
         made when its id is asked for (``terms[id]``). So an incremental build, which states
         a few records' terms and reads a few thousand others, never makes the few hundred
-        thousand a table holds (at 10,000 records, making them all took 5-7 s of a
-        rebuild). ``index`` is the snapshot's ``FormIndex``, where the store kept one."""
+        thousand a table holds (perf/decisions/kept-terms-form-index.md). ``index`` is the
+        snapshot's ``FormIndex``, where the store kept one."""
         table = cls()
         stored = table._stored
         forms = snapshot.ntriples
@@ -457,8 +455,9 @@ class QuadTable:
 
     def held_rows(self) -> npt.NDArray[np.int32]:
         """Every quad as a row of four ids, the table's own 32-bit ids, not a copy (read-only:
-        ``rows()`` is a copy twice its size, 430 MB at 100,000 records). The table cannot
-        grow while the view is alive (its buffer is exported): BufferError if it tries."""
+        ``rows()`` is a copy twice its size: perf/decisions/rows-read-in-place.md). The
+        table cannot grow while the view is alive (its buffer is exported): BufferError if
+        it tries."""
         view = np.frombuffer(self._rows, dtype=np.int32).reshape(-1, 4)
         view.flags.writeable = False
         return view
@@ -473,7 +472,7 @@ class QuadTable:
     def select(self, keep: npt.NDArray[np.bool_]) -> QuadTable:
         """A table of the same terms holding the quads where ``keep`` is true, copied once,
         straight into its own buffer: ``of_rows(terms, rows[keep])`` holds the selection twice
-        for a while, 215 MB more for most of the table at 100,000 records."""
+        for a while."""
         table = QuadTable(self.terms)
         table._hold(array(_ID_TYPE, [0]) * (4 * int(np.count_nonzero(keep))))
         np.compress(keep, self.held_rows(), axis=0,
@@ -484,8 +483,8 @@ class QuadTable:
         """Keep only the quads where ``keep`` is true, in place: the kept rows are moved to
         the front of the table's own buffer a block at a time, and its end is given back.
         An incremental build makes its table so from the kept one, which nothing else reads
-        after: ``select`` would hold both, 215 MB more at 100,000 records. While a view
-        ``held_rows`` gave is alive, BufferError, before any row moves."""
+        after: ``select`` would hold both (perf/decisions/rebuild-table-in-place.md). While
+        a view ``held_rows`` gave is alive, BufferError, before any row moves."""
         self._rows.append(0)  # a buffer with a view alive cannot change size: BufferError
         self._rows.pop()
         rows = np.frombuffer(self._rows, dtype=np.int32).reshape(-1, 4)

@@ -1,11 +1,11 @@
 """Making rdflib terms at build speed.
 
 ``URIRef(...)`` checks its text and ``Literal(...)`` parses and re-normalises its lexical
-form: 2 µs and 6-20 µs a term, most of a build's mapping time. The mapping already holds
-checked IRIs (a validated base plus slugs, ids and numbers) and canonical lexical forms
-with their Python values, so these functions build the very same terms directly.
-``tests/test_terms.py`` holds them equal to rdflib's own construction in every respect
-(equality, hash, N3 form, Python value).
+form: most of a build's mapping time (perf/decisions/terms-built-directly.md). The mapping
+already holds checked IRIs (a validated base plus slugs, ids and numbers) and canonical
+lexical forms with their Python values, so these functions build the very same terms
+directly. ``tests/test_terms.py`` holds them equal to rdflib's own construction in every
+respect (equality, hash, N3 form, Python value).
 """
 
 from typing import Any

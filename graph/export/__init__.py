@@ -146,7 +146,8 @@ def to_dataset(quads: Iterable[Quad]) -> Dataset:
     (``default_union=True``), as the validator and SPARQL queries expect.
 
     rdflib adds one triple at a time whatever the API (``addN`` loops too); adding to each
-    named graph with the collector paused is the fastest way measured."""
+    named graph with the collector paused is the fastest way measured
+    (perf/decisions/collector-paused.md)."""
     dataset = Dataset(default_union=True)
     graphs: dict[URIRef, Graph] = {}
     with gc_paused():

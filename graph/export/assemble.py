@@ -5,8 +5,9 @@ A writer decides, for every statement, which piece of each kind comes next (a li
 made once per term, and a numpy column of indices into it; or one piece that every row
 takes, such as the space between two terms); ``interleave`` joins them row by row. It works
 a chunk of rows at a time and hands out each chunk as it is made: a file is written block by
-block, so a dump of 13 million statements (3 GB of N-Quads at 100,000 records) never stands
-whole in memory, and a million statements never hold a million Python integers at once.
+block, so a dump of a large catalog (gigabytes of N-Quads) never stands whole in memory, and
+a million statements never hold a million Python integers at once
+(perf/decisions/documents-streamed.md).
 """
 
 from collections.abc import Iterator, Sequence
@@ -16,10 +17,10 @@ import numpy as np
 import numpy.typing as npt
 
 CHUNK = 1 << 14
-"""Rows joined at a time. At 1 << 17 a chunk's pieces, their ids as Python ints and its bytes
-held 57-106 MB at once (writing 1.3 million N-Quads), and a store build writing the
-build graph's page at 100,000 records (135,000 statements) reached its peak there; at this
-size nothing shows over the writer's start, and it writes as fast."""
+"""Rows joined at a time. Eight times as many made a chunk's pieces, their ids as Python ints
+and its bytes a visible peak, where a store build writing a large build graph's page
+reached its own; at this size nothing shows over the writer's start, and it writes as fast
+(perf/decisions/documents-streamed.md)."""
 
 Piece = tuple[list[bytes], npt.NDArray[np.int64]] | bytes
 """What each row takes next: ``values[indices[row]]`` of a (values, indices) pair, or the

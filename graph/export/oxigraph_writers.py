@@ -40,9 +40,8 @@ def write_jsonld(statements: Canonical, prefixes: dict[str, str]) -> Iterator[by
     in chunks, made as they are asked for. A dataset's document is a JSON array of one object
     per named graph, so it is written a run of whole graphs (about ``assemble.CHUNK``
     statements) at a time, each run by pyoxigraph from its own N-Quads, and the runs' arrays
-    joined into one: the very bytes pyoxigraph writes of the whole (``graph.store.pages``
-    joins its pages the same way), without the whole document, or the whole N-Quads it is
-    written from, in memory."""
+    joined into one: the very bytes pyoxigraph writes of the whole, without the whole
+    document, or the whole N-Quads it is written from, in memory."""
     columns = statements.columns
     if GRAPH not in columns or not len(statements):
         yield _jsonld(statements)

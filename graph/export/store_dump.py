@@ -1,5 +1,5 @@
 """A store's graph written out whole, streamed from the store's own indexes: the dumps a store
-serves (``graph.store.dumps``).
+serves (``graph.store.files``).
 
 Nothing is held but the statements of one subject: the writers read the store in its index
 order, which on disk groups each graph's statements by subject, and write as they read.

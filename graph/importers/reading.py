@@ -68,10 +68,9 @@ def find_record_files(paths: Sequence[Path]) -> list[tuple[Path, PurePosixPath]]
 def list_record_files(paths: Sequence[Path]) -> RecordFiles:
     """``find_record_files``, each file with the stat that told it apart from the others:
     the loader's stat of it, taken before the file is read, so that a load stats each file
-    once (10,000 stats of 10,000 records cost 0.1 s); and the links skipped. The folders are
-    listed, sorted and looked at as text, and a path made of each file once: two
-    ``pathlib`` joins a file and a sort by ``parts`` took 0.15-0.25 s of a rebuild at
-    10,000 records, more than the stats.
+    once; and the links skipped. The folders are listed, sorted and looked at as text, and a
+    path made of each file once: ``pathlib`` joins and a sort by ``parts`` cost a rebuild
+    more than the stats (perf/decisions/rebuild-skips-unchanged-files.md).
 
     A file reached twice (two PATHs, or a link inside a folder and the file it leads to) is
     listed once: under a name that is no link where there is one (the file's own name keys

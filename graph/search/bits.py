@@ -4,9 +4,8 @@ Each facet value keeps, in the index, the set of benchmarks that have it as a bi
 ``n`` for the benchmark numbered ``n``), and each sort the benchmark numbers in its order.
 A request then needs no query per facet: the benchmarks a choice gives are an OR of masks
 within a facet and an AND across facets, and a value's count is the population count of
-its mask ANDed with that; Python's integers do both in C. Measured at 10,000 records, the
-same counts as SQL ``GROUP BY``s over a membership table took 150-190 ms a view; as masks,
-a few milliseconds.
+its mask ANDed with that; Python's integers do both in C, far faster than the same counts
+as SQL ``GROUP BY``s over a membership table (perf/decisions/facets-from-the-index.md).
 """
 
 from __future__ import annotations

@@ -32,9 +32,8 @@ _DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
 class Grouped(Mapping[int, list[int]]):
     """The distinct objects of each subject, in N-Triples order, held as three arrays: the
     subjects (sorted), where each one's objects start, and the objects: 16 bytes a subject
-    and 4 an object. A dictionary of lists held about 200 bytes a subject, and the index
-    keeps one for every predicate it reads: writing the index of 100,000 records grew the
-    build by 0.34 GB, 0.15 GB so (at 10,000, its traced peak went from 67 to 26 MB)."""
+    and 4 an object. A dictionary of lists held about ten times that a subject, and the
+    index keeps one for every predicate it reads (perf/decisions/search-index-arrays.md)."""
 
     def __init__(self, subjects: npt.NDArray[np.integer[Any]],
                  objects: npt.NDArray[np.integer[Any]], terms: int,
@@ -77,8 +76,8 @@ class Facts:
     def __init__(self, table: QuadTable) -> None:
         self._terms = table.terms
         # The table's own 32-bit rows, read in place (it does not grow while it is indexed):
-        # three 64-bit columns copied were 0.3 GB at 100,000 records, held while the index
-        # was written, beside the store's loading.
+        # three 64-bit columns copied were held while the index was written
+        # (perf/decisions/rows-read-in-place.md).
         held = table.held_rows()
         self._subjects, self._predicates, self._objects = (
             held[:, SUBJECT], held[:, PREDICATE], held[:, OBJECT])

@@ -1,11 +1,12 @@
 """The benchmark list's facets, and each benchmark as one row of it, read from the build.
 
-Live SPARQL was measured first, at 10,000 synthetic records on this machine: the counts of
-every facet value in one query took 324 ms at the median (1.1 s at worst), a page of 50
-rows with one facet selected 165 ms; far over a 300 ms page. So what a facet view needs is
-computed once when the store is built and kept beside the index (``graph.search.index``):
-one row per benchmark with its sort keys and what a list shows, and one row per (benchmark,
-facet value). Counting under any selection is then an SQL ``GROUP BY`` over those rows.
+Live SPARQL was measured first: the counts of every facet value, and a page of rows with
+one facet selected, each took far longer than a page may
+(perf/decisions/facets-from-the-index.md). So what a facet view needs is computed once when
+the store is built and kept beside the index (``graph.search.index``): one row per benchmark
+with its sort keys and what a list shows, one row per (benchmark, facet value), and each
+facet value's benchmarks as a bit mask. Counting under any selection is then arithmetic on
+those masks (``graph.search.bits``).
 
 A facet value is a term of the graph: an IRI (a suite, a tag, an organisation ...) or a
 literal (a status, the ``catalogued`` flag). Its *key*, which a URL carries, is the part a

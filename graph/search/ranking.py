@@ -55,7 +55,7 @@ MAX_QUERY_WORDS = 12
 MAX_LIMIT = 100
 PREFIX_MIN_CHARS = 3
 """A last word shorter than this is matched in text as a whole word only: ``a*`` would be
-nearly every document (12,000 of 22,800 at 10,000 records, 230 ms to rank)."""
+nearly every document, all of them to rank (perf/decisions/search-short-prefix.md)."""
 _MAX_SPELLINGS = 32
 """Readings of a query with typos tried as names, at most (all of them as text)."""
 _HIGH = "\U0010ffff"

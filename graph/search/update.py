@@ -2,9 +2,10 @@
 changed written again, when that gives the file a full build writes; else written whole.
 
 A full write reads every statement of the table (``Facts``) and every entity and benchmark
-(4-6 s at 10,000 records). After one record changed, only the entities and benchmarks whose
-rows read a changed statement can differ, so the previous file is copied and those rows
-written again, from a table of the statements about them alone. Which rows read what:
+(perf/decisions/search-index-updated.md). After one record changed, only the entities and
+benchmarks whose rows read a changed statement can differ, so the previous file is copied
+and those rows written again, from a table of the statements about them alone. Which rows
+read what:
 
 - an entity's row (``graph.search.entities``): its own statements (subject), and the labels
   of its tags (``bench:tag`` objects);
@@ -66,7 +67,7 @@ def update_index(path: Path, before: Path, table: QuadTable, base: str, changed:
             shutil.copyfile(before, path)
             with closing(sqlite3.connect(path)) as db:
                 # As ``write_index`` writes it: no journal, no sync (the commit's fsync wrote
-                # the whole copied file out, 0.2-0.5 s at 10,000 records).
+                # the whole copied file out).
                 db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
                 if _Update(db, table, base, changed).apply():
                     db.commit()
@@ -180,8 +181,8 @@ class _Update:
         return True
 
     def _order_keys(self, numbers: list[int]) -> list[tuple[object, ...]]:
-        """What the orders read of the benchmarks ``numbers`` (``ORDER_COLUMNS``): sorting
-        all of them again took 0.04-0.06 s at 10,000 records."""
+        """What the orders read of the benchmarks ``numbers`` (``ORDER_COLUMNS``): the
+        orders are sorted again only when one of these moved."""
         return sorted(self._rows_in(
             f"SELECT id, {', '.join(ORDER_COLUMNS)} FROM bench WHERE id IN", numbers))
 

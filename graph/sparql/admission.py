@@ -22,7 +22,7 @@ are, before parsing: the text that runs is that expanded text, so the engine par
 characters that were checked. (pyoxigraph leaves them unexpanded outside strings, where
 ``\\u0053ERVICE`` would be a syntax error to it and a keyword to the recommendation.)
 
-rdflib's parser is exact but slow (perf/README.md, "Query admission"), so the outcome is kept
+rdflib's parser is exact but slow (perf/decisions/admission-cache.md), so the outcome is kept
 per text (``_judged``): the named queries and the pages' own queries are parsed once a process.
 What rdflib reads as a query and pyoxigraph still refuses (an unknown prefix, a variable
 bound twice) is a syntax error from the engine, as before.

@@ -162,7 +162,7 @@ class BuildFacts:
     def record(self, graph: str) -> RecordGraph | None:
         """The record graph named ``graph`` (None: no record's). A benchmark page asks for the
         few its statements come from; making a dictionary of every record for each, as it
-        did, took 28 ms of a 77 ms page at 100,000 records (cProfile, 2026-12-03)."""
+        did, was a third of a large catalog's page (perf/decisions/record-graph-lookup.md)."""
         return self._by_graph.get(graph)
 
     @cached_property

@@ -1,8 +1,8 @@
 """A node's description, asked by two queries: what every kind of store answers
 ``Store.describe`` with, whatever engine runs the queries.
 
-The statements are sorted by ``term_order`` here, not by ORDER BY (measured on a store folder
-of 1,000 records: 66 statements fetched in 0.3 ms, sorted by the engine in 6-10 ms). Under a
+The statements are sorted by ``term_order`` here, not by ORDER BY, which the engine takes
+far longer over than the fetch (perf/decisions/sort-answers-in-python.md). Under a
 limit, which statements come is the engine's choice; one more than the limit is asked for, to
 know whether the list was cut. A cut description still holds every ``rdf:type`` of the node
 (asked for apart): what kind of node it is decides its page, and a benchmark with thousands

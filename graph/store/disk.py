@@ -200,8 +200,7 @@ def updating_store(folder: Path, previous: Manifest, lock: BuildLock) -> Iterato
     """The next generation after ``previous``, its writing started at once: its pyoxigraph
     store is a checkpoint of the previous one (RocksDB hard-links the files they share),
     made in a process of its own (``graph.store.writing``) while the block reads and maps
-    what changed (the process's start and the checkpoint took 0.05-0.06 s of a rebuild at
-    10,000 records when they were waited for), then given the changed graphs
+    what changed (perf/decisions/writing-process-starts-first.md), then given the changed graphs
     (``StoreUpdate.apply``). Leaving the block without applying it, or by an exception,
     leaves the store as it was. The caller holds the folder's build ``lock`` throughout."""
     assert lock.folder == folder and lock.held, "an update without the folder's build lock"
@@ -242,9 +241,8 @@ def _write_out(folder: Path) -> None:
 
     One ``syncfs`` of the file system, not an ``fsync`` a file: a generation links most of
     its files from the one before (clean, already written), and an ``fsync`` each, even of a
-    clean file, took 0.22-0.45 s for the 1,676 files of 10,000 records' generation, against
-    2 ms for ``syncfs`` with nothing to write and 58 ms with 60 MB (a rebuild writes about
-    that). Where the C library has no ``syncfs`` (it is Linux's), ``os.sync``."""
+    clean file, costs far more than one ``syncfs`` (perf/decisions/generation-synced.md).
+    Where the C library has no ``syncfs`` (it is Linux's), ``os.sync``."""
     syncfs = libc_function("syncfs", (ctypes.c_int,))
     if syncfs is None:
         os.sync()

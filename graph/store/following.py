@@ -18,7 +18,7 @@ answered, its lease let go of, so that the next build may remove it). So no requ
 because a build finished, and none sees half of one generation and half of the next.
 
 A store that never changes (the ``memory`` kind, built for itself) has one ``Served``, made
-on first use, and never looks at a manifest.
+on first use, and never follows its folder.
 
 The new generation's query processes come from the store's one zygote
 (``graph.store.pool.Zygotes``), forked before the server's threads started, each told which

@@ -1,11 +1,13 @@
 """``LocalStore``: a built Oxigraph store on this machine, queried through query processes.
 
-Both local kinds are one: ``oxigraph:DIR`` opens a store folder that ``benchgraph build
---store oxigraph:DIR`` made, and ``memory`` builds one at start into a temporary folder (in
-RAM where the system has ``/dev/shm``) and removes it at ``close``. Either way every query
-runs in a child process that opened the store read-only (``graph.store.pool``), so the time
-limit can really stop it; the facts of the build (base IRI, record graphs, counts) come from
-the folder's manifest, without reading a record.
+Both local kinds are one (``graph.store.kinds`` opens them): ``oxigraph:DIR`` opens a store
+folder that ``benchgraph build --store oxigraph:DIR`` made; ``memory`` builds one from the
+record files into a temporary folder when it is opened (when first queried, for a lazy
+store) and removes it at ``close``. Either way each query runs in a query process
+(``graph.store.pool``) that opened the generation read-only, so the time limit can really
+stop it; the facts of the build (base IRI, record graphs, counts) come with the store
+without reading a record: from the folder's manifest, or from the build a memory store was
+made of.
 
 A store folder may be built again while it is served: the store then moves to the new
 generation at the next call or request (``graph.store.following``), and what a request began
@@ -209,7 +211,8 @@ class LocalStore:
 
     def _index(self, here: Served) -> closing[sqlite3.Connection]:
         """The search index of the generation ``here``, opened for one call (a connection
-        costs ~0.1 ms, and then no connection ever crosses a thread or a fork)."""
+        costs little, and then no connection ever crosses a thread or a fork:
+        perf/decisions/index-connection-per-call.md)."""
         return closing(_open_index(here.path / INDEX_FILE, self.base))
 
     def record_graphs(self) -> Sequence[RecordGraph]:

@@ -119,11 +119,10 @@ class QueryPool:
     """Up to ``size`` query processes over the store ``source`` names: one started with the
     pool, the others when a query finds none free, as a connection pool grows.
 
-    Started all at once, each opening the store, a server's two workers opened it eight
-    times before their first answer: at 100,000 records, 13 processes and 309 MB PSS once
-    ready, against 7 and 202 MB so; on this project's machines, memory new to a process
-    costs up to 2.6 ms a megabyte (``perf/README.md``, "Memory new to a process"). A
-    command that runs one query starts one process."""
+    Started all at once, each opening the store, they held more once ready and touched
+    more memory new to them, which costs on this project's machines
+    (perf/decisions/query-processes-on-demand.md). A command that runs one query starts one
+    process."""
 
     source: StoreSource
     size: int = 1

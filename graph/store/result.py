@@ -5,15 +5,14 @@ comes back as the W3C text formats a SPARQL engine already speaks: SELECT soluti
 SPARQL 1.1 TSV (each term in its N-Triples form, so nothing is lost), CONSTRUCT and
 DESCRIBE triples as N-Triples, an ASK answer as a boolean. pyoxigraph reads both back, in
 Rust, when a caller asks for terms (``rows``, ``triples``) or for another W3C format
-(``graph.store.formats``). Measured at 60,000 rows of three terms, writing the N-Triples
-forms and reading them back costs about a fifth of pickling pyoxigraph's terms.
+(``graph.sparql.results``). Writing the N-Triples forms and reading them back costs a
+fraction of pickling pyoxigraph's terms.
 
-The query process has pyoxigraph write the TSV and N-Triples itself (``QueryResult.of_solutions``,
-``of_triples``), into a
-writer that stops it once the row limit is passed, so a runaway answer is never held whole.
-Making a Python term of every value and writing it in Python cost 6-12 µs a row (the
-saturation query's 4,975 rows at 10,000 records: 168 ms through the store against 107 ms on
-pyoxigraph alone, in one run).
+The query process has pyoxigraph write the TSV and N-Triples itself
+(``QueryResult.of_solutions``, ``of_triples``), into a writer that stops it once the row
+limit is passed, so a runaway answer is never held whole. Making a Python term of every value
+and writing it in Python cost a large answer a visible share of its time through the store
+(perf/decisions/answers-as-w3c-text.md).
 """
 
 from __future__ import annotations

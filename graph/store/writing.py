@@ -19,17 +19,13 @@ merge hold more than before (``replace_graphs``); a system
 error is written on its standard error, with exit code 1, or ``NO_SPACE`` when it says the
 disk (or the quota) is full (RocksDB's errors carry the system's words, not its number).
 
-A load gives pyoxigraph the dumps a block of ``LOAD_BLOCK`` lines at a time, one
+A load gives pyoxigraph its files a block of ``LOAD_BLOCK`` lines at a time, one
 ``bulk_load`` each: pyoxigraph's bulk loader holds about a million statements of a file in
-memory before it writes them out, 1.2 GB of its own for 1.3 million (10,000 records) and
-1.7 GB at 100,000 records, while the build that started it still holds its own heap. A block
-at a time it holds a few hundred megabytes whatever the size, for about 1.7 times the load's
-seconds (measured at 10,000 records: 23 s and 1,216 MB whole, 38 s and 347 MB by blocks of
-200,000). Each statement of an N-Quads or N-Triples dump is one line, so a block is whole
-statements. Then the store is compacted (``Store.optimize``): the blocks leave more, smaller
-files, which every query reads. At 30,000 records, blocks of 100,000 lines then compacted
-took 48 s, held 224 MB and left a store a query scanning the benchmarks read in 0.57 s;
-blocks of 200,000 not compacted, 50-55 s, 303 MB and 0.75 s (each twice, side by side).
+memory before it writes them out, while the build that started it still holds its own heap;
+a block at a time it holds a few hundred megabytes whatever the size, for more seconds. Each
+statement of an N-Quads or N-Triples file is one line, so a block is whole statements. Then
+the store is compacted (``Store.optimize``): the blocks leave more, smaller files, which
+every query reads (perf/decisions/load-in-blocks.md).
 
 It is a fresh interpreter, not a forked child. RocksDB keeps a process-wide pool of
 background threads that a fork does not copy: a forked child of a process that had opened

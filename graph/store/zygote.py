@@ -8,8 +8,9 @@ that serves requests is not safe once it runs threads (a server does), because a
 child inherits every lock another thread held. So the pool forks a zygote once, while its
 process is still single-threaded (when the app starts, or a command runs), and the zygote,
 which never runs a thread, forks each query process on request and hands its socket back
-(``SCM_RIGHTS``). Measured on this machine, a query process is ready in about 5 ms this way,
-where a new interpreter (``python -c``) takes about 150 ms and loads the store again.
+(``SCM_RIGHTS``). A query process is ready many times sooner this way than a new
+interpreter (``python -c``), which loads the store again
+(perf/decisions/query-processes-from-a-zygote.md).
 
 One zygote serves every generation of a store folder: a pool spawns each query process
 with the generation to open (``spawn``'s argument), so a store that moves to a new generation

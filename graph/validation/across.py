@@ -108,9 +108,9 @@ class AcrossRecords:
 
     With ``keep_sources=False`` (a validation checked once, streamed: nothing is replaced
     later) each source's facts are indexed but not kept apart, and a node's labels are
-    kept as the fact that it has one (all the checks read): at 10,000 records the kept
-    facts, their own copies of the nodes and a set a labelled node held 70 MB after a
-    streamed validation, 0.5 GB at 100,000 records on top of the build."""
+    kept as the fact that it has one (all the checks read): kept apart, the facts, their
+    own copies of the nodes and a set a labelled node held a large share of what a streamed
+    validation added to the build (perf/decisions/validation-streamed.md)."""
 
     def __init__(self, shapes: ShapeSet, file_of: FileOf, *, keep_sources: bool = True) -> None:
         unknown = shapes.across_records - IMPLEMENTED

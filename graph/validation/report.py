@@ -191,9 +191,9 @@ class ValidationReport:
         return graph
 
     def to_turtle(self) -> bytes:
-        """The report graph in Turtle, written by pyoxigraph: for the bundled catalog's 6,849
-        warnings, 0.3 s where rdflib's writer of ``to_graph`` took 3.3 s (it searches for a
-        prefix per term), which ``benchgraph serve`` paid at every start."""
+        """The report graph in Turtle, written by pyoxigraph: a tenth of the time rdflib's
+        writer of ``to_graph`` took (it searches for a prefix per term), which ``benchgraph
+        serve`` paid at every start (perf/decisions/pyoxigraph-parses-and-writes.md)."""
         written = ox.serialize(self._triples(), format=ox.RdfFormat.TURTLE,
                                prefixes=_REPORT_PREFIXES)
         assert written is not None  # with no output given, pyoxigraph returns the bytes

@@ -1,9 +1,10 @@
 """A read-only rdflib graph over a fixed set of triples: cheap to build, cheap to read.
 
-rdflib's ``Memory`` store spends about 14 µs on each ``add`` (contexts, events), more than
-validating the triple costs. Validation only reads, so the triples of one batch of
-records are indexed once, here, in plain dicts: subject → predicate → objects, and
-(built the first time a predicate is looked up that way) predicate → object → subjects.
+rdflib's ``Memory`` store spends more on each ``add`` (contexts, events) than validating the
+triple costs (perf/decisions/validation-frozen-graph.md). Validation only reads, so the
+triples of one batch of records are indexed once, here, in plain dicts: subject → predicate
+→ objects, and (built the first time a predicate is looked up that way) predicate → object →
+subjects.
 ``FrozenGraph`` answers the lookups pyshacl makes straight from those dicts.
 """
 

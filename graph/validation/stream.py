@@ -29,8 +29,8 @@ class TableGraphs:
     it is validated). A build states each graph's quads together, so each graph is one run
     of rows, in the order first stated, and nothing more is made; only a table where some
     graph's rows are apart gets an index of its rows by graph. Copying three columns and
-    sorting the rows by graph, always, held 16 bytes a quad and made 30 more on the way:
-    0.5 GB at 100,000 records, over the build."""
+    sorting the rows by graph, always, held 16 bytes a quad and made 30 more on the way
+    (perf/decisions/rows-read-in-place.md)."""
 
     def __init__(self, table: QuadTable) -> None:
         self._terms = table.terms.terms

@@ -10,9 +10,9 @@ benchmark linking to it. The labels of every IRI shown come in one lookup (``web
 the vocabularies' notations once per app. Every statement keeps the named graph that states
 it, so the page can say which record said each thing.
 
-The queries were shaped by measuring them at 10,000 records: pyoxigraph 0.5 plans a UNION
-whose branch holds a ``GRAPH`` pattern badly once ``?b`` is bound outside it (50 ms instead
-of 1 ms), so the two record queries are two queries.
+The queries were shaped by measuring them: pyoxigraph 0.5 plans a UNION whose branch holds a
+``GRAPH`` pattern badly once ``?b`` is bound outside it, so the two record queries are two
+queries (perf/decisions/benchmark-record-queries-apart.md).
 """
 
 from __future__ import annotations

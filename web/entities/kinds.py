@@ -9,11 +9,11 @@ has follows the node's ``rdf:type`` (``KIND_LISTS``).
 
 A list is two queries, with the node bound as ``?node``. The first finds the rows' keys (the
 benchmarks, say), which are sorted and paged here; the second reads the columns of one page's
-keys only, given as a ``VALUES`` block. Measured on a store folder of 10,000 records, sorting
-2,046 benchmarks by name in the engine took 86 ms of CPU (it decodes each name from the store
-at each comparison) and reading their keys 10 ms; one page's columns take 2 ms. So a list is
-sorted by its keys' IRIs (a benchmark's id, a paper's arXiv id: near the names' order), and a
-list of thousands still costs one read of its keys.
+keys only, given as a ``VALUES`` block. Sorting thousands of benchmarks by name in the engine
+took many times longer than reading their keys (it decodes each name from the store at each
+comparison: perf/decisions/sort-answers-in-python.md). So a list is sorted by its keys' IRIs
+(a benchmark's id, a paper's arXiv id: near the names' order), and a list of thousands still
+costs one read of its keys.
 """
 
 from __future__ import annotations

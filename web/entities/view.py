@@ -26,7 +26,7 @@ PROPERTY_PAGE = 100
 """Values a page of one property's list shows."""
 DESCRIBE_CAP = 200
 """Statements each way a page reads of a node's description (each costs the decoding of its
-graph's name: 500 took 4 ms of CPU on a store folder of 10,000 records)."""
+graph's name: perf/decisions/sort-answers-in-python.md)."""
 GRAPHS_SHOWN = 3
 """Graphs (records) a node's page names beside one value; its property's list names all."""
 

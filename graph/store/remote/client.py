@@ -25,8 +25,9 @@ dependency for none of that.
   engine may close one that sat idle, and ``oxigraph serve`` (0.5) does worse: past its 60 s
   socket timeout it writes an unasked 500 "Resource temporarily unavailable (os error 11)"
   on it and stops reading, so the next request on it read that 500 as its answer (a retry,
-  and 0.75 s of backoff, for nothing). A socket with something to read before any request
-  was sent is such a connection, so it is closed and a new one opened (as ``urllib3`` does).
+  and its backoff, for nothing: perf/decisions/remote-idle-connection-check.md). A socket
+  with something to read before any request was sent is such a connection, so it is closed
+  and a new one opened (as ``urllib3`` does).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ _REFUSAL_SECONDS = 5.0
 class Body:
     """A request body, made afresh chunk by chunk each time it is sent (a retry sends it
     again), and its size, which goes ahead of it as ``Content-Length``: so a large body (the
-    merge of 100,000 records is 1.9 GB) is sent without ever being held whole."""
+    merge of a large catalog is gigabytes) is sent without ever being held whole."""
 
     chunks: Callable[[], Iterable[bytes]]
     size: int

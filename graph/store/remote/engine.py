@@ -45,8 +45,8 @@ from graph.store.result import QueryResult, Row
 RESULTS_XML = "application/sparql-results+xml"
 PUT_SECONDS_PER_MB = 1.0
 """What a PUT is given besides ``remote_timeout``, for each MB it sends: an engine takes the
-whole graph in one transaction before it answers. The merge of 100,000 records is 800 MB,
-and ``oxigraph serve`` had not answered its PUT within 60 s (perf, 2026-12-04)."""
+whole graph in one transaction before it answers, and the merge of a large catalog is
+gigabytes (perf/decisions/push-put-time-per-mb.md)."""
 GRAPH_TYPES = "application/n-triples, text/turtle;q=0.9"
 NTRIPLES = "application/n-triples"
 PARTIAL = "X-SQL-State"

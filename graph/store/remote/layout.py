@@ -21,9 +21,9 @@ Graphs on the engine (``base`` is the data's base IRI):
 Each of those JSON texts is written in parts (``json_document``), one statement a part:
 ``<{graph}#000000> predicate "…"``, ``<{graph}#000001> …``, read back joined in the order of
 their subjects. An engine's parser may refuse one long literal: Oxigraph's server refuses a
-token over 16 MiB ("Reached the buffer maximal size"), and the manifest of 100,000 records
-is over 30 MiB of JSON. No data IRI appears in those graphs, so ``GRAPH ?g { <node> ?p ?o }``
-never meets them.
+token over 16 MiB ("Reached the buffer maximal size"), which the manifest of a large
+catalog passes (perf/decisions/push-manifest-in-parts.md). No data IRI appears in those
+graphs, so ``GRAPH ?g { <node> ?p ?o }`` never meets them.
 """
 
 from __future__ import annotations
@@ -186,8 +186,8 @@ class Document:
     """A graph to PUT: its IRI (None: the default graph) and its statements, made afresh
     chunk by chunk each time they are read (``chunks``), with their size, count and content
     hash, taken in one reading when the document is made. So a document need not be held
-    whole: the merge (N-Triples of 181 MB at 10,000 records, 1.9 GB at 100,000) is made
-    twice, to be hashed and to be sent, and never kept."""
+    whole: the merge (the catalog's whole N-Triples) is made twice, to be hashed and to be
+    sent, and never kept (perf/decisions/push-merge-streamed.md)."""
 
     graph: str | None
     chunks: Callable[[], Iterable[bytes]]
@@ -245,7 +245,7 @@ class DataGraphs:
         """The merge of every graph, for the graph ``graph``: the distinct triples, as
         ``benchgraph build -o FILE.nt`` writes them (the same bytes), made from the data
         graphs' sort. A sort of its own (its terms' forms again) and its text held whole
-        took ``push --validate`` of 10,000 records from 453 MB to 567 at its peak."""
+        raised a push's peak by a quarter (perf/decisions/push-merge-streamed.md)."""
         return Document(graph, partial(write_ntriples, without_graphs(self._statements)))
 
     def __iter__(self) -> Iterator[Document]:

@@ -3,13 +3,13 @@ the server already answers.
 
 A ``sparql:URL`` store answers pages, named queries and ``/sparql`` from the engine, which
 needs nothing but the URL. Search, the faceted lists, the dumps and the validation report's
-files need the files made from the data graphs read back (``RemoteStore``): at 10,000 records
-``serve --store sparql:URL`` took 45.4 s to answer its first query while it made them before
-listening (perf, 2026-12-04), minutes at 100,000. So ``serve`` forks one process that makes
-them into a folder of its own and says when they are there by a file in it: ``ready``
-naming the generation folder, or ``failed`` with the reason. The server reads those files;
-until they are there, what needs them answers 503 with ``Retry-After``, saying what is being
-made and for how long (``StorePreparing``).
+files need the files made from the data graphs read back (``RemoteStore``): made before
+listening, they kept ``serve --store sparql:URL`` from answering its first query for tens of
+seconds at 10,000 records and minutes at 100,000 (perf/decisions/remote-files-made-apart.md).
+So ``serve`` forks one process that makes them into a folder of its own and says when they
+are there by a file in it: ``ready`` naming the generation folder, or ``failed`` with the
+reason. The server reads those files; until they are there, what needs them answers 503
+with ``Retry-After``, saying what is being made and for how long (``StorePreparing``).
 
 A process, not a thread: the server then forks its query processes' zygote from the process
 that opened the store, and a thread running at a fork leaves the locks it held locked in every

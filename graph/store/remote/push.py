@@ -61,9 +61,9 @@ if TYPE_CHECKING:  # a push builds, but `benchgraph` imports this module for eve
 CHECKPOINT_GRAPHS = 200
 """The fewest graphs sent between two writes of the unfinished manifest."""
 CHECKPOINTS = 20
-"""The most checkpoints a push makes. Each writes the whole manifest, which lists every graph
-(33 MB at 100,000 records), so a checkpoint every 200 graphs made a push quadratic in the
-records: at 10,000 records its 52 manifests took 10.4 s of an 80.7 s push (cProfile)."""
+"""The most checkpoints a push makes. Each writes the whole manifest, which lists every graph,
+so a checkpoint every 200 graphs made a push quadratic in the records
+(perf/decisions/push-checkpoints.md)."""
 Progress = Callable[[int, int], None]
 
 

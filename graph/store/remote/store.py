@@ -91,24 +91,22 @@ _BATCH = 100_000
 once, in the table)."""
 _TERMS_KEPT = 1 << 16
 """Terms of the answers whose rdflib form is kept, the most recently met: a graph's
-statements share their graph, predicates and most subjects, and the vocabulary recurs. Of
-69 s making the files of 10,000 records under cProfile, 31 s went to making 5.3 M rdflib
-terms one by one; kept so, reading back and making the files took 37.1 and 34.6 s against
-45.6 and 49.6 s, peak 459 and 464 MB against 513 and 508 MB (2026-12-04; 2**18 kept: 32.4 s,
-532 MB)."""
+statements share their graph, predicates and most subjects, and the vocabulary recurs, and
+making every term one by one was nearly half the time of making the files
+(perf/decisions/remote-read-back-terms-kept.md)."""
 GRAPHS_PER_QUERY = 1_000
-"""Data graphs read back a query. One query for them all gave 10 M statements at 100,000
-records, and did not finish within the time limit (perf, 2026-12-04); an engine may also
-stop a long query at a limit of its own. A thousand record graphs are about 130,000
-statements: 1.4 s from ``oxigraph serve`` at 10,000 records."""
+"""Data graphs read back a query. One query for them all, at 100,000 records, did not
+finish within the time limit, and an engine may also stop a long query at a limit of its
+own; a thousand record graphs are a query of a second or two
+(perf/decisions/remote-read-back-in-batches.md)."""
 
 
 def read_back(graphs: Sequence[str]) -> str:
     """The query giving every statement of ``graphs``, named in a VALUES block. As fast from
-    Oxigraph as naming them in the request's dataset (``named-graph-uri``: 1.36 s against
-    1.39 s for a thousand graphs; ``FILTER(?g IN (...))`` took 33.5 s), and Virtuoso answers
-    a dataset with a header per graph named, past the 100 headers Python's HTTP client
-    reads."""
+    Oxigraph as naming them in the request's dataset (``named-graph-uri``), far faster than
+    ``FILTER(?g IN (...))`` (perf/decisions/remote-read-back-in-batches.md), and Virtuoso
+    answers a dataset with a header per graph named, past the 100 headers Python's HTTP
+    client reads."""
     named = " ".join(str(ox.NamedNode(graph)) for graph in graphs)
     return f"SELECT ?s ?p ?o ?g WHERE {{ VALUES ?g {{ {named} }} GRAPH ?g {{ ?s ?p ?o }} }}"
 

@@ -74,9 +74,9 @@ class KeptBuild:
 
     fingerprint: str
     imported: dict[str, ImportedFile]
-    """By relative path, as text: the state's files hold no ``PurePosixPath`` (making 20,000
-    of them, from the records' pickle and the stats, took 0.2-0.3 s of a rebuild's read at
-    10,000 records, load 3); ``digest`` and ``imported_as`` take the load's paths."""
+    """By relative path, as text: the state's files hold no ``PurePosixPath`` (making them
+    back was a measurable part of a rebuild's read: perf/decisions/kept-state-read-lazily.md);
+    ``digest`` and ``imported_as`` take the load's paths."""
     mapped: dict[str, MappedRecord]
     """By record key."""
     table: QuadTable
@@ -137,7 +137,7 @@ class KeptBuild:
             return None
         terms = read_terms(folder, build["chunks"])
         # mapped, not read: the table copies the rows from the system's cached pages, not
-        # from 21 MB more new to the process (perf/README.md, "Memory new to a process")
+        # from memory new to the process (perf/decisions/kept-state-mapped.md)
         table = QuadTable.of_rows(terms, np.load(folder / ROWS_FILE, mmap_mode="r"))
         record_chunks: Chunks = [(name, count) for name, count in build["record_chunks"]]
         imported = read_records(folder, record_chunks)
@@ -148,8 +148,8 @@ class KeptBuild:
 
 
 def _fields(stat: FileStat) -> tuple[int, int, int, int, int]:
-    """``dataclasses.astuple`` of a stat, by hand: that deep-copies every field (0.3-0.7 s
-    for the 10,000 stats of 10,000 records)."""
+    """``dataclasses.astuple`` of a stat, by hand: that deep-copies every field
+    (perf/decisions/kept-state-read-lazily.md)."""
     return stat.size, stat.mtime_ns, stat.ctime_ns, stat.inode, stat.device
 
 

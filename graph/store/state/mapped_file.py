@@ -1,5 +1,6 @@
 """The state's files: mapped, not read, so that their bytes stay the system's cached pages
-instead of becoming memory new to the process; and kept from one generation to the next."""
+instead of becoming memory new to the process (perf/decisions/kept-state-mapped.md); and
+kept from one generation to the next."""
 
 from __future__ import annotations
 

@@ -5,9 +5,10 @@ A chunk is two files: ``records-N.pickle``, a pickle of a dictionary per run of
 ``FILES_AT_A_TIME`` files, and ``records-N.blobs``, each record's own pickle one after
 another, which the chunk names by place and which is mapped, not read, so a record is read
 only when it is mapped again. A generation links the chunks of the one before and writes the
-files imported anew as one more (pickling every record took 9 s at 10,000 records), until
-that would keep more than twice as many entries as there are files, or ``RECORD_CHUNKS``
-chunks: then every file is written as one chunk.
+files imported anew as one more (pickling every record again would cost every rebuild
+seconds: perf/decisions/kept-state-read-lazily.md), until that would keep more than twice as
+many entries as there are files, or ``RECORD_CHUNKS`` chunks: then every file is written as
+one chunk.
 """
 
 from __future__ import annotations
@@ -73,11 +74,10 @@ def pickle_runs(path: Path, imported: dict[str, ImportedFile]) -> None:
 
     A memo holds every object pickled until it is cleared, and a spooled record's pickle
     (``graph.kept.Spool``) is read back from disk to be written: one pickle of the whole
-    would hold them all (0.6 GB at 100,000 records). Apart, the records' pickles (58 MB of
-    the 60 MB chunk at 10,000 records) are neither read nor held by a rebuild that maps
-    none of them again (``unpickle_runs``): reading them took 0.05 s of its 0.17, and
-    their memory, new to the process, costs more on this project's machines (``perf/README.md``,
-    "Memory new to a process")."""
+    would hold them all. Apart, the records' pickles (nearly all of a chunk) are neither
+    read nor held by a rebuild that maps none of them again (``unpickle_runs``), and their
+    memory, new to the process, costs more on this project's machines
+    (perf/decisions/kept-state-mapped.md)."""
     items = list(imported.items())
     with path.open("wb") as out, _blobs_file(path).open("wb") as blobs:
         pickler = _RecordsPickler(out, blobs)

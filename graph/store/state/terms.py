@@ -4,10 +4,10 @@ added terms, never changed once written, so the next generation hard-links them.
 A chunk is three files: ``terms-N.nt``, the terms' N-Triples forms one a line;
 ``terms-N.json``, their kinds and the literals' datatypes and tags; ``terms-N.index.npy``,
 their ``FormIndex``. The forms are split, not parsed, and no rdflib term is made until asked
-for (``TermTable.restored``): restoring the table of 10,000 records took 6 s as one JSON
-document of every term made into rdflib terms, 1.4 s so (load 10). A rebuild that states a
-new literal adds a chunk; past ``TERMS_CHUNKS`` of them every term is written as one (the
-345,517 terms of 10,000 records took 0.21 s).
+for (``TermTable.restored``): a JSON document of every term made into rdflib terms took
+several times as long to restore (perf/decisions/kept-state-read-lazily.md). A rebuild that
+states a new literal adds a chunk; past ``TERMS_CHUNKS`` of them every term is written as
+one.
 """
 
 from __future__ import annotations
@@ -82,9 +82,9 @@ def write_snapshot(path: Path, snapshot: TermSnapshot, start: int) -> None:
     their ``FormIndex`` in ``.index.npy``; the kinds and extras (the datatype IRIs and
     language tags) as JSON. The literals' lexical forms are not written:
     ``TermTable.restored`` reads none (each is in its N-Triples form), and they were most of
-    the JSON (35 MB at 10,000 records, 0.3-0.8 s of a rebuild to read at load 3, and as
-    long again to write). The forms are written a run of terms at a time: joined whole they
-    held as much again as the terms' text (hundreds of megabytes at 100,000 records)."""
+    the JSON, to read and to write (perf/decisions/kept-state-read-lazily.md). The forms
+    are written a run of terms at a time: joined whole they held as much again as the
+    terms' text."""
     with path.open("w", encoding="utf-8") as out:
         out.write(f'{{"kinds": {json.dumps(snapshot.kinds.decode("ascii"))}, "extras": ')
         _write_json_list(out, snapshot.extras)
@@ -118,10 +118,9 @@ def lines(path: Path) -> list[str]:
     """The lines of a UTF-8 file without line breaks (none for an empty file), decoded and
     split a run of ``LINES_AT_A_TIME`` bytes at a time. Decoded whole, one character
     outside ASCII makes the whole text two or four bytes a character, and each line split
-    from it is scanned to be made narrow again: 0.17-0.22 s for the 600,000 forms of 10,000
-    records, against 0.11 s so, where only the runs holding such a character are wide. The
-    file is mapped, not read (``map_file``): its 42 MB at 10,000 records are not new to the
-    process."""
+    from it is scanned to be made narrow again; so, only the runs holding such a character
+    are wide (perf/decisions/kept-state-read-lazily.md). The file is mapped, not read
+    (``map_file``): its bytes are not new to the process."""
     data = map_file(path)
     if data is None:
         return []
