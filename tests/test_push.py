@@ -31,7 +31,7 @@ from graph.store.remote.client import RemoteError, RemoteTimeout
 from graph.store.remote.engine import Dataset
 from graph.store.remote.manifest import engine_for
 from graph.store.remote.push import PushError, PushOutcome, push
-from tests.engines import ENGINES, RunningEngine, oxigraph_server
+from tests.engines import ENGINES, RunningEngine, free_port, oxigraph_server
 from tests.proxy import Proxy, proxy_to
 from tests.store_kinds import STORE_KINDS
 from tests.system_tools import OXIGRAPH, needs
@@ -317,6 +317,32 @@ def test_failures_are_retried_with_growing_waits(oxigraph: RunningEngine) -> Non
     waits = [later - earlier for earlier, later in itertools.pairwise(times)]
     assert len(waits) == 3
     assert 0.2 < waits[0] < waits[1] < waits[2] and waits[2] > 0.9  # 0.25, 0.5, 1 s
+
+
+def test_each_retry_is_logged_with_the_engine_and_why(
+        oxigraph: RunningEngine, caplog: pytest.LogCaptureFixture) -> None:
+    """A WARNING for each retry, in the store's log, naming the engine and what failed: a
+    5xx answer, then an engine that cannot be reached."""
+    caplog.set_level(logging.WARNING)
+    with proxy_to(oxigraph.origin, failures=[503, 502]) as proxy:
+        client = engine_for(f"{proxy.url}/query", Settings(remote_retries=3))
+        try:
+            client.rows("SELECT * WHERE { ?s ?p ?o } LIMIT 1", Dataset(), timeout=30)
+        finally:
+            client.close()
+    gone = f"http://127.0.0.1:{free_port()}/query"
+    client = engine_for(gone, Settings(remote_retries=1))
+    try:
+        with pytest.raises(RemoteError, match="could not be reached"):
+            client.rows("SELECT * WHERE { ?s ?p ?o }", Dataset(), timeout=30)
+    finally:
+        client.close()
+    ours = [record for record in caplog.records if record.name.startswith("graph.store.remote")]
+    assert [record.levelno for record in ours] == [logging.WARNING] * 3
+    said = [record.getMessage() for record in ours]
+    assert f"{proxy.url}/query answered 503" in said[0] and "0.25 s" in said[0]
+    assert f"{proxy.url}/query answered 502" in said[1] and "0.50 s" in said[1]
+    assert f"{gone} could not be reached" in said[2] and "Connection refused" in said[2]
 
 
 def test_a_refusal_is_not_retried_and_retries_end(oxigraph: RunningEngine) -> None:

@@ -16,7 +16,6 @@ Virtuoso stops at its own ``MaxQueryExecutionTime``.
 
 from __future__ import annotations
 
-import http.client
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -37,7 +36,6 @@ from graph.store.remote.client import (
     EngineLimit,
     RemoteError,
     RemoteTimeout,
-    timed_out,
 )
 from graph.store.remote.layout import Document
 from graph.store.result import QueryResult, Row
@@ -74,22 +72,15 @@ class Dataset:
 
 class _Reader:
     """The answer's body as a file for pyoxigraph's parsers, each read bounded by the
-    deadline: a read past it raises ``RemoteTimeout``."""
+    deadline (``graph.store.remote.connection``): a read past it raises ``RemoteTimeout``."""
 
     def __init__(self, answer: Answer, deadline: float) -> None:
         self._answer = answer
         self._deadline = deadline
 
     def read(self, size: int = -1) -> bytes:
-        if time.monotonic() >= self._deadline:
-            raise RemoteTimeout("the time limit is up")
         self._answer.set_deadline(self._deadline)
-        try:
-            return self._answer.response.read1(size if size and size > 0 else 1 << 16)
-        except (OSError, http.client.HTTPException) as error:
-            if timed_out(error):
-                raise RemoteTimeout("the time limit is up") from None
-            raise
+        return self._answer.read1(size if size and size > 0 else 1 << 16)
 
 
 @dataclass

@@ -29,11 +29,13 @@ from graph.store.remote.layout import (
 
 def engine_for(query_url: str, settings: Settings, base: str | None = None) -> Engine:
     """The engine at ``query_url``, its Graph Store at ``settings.graph_store`` (default: the
-    query URL), with the settings' credentials, time limit and retries."""
+    query URL), with the settings' credentials, time limit and retries, and a connection
+    kept for each of the server's ``threads``."""
     credentials = Credentials(settings.remote_user,
                               settings.remote_password.get_secret_value(),
                               settings.remote_token.get_secret_value())
-    client = Client(credentials, settings.remote_timeout, settings.remote_retries)
+    client = Client(credentials, settings.remote_timeout, settings.remote_retries,
+                    settings.threads)
     query = Endpoint.parse(query_url, "--store sparql:URL")
     store = Endpoint.parse(settings.graph_store, "--graph-store") if settings.graph_store \
         else query
