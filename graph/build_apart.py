@@ -3,41 +3,35 @@
 Mapping holds a lookup of every term (term to id) until the table is frozen. Freed then,
 the lookups leave holes that Python's allocator cannot hand back to the system: an arena
 goes back only once all of it is free, and the terms' forms and the records' facts live
-beside them. So a build that let go of everything it made still held most of what its
-mapping had held, and carried it through validation, the dumps and the search index, to the
-load (perf/decisions/build-apart.md).
+beside them, so that space was carried through validation, the dumps and the search index,
+to the load (perf/decisions/build-apart.md).
 
-So the records are loaded and mapped in a forked child, which sends what it built back to
-the parent as data and exits, its heap with it: the term table as its forms, kinds and
-extras (``TermSnapshot``, the forms a run at a time) and its rows (``numpy`` writes them as
-they are held); then the load report and what each mapping asked, pickled. The parent
-makes them afresh, packed, and goes on from there.
+So the records are loaded and mapped in a forked child (``graph.child``), which sends what
+it built back to the parent as data and exits, its heap with it: the term table as its
+forms, kinds and extras (``TermSnapshot``, the forms a run at a time) and its rows
+(``numpy`` writes them as they are held); then the load report and what each mapping asked,
+pickled. They go through a file of their own a part at a time, not as the job's return
+value, which would be pickled whole, its pickler's memo holding every term at once. The
+parent makes them afresh, packed, and goes on from there: it holds less once it has the
+build than the process that mapped it held, for the time it takes to send and read it back.
 
 The records' own pickles are not sent: the spool they are in (``graph.kept.Spool``) is made
 before the fork, so both processes hold the same unnamed file, and a ``KeptRecord`` is sent
-as where its pickle is. An error in the child is sent and raised in the parent; a child that
-dies (killed for memory, say) is a ``BenchgraphError`` that says so.
-
-The parent then holds less than the process that mapped the build held once frozen; the
-fork costs the time to send the build and read it back, and the child's phase peaks at the
-mapping's own peak plus the parent's imports.
+as where its pickle is. An error in the child is raised in the parent; a child that dies
+(killed for memory, say) is a ``BenchgraphError`` that says so (``graph.child``).
 """
 
-import os
 import pickle
-import signal
-import sys
 import tempfile
-import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import IO, Any
 
 import numpy as np
 
 from graph.build import BuildResult, build
+from graph.child import run_in_child
 from graph.dataset.table import QuadTable, TermSnapshot, TermTable
-from graph.errors import BenchgraphError, ErrorKind
 from graph.gc_pause import gc_paused
 from graph.kept import KeptRecord, Spool
 from graph.loader import Progress
@@ -56,48 +50,11 @@ def build_apart(paths: Sequence[Path], settings: Settings,
     the result's table frozen (``TermTable.freeze``), its records packed in a spool."""
     spool = Spool()
     with tempfile.TemporaryFile(prefix="benchgraph-build-") as channel:
-        pid = os.fork()
-        if pid == 0:  # the child; it never returns
-            _child(channel, spool, lambda: build(paths, settings, progress, keep=spool))
-        try:
-            _, status = os.waitpid(pid, 0)
-        except BaseException:  # Ctrl-C reaches both; the child is not left behind
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            raise
-        if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
-            raise BenchgraphError(f"the build's process {_ended(status)}; nothing was stored",
-                                  ErrorKind.STORE)
+        run_in_child(lambda: _send(channel, build(paths, settings, progress, keep=spool), spool),
+                     "the build's process")
         channel.seek(0)
         with gc_paused():  # millions of objects made, none of them garbage
             return _receive(channel, spool)
-
-
-def _child(channel: IO[bytes], spool: Spool, work: Callable[[], BuildResult]) -> NoReturn:
-    code = 0
-    try:
-        try:
-            result = work()
-        except BaseException as error:  # raised again in the parent
-            _send_error(channel, error)
-        else:
-            _send(channel, result, spool)
-        channel.flush()
-    except BaseException as error:  # not even sent (a full disk): the parent says it failed
-        print(f"the build could not be sent back: {type(error).__name__}: {error}",
-              file=sys.stderr)
-        code = 1
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
-
-
-def _ended(status: int) -> str:
-    if os.WIFSIGNALED(status):
-        number = os.WTERMSIG(status)
-        return f"was killed by signal {number} ({signal.Signals(number).name})"
-    return f"exited with code {os.waitstatus_to_exitcode(status)}"
 
 
 class _Sender(pickle.Pickler):
@@ -144,26 +101,14 @@ def _send(out: IO[bytes], result: BuildResult, spool: Spool) -> None:
     out.flush()
     np.save(out, table.held_rows(), allow_pickle=False)
     sender.dump((result.report, result.asked))
-
-
-def _send_error(out: IO[bytes], error: BaseException) -> None:
-    if not isinstance(error, BenchgraphError | KeyboardInterrupt):
-        error.add_note("in the build's process:\n" + "".join(traceback.format_exception(error)))
-    try:  # sent in place of the table's head (``_receive``)
-        sent = pickle.dumps(error, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # an exception that does not pickle: its text does
-        sent = pickle.dumps(RuntimeError(f"{type(error).__name__}: {error}"))
-    out.write(sent)
+    out.flush()  # the child ends without flushing what it holds
 
 
 def _receive(source: IO[bytes], spool: Spool) -> BuildResult:
     def load() -> Any:  # an unpickler a pickle: one keeps its memo from the last
         return _Receiver(source, spool).load()
 
-    head = load()
-    if isinstance(head, BaseException):  # the child's, sent by ``_send_error``
-        raise head
-    kinds, form_count, extra_count = head
+    kinds, form_count, extra_count = load()
     forms: list[str] = []
     extras: list[str] = []
     for items, count in ((forms, form_count), (extras, extra_count)):

@@ -126,10 +126,10 @@ def test_closing_the_store_stops_the_maker_and_removes_its_folder(
     store, _ = _opened(engine, settings)
     preparation = store._preparation
     assert preparation is not None
-    os.kill(preparation.pid, 0)  # running
+    os.kill(preparation.maker.pid, 0)  # running
     store.close()
     with pytest.raises(ProcessLookupError):
-        os.kill(preparation.pid, 0)
+        os.kill(preparation.maker.pid, 0)
     assert not preparation.root.exists()
 
 

@@ -9,7 +9,9 @@ and when a limit is reached kills the child (SIGKILL: it holds nothing worth sav
 starts a new one. The children are forked by the pool's zygote (``graph.store.zygote``),
 so a memory store is shared with them by fork as it is, never loaded again, and none is
 forked from a threaded process; the zygote also forbids them the network
-(``graph.store.confinement``).
+(``graph.store.confinement``). They are not the one-off children of ``graph.child`` (one job,
+its outcome sent back once): each serves query after query, with the store reached once, and
+is killed from outside when a limit is reached.
 
 The command line and the web app use this one mechanism. A ``QueryPool`` belongs to the
 process that made it (the server, a CLI run); each thread of that process borrows a free
