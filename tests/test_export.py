@@ -36,11 +36,8 @@ from graph.export.formats import (
     NTRIPLES,
     RDF_FORMATS,
     RDFXML,
-    RESULT_FORMATS,
-    SPARQL_JSON,
     TABLE,
     TRIG,
-    TSV,
     TURTLE,
     Format,
     FormatError,
@@ -48,7 +45,6 @@ from graph.export.formats import (
     format_for_media_type,
     format_for_query,
     media_types,
-    negotiate,
 )
 from tests.memory import traced
 from tests.system_tools import RAPPER, require
@@ -524,24 +520,6 @@ def test_media_types() -> None:
         # pyoxigraph agrees on the registered media type and extension
         known = ox.RdfFormat.from_media_type(fmt.media_type)
         assert known is not None and known.file_extension == fmt.extension.lstrip(".")
-
-
-@pytest.mark.parametrize(("accept", "offered", "expected"), [
-    ("text/turtle;q=0.9, application/ld+json", RDF_FORMATS, JSONLD),
-    ("application/rdf+xml", RDF_FORMATS, RDFXML),
-    ("*/*", RDF_FORMATS, TURTLE),  # ties go to the server's order
-    ("text/*;q=0.5, application/n-quads;q=0.4", RDF_FORMATS, TURTLE),
-    ("text/turtle;q=0, */*", RDF_FORMATS, NTRIPLES),  # the most specific range decides
-    ("text/html", RDF_FORMATS, None),
-    ("", RDF_FORMATS, TURTLE),
-    (None, RDF_FORMATS, TURTLE),
-    ("application/sparql-results+json, */*;q=0.1", RESULT_FORMATS, SPARQL_JSON),
-    ("text/csv;q=0.8, text/tab-separated-values", RESULT_FORMATS, TSV),
-    ("text/turtle;q=bad", RDF_FORMATS, None),
-])
-def test_negotiate(accept: str | None, offered: tuple[Format, ...],
-                   expected: Format | None) -> None:
-    assert negotiate(accept, offered) is expected
 
 
 def test_format_for_query_defaults_and_aliases() -> None:

@@ -1,7 +1,8 @@
-"""A page or its data, as the client asks (``web.negotiation``): the README's table of
-addresses walked row by row on the bundled catalog (what ``benchgraph serve`` answers with
-no arguments), and the rule's edges: ties, ``format=``, 406s, the SPARQL endpoint and the
-named queries, which follow the SPARQL Protocol for their answers.
+"""A page or its data, as the client asks (``web.data_view``, ``web.negotiation``): the
+README's table of addresses walked row by row on the bundled catalog (what ``benchgraph
+serve`` answers with no arguments), every page route's headers, and the rule's edges: ties,
+``format=``, 406s, how ``Accept`` is read, the SPARQL endpoint and the named queries, which
+follow the SPARQL Protocol for their answers.
 """
 
 from __future__ import annotations
@@ -9,7 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from flask.testing import FlaskClient
@@ -104,6 +107,71 @@ def test_an_accept_the_address_cannot_meet_is_a_406_that_lists_what_it_gives(
         assert re.search(rf"{re.escape(media_type)} \([^)]*{re.escape(suffix)}\b", message)
 
 
+PAGES = {
+    "home.index": "/",
+    "sparql.endpoint": "/sparql",
+    "queries.listing": "/queries",
+    "queries.query": "/queries/gated-medhelm",
+    "search.search": "/search?q=mmlu",
+    "browse.listing": "/benchmarks?size=3",
+    "results.listing": "/results?size=3",
+    "dumps.listing": "/dumps",
+    "docs.ontology": "/ontology",
+    "docs.shapes": "/shapes",
+    "docs.validation": "/validation",
+    "docs.validation_shape": "/validation/shape/CataloguedBenchmarkRecommendations-license",
+    "entities.vocabularies": "/vocabulary",
+    "entities.vocabulary": "/vocabulary/Gated",
+    "entities.node": "/benchmark/mimic_rrs",
+}
+"""An address of each route that is a page."""
+NOT_PAGES = {"static", "favicon", "home.changes", "dumps.dump", "docs.ontology_data",
+             "docs.shapes_data", "docs.validation_data", "docs.ontology_document",
+             "docs.shapes_document", "results_chart.benchmark", "results_chart.model"}
+"""The routes that answer with data, a file or a redirect only."""
+NODES = ["/org/stanford_university", "/paper/2211.08584", "/record/000_501ccd0cd0e2608f",
+         "/queries/benchmark-card", "/queries/benchmark-card?benchmark=mimic_rrs"]
+
+
+class _Alternates(HTMLParser):
+    """The ``(type, href)`` of each ``<link rel="alternate">`` of a page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: set[tuple[str, str]] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
+        if tag == "link" and named.get("rel") == "alternate":
+            self.found.add((named.get("type") or "", named.get("href") or ""))
+
+
+def link_alternates(header: str) -> set[tuple[str, str]]:
+    """The ``(type, target)`` of each ``rel="alternate"`` of a ``Link`` header."""
+    return {(kind, target) for target, kind in
+            re.findall(r'<([^>]*)>; rel="alternate"; type="([^"]*)"', header)}
+
+
+def test_every_route_is_a_page_or_named_as_none(client: FlaskClient) -> None:
+    endpoints = {rule.endpoint for rule in client.application.url_map.iter_rules()}
+    assert endpoints == set(PAGES) | NOT_PAGES
+
+
+@pytest.mark.parametrize("address", [*PAGES.values(), *NODES])
+def test_every_page_varies_by_accept_and_names_its_alternates_in_link(
+        client: FlaskClient, address: str) -> None:
+    page = client.get(address, headers={"Accept": BROWSER})
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    assert "Accept" in page.vary
+    named = _Alternates()
+    named.feed(page.get_data(as_text=True))
+    linked = link_alternates(page.headers.get("Link", ""))
+    assert named.found == {(kind, href) for kind, href in linked if kind != "text/html"}
+    for kind, href in linked:  # and each answers, as what it is said to be
+        answer = client.get(href, headers={"Accept": kind})
+        assert answer.status_code == 200 and answer.mimetype == kind, (href, kind)
+
+
 def test_a_tie_is_the_page_and_a_preference_is_the_data(client: FlaskClient) -> None:
     tie = client.get("/benchmark/mimic_rrs", headers={"Accept": "application/json, text/html"})
     assert tie.mimetype == "text/html"
@@ -111,6 +179,13 @@ def test_a_tie_is_the_page_and_a_preference_is_the_data(client: FlaskClient) -> 
                            headers={"Accept": "text/html;q=0.5, text/turtle"})
     assert preferred.mimetype == "text/turtle"
     assert preferred.headers["Content-Location"] == "/benchmark/mimic_rrs.ttl"
+
+
+@pytest.mark.parametrize("address", ["/benchmark/no_such_benchmark", "/queries/no-such-query",
+                                     "/validation/shape/no-such-shape"])
+def test_an_address_that_is_not_there_is_a_404_whatever_the_accept(client: FlaskClient,
+                                                                   address: str) -> None:
+    assert client.get(address, headers={"Accept": "image/png"}).status_code == 404
 
 
 def test_a_format_the_page_has_not_is_a_400_naming_those_it_has(client: FlaskClient) -> None:
@@ -175,3 +250,35 @@ def test_a_named_query_is_a_page_unless_data_is_asked_for(client: FlaskClient,
     assert page.status_code == 200 and page.mimetype == "text/html"
     data = client.get("/queries/gated-medhelm", headers={"Accept": "application/json"})
     assert data.mimetype == "application/sparql-results+json"
+
+
+# -- how Accept is read (Werkzeug's MIMEAccept) -------------------------------------------------
+
+CONSTRUCT = "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o } LIMIT 1"
+
+
+@pytest.mark.parametrize(("accept", "media_type"), [
+    ("text/turtle;q=0, */*", "application/n-triples"),  # refused by its name, not brought back
+    ("*/*, application/n-triples", "application/n-triples"),  # the type named outright
+    ("application/x-turtle", "text/turtle"),  # another name of Turtle
+    ("text/turtle; charset=UTF-8", "text/turtle"),  # what it is served as
+    ("image/png", "text/turtle"),  # nothing it can have: the Protocol's first
+])
+def test_the_endpoint_reads_accept_as_http_says(client: FlaskClient, accept: str,
+                                                media_type: str) -> None:
+    answer = client.get("/sparql?" + urlencode({"query": CONSTRUCT}), headers={"Accept": accept})
+    assert answer.status_code == 200 and answer.mimetype == media_type
+
+
+@pytest.mark.parametrize(("accept", "status", "media_type"), [
+    ("text/turtle; charset=utf-8", 200, "text/turtle"),
+    ("text/turtle; charset=iso-8859-1", 406, None),  # served in UTF-8 only
+    ("text/turtle;q=0, application/x-turtle;q=0.5, text/html;q=0.1", 200, "text/html"),
+    ("text/turtle;q=bad", 200, "text/html"),  # a range that cannot be read is left out
+])
+def test_a_page_reads_accept_as_http_says(client: FlaskClient, accept: str, status: int,
+                                          media_type: str | None) -> None:
+    answer = client.get("/benchmark/mimic_rrs", headers={"Accept": accept})
+    assert answer.status_code == status
+    if media_type:
+        assert answer.mimetype == media_type

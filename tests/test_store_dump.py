@@ -54,6 +54,7 @@ def test_turtle_and_trig_of_a_store_are_laid_out_as_the_build_writes_them(
         assert dumped(store, fmt) == serialize(SMALL, fmt, base=DEFAULT_BASE).data, fmt.name
 
 
+@pytest.mark.filterwarnings("ignore:Parsing weird boolean:UserWarning")
 @settings(max_examples=40, deadline=None)
 @given(QUADS)
 def test_every_dump_says_what_the_store_holds(quads: list[Quad]) -> None:

@@ -10,7 +10,7 @@ and as RDF). Every blueprint reaches the graph through ``web.stores.get_store()`
 ``web.stores.init_app`` registers; errors take one shape (``web.errors``). Every parameter is
 UTF-8 text before a view reads it (``web.params``), every response carries the same
 security headers (``web.headers``), and a page is answered as HTML unless data is asked for
-(``web.negotiation``). Static files have versioned addresses and a year of cache life, and
+(``web.data_view``). Static files have versioned addresses and a year of cache life, and
 text is compressed (``web.assets``).
 """
 

@@ -27,8 +27,10 @@ from flask import Blueprint, Response, jsonify, render_template
 from graph.search import SORTS, BrowsePage, BrowseRequest, BrowseRow
 from graph.search.facets import FACETS
 from graph.store.base import Store
+from web.data_view import DataView
 from web.links import iri_href
 from web.listing import (
+    OFFERS,
     ListShape,
     Paging,
     View,
@@ -39,7 +41,7 @@ from web.listing import (
     read_view,
     table_response,
 )
-from web.negotiation import JSON, TABLE, page_or_data
+from web.negotiation import TABLE
 from web.stores import get_store
 
 bp = Blueprint("browse", __name__)
@@ -56,28 +58,25 @@ _CSV_COLUMNS = ("iri", "identifier", "label", "status", "released", "access", "s
 @bp.route("/benchmarks")
 @bp.route("/benchmarks.<suffix>")
 def listing(suffix: str | None = None) -> Response:
-    fmt = page_or_data((JSON, TABLE), suffix)
+    asked = DataView(OFFERS, suffix)
     view = read_view(SHAPE)
     store = get_store()
-    if fmt is TABLE:
-        page = store.browse(BrowseRequest(view.selection, view.sort, limit=None, facet_size=0))
-        response = table_response(_csv(page.rows), "benchmarks.csv")
-    else:
+    if asked.form is TABLE:
+        every = store.browse(BrowseRequest(view.selection, view.sort, limit=None, facet_size=0))
+        return asked.respond(data=lambda offer: table_response(_csv(every.rows),
+                                                               "benchmarks.csv"),
+                             alternates=view.alternates())
+    page = _page(store, view)
+    paging = Paging.of(view.page, page.total, view.size)
+    if paging.page != view.page:  # past the last page: the last one
+        view = replace(view, page=paging.page)
         page = _page(store, view)
-        paging = Paging.of(view.page, page.total, view.size)
-        if paging.page != view.page:  # past the last page: the last one
-            view = replace(view, page=paging.page)
-            page = _page(store, view)
-        if fmt is JSON:
-            response = jsonify(_json(page, view, paging, store.base))
-        else:
-            response = Response(render_template(
-                "browse/list.html", page=page, view=view, sorts=SORTS, paging=paging,
-                href=lambda iri: iri_href(iri, store.base), chips=chips(page.facets, view),
-            ), mimetype="text/html")
-    response.vary.add("Accept")
-    response.headers["Link"] = view.alternates()
-    return response
+    forms = view.alternates()
+    return asked.respond(lambda: render_template(
+        "browse/list.html", page=page, view=view, sorts=SORTS, paging=paging,
+        href=lambda iri: iri_href(iri, store.base), chips=chips(page.facets, view),
+        alternates=forms,
+    ), lambda offer: jsonify(_json(page, view, paging, store.base)), forms)
 
 
 def _page(store: Store, view: View) -> BrowsePage:

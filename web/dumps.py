@@ -20,6 +20,7 @@ from graph.export.formats import Format
 from graph.store.base import StoredFile
 from graph.store.errors import StoreError
 from graph.store.files import DUMP_FORMATS
+from web.data_view import DataView
 from web.negotiation import content_type
 from web.stores import get_store
 
@@ -75,12 +76,14 @@ def dump(suffix: str) -> Response:
 
 
 @bp.route("/dumps")
-def listing() -> str:
+def listing() -> Response:
+    view = DataView()
     store = get_store()
     links = [DumpLink(fmt, url_for("dumps.dump", suffix=suffix), fmt.keeps_graphs)
              for suffix, fmt in _BY_SUFFIX.items()]
-    return render_template("docs/dumps.html", links=links, counts=store.counts(),
-                           records=len(store.record_graphs()))
+    return view.respond(lambda: render_template(
+        "docs/dumps.html", links=links, counts=store.counts(),
+        records=len(store.record_graphs())))
 
 
 __all__ = ["bp", "media_type_of", "stream_file"]

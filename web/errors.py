@@ -4,9 +4,8 @@ A ``BenchgraphError`` (the user's doing: a bad query, parameter or request, a li
 becomes its kind's HTTP status, with ``Retry-After`` when the error gives one; an HTTP error
 Flask raises itself (404, 405, 413) keeps its own. A browser gets an HTML error page, any
 other client a JSON body ``{"error": {"status", "title", "message"}}``. Anything else is a
-bug: a 500, logged. A page sent to a client whose ``Accept`` takes no HTML becomes a 406 here
-too, so that a page with no data (``/``, ``/queries``) refuses it as ``web.negotiation``
-refuses it for a page with data.
+bug: a 500, logged. A 406 (``web.data_view``: an ``Accept`` that takes nothing the address
+gives) varies by ``Accept``.
 
 What a client reads is about its request, never about the server's insides. An error of the
 kinds that speak of the server's own things, ``STORE`` (a store folder, its files, the engine
@@ -28,30 +27,13 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from graph.errors import BenchgraphError, ErrorKind
 from graph.store.errors import StorePreparing
-from web.negotiation import HTML, JSON_TYPE, not_acceptable
+from web.negotiation import is_browser
 
 _LOG = logging.getLogger(__name__)
 
 _TITLES = {400: "Bad request", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
            406: "Not acceptable", 413: "Request too large", 415: "Unsupported media type",
            500: "Internal error", 503: "Service unavailable", 504: "Gateway timeout"}
-
-
-def wants_html() -> bool:
-    """Whether an address that is a page and data too answers with the page: the client sent
-    no ``Accept``, or one that ranks HTML at least as high as JSON (``*/*`` ties, and a tie
-    is the page). A client asks for data by its type, a suffix or ``format=``; a page that
-    knows its data forms asks ``web.negotiation.page_or_data`` instead."""
-    accept = request.accept_mimetypes
-    return not accept or accept.best_match([HTML, JSON_TYPE]) == HTML
-
-
-def is_browser() -> bool:
-    """Whether the client is a browser: its ``Accept`` ranks HTML above JSON. A browser gets
-    an error as a page and a link to a query opens the editor; a program (``*/*``, a SPARQL
-    client's types, no ``Accept``) gets an error as JSON and an answer as data."""
-    accept = request.accept_mimetypes
-    return accept.best_match([HTML, JSON_TYPE]) == HTML and accept[HTML] > accept[JSON_TYPE]
 
 
 def error_response(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
@@ -100,25 +82,5 @@ def init_app(app: Flask) -> None:
         headers.pop("Content-Type", None)
         return error_response(error.code or 500, error.description or "", headers)
 
-    app.after_request(refuse_unaccepted_page)
 
-
-def refuse_unaccepted_page(response: Response) -> Response:
-    """``response`` unless it is a page (a 200 in HTML) and the client's ``Accept`` takes no
-    HTML: then a 406 whose body says what the address gives, its other headers (the page's
-    ``Link`` to its data, CORS) kept. Either way a page varies by ``Accept``."""
-    if response.mimetype != HTML or response.status_code != 200:
-        return response
-    response.vary.add("Accept")
-    accept = request.accept_mimetypes
-    if not accept or accept.best_match([HTML]) is not None:
-        return response
-    refused = error_response(406, not_acceptable())
-    response.status_code = refused.status_code
-    response.content_type = refused.content_type
-    response.set_data(refused.get_data())
-    return response
-
-
-__all__ = ["client_view", "error_response", "init_app", "is_browser", "refuse_unaccepted_page",
-           "wants_html"]
+__all__ = ["client_view", "error_response", "init_app"]

@@ -26,8 +26,10 @@ from graph.sparql.named import load_named_queries
 from graph.store.base import BuildFacts
 from graph.store.changes import ChangeKind, RecordChange
 from graph.store.errors import StorePreparing
+from web.data_view import Alternate, DataView
 from web.labels import fetch_labels
 from web.links import iri_href
+from web.negotiation import JSON_TYPE
 from web.stores import get_store
 
 bp = Blueprint("home", __name__)
@@ -104,6 +106,7 @@ def changes() -> Response:
 
 @bp.route("/")
 def index() -> Response:
+    view = DataView()
     store = get_store()
     counts = store.counts()
     labels = fetch_labels(store, [str(iri) for iri in counts.per_class])
@@ -116,7 +119,8 @@ def index() -> Response:
         listed, preparing = None, waiting.message
     facts = store.build_facts()
     alternate = url_for("home.changes")
-    response = Response(render_template(
+    forms = (Alternate("changes", JSON_TYPE, alternate, "What the last build changed"),)
+    return view.respond(lambda: render_template(
         "home/index.html",
         counts=counts,
         classes=classes,
@@ -128,9 +132,8 @@ def index() -> Response:
         preparing=preparing,
         href=lambda iri: iri_href(iri, store.base),
         queries=load_named_queries().values(),
-    ), mimetype="text/html")
-    response.headers["Link"] = f'<{alternate}>; rel="alternate"; type="application/json"'
-    return response
+        alternates=forms,
+    ), alternates=forms)
 
 
 __all__ = ["bp"]

@@ -8,8 +8,8 @@ states no value of a facet. A list is described once (``ListShape``); its ``View
 parameters in one order, so that one view has one URL.
 
 Beside the view: the chips that take a chosen value away, the JSON of a facet's counts, the
-``Link`` header and page links to the view as JSON and CSV, and CSV written a line at a time
-(a list's table file is streamed, never held whole).
+view's other forms (its JSON and its CSV, ``OFFERS``) and the page links to them, and CSV
+written a line at a time (a list's table file is streamed, never held whole).
 """
 
 from __future__ import annotations
@@ -23,10 +23,13 @@ from typing import Any
 from flask import Response, request, url_for
 
 from graph.errors import BenchgraphError, ErrorKind
-from graph.export.formats import CSV
 from graph.search import FacetCount, FacetCounts
-from web.negotiation import JSON_TYPE, TABLE, content_type, link_header
+from web.data_view import Alternate, alternates
+from web.negotiation import JSON, TABLE
 from web.params import MAX_PAGE, one_of, whole_number
+
+OFFERS = (JSON, TABLE)
+"""What a list answers in besides its page: the page as JSON, every row as CSV."""
 
 
 @dataclass(frozen=True)
@@ -108,10 +111,9 @@ class View:
     def page_href(self, number: int, suffix: str | None = None) -> str:
         return self.href(suffix, page=number)
 
-    def alternates(self) -> str:
-        """The ``Link`` header naming this view as JSON and as CSV."""
-        return link_header([(JSON_TYPE, self.href("json")),
-                            (TABLE.media_type, self.href("csv"))])
+    def alternates(self) -> tuple[Alternate, ...]:
+        """This view as JSON and as CSV."""
+        return alternates(OFFERS, self.href)
 
 
 def read_view(shape: ListShape) -> View:
@@ -176,10 +178,10 @@ def csv_lines(header: Iterable[str], rows: Iterable[Iterable[object]]) -> Iterat
 
 def table_response(lines: Iterator[str], filename: str) -> Response:
     """A list's CSV, streamed, named ``filename`` for a browser that saves it."""
-    response = Response(lines, content_type=content_type(CSV))
+    response = Response(lines, content_type=TABLE.content_type)
     response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
 
 
-__all__ = ["ListShape", "Paging", "View", "chips", "csv_lines", "facet_json", "page_links",
-           "read_view", "table_response"]
+__all__ = ["OFFERS", "ListShape", "Paging", "View", "chips", "csv_lines", "facet_json",
+           "page_links", "read_view", "table_response"]

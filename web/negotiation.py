@@ -1,24 +1,20 @@
-"""Which form a response takes: the HTML page, or data by a suffix, a ``format`` parameter or
-``Accept``.
+"""The forms an answer takes (the media-type and format tables) and which of them a request's
+``Accept`` prefers.
 
-**Pages.** An address that is a page (an entity, a benchmark, ``/search``, ``/benchmarks``, the
-ontology, the shapes, the validation report) answers with its HTML unless data is asked for:
-a client that sends no ``Accept``, or ``*/*``, gets the page, as a person typing the address
-into any tool expects. Data is asked for by a suffix (``/benchmark/x.ttl``), a ``format``
-parameter (``?format=ttl``), or an ``Accept`` that ranks one of the page's data types above
-HTML (a tie goes to the page). Each page lists what it offers besides HTML as ``Offer``s; a
-registry format (``graph.export.formats``) is offered at each of its extensions and by its
-names, so ``/benchmark/x.json`` is JSON-LD as the README's formats table says, and a graph
-page answers ``Accept: application/json`` with JSON-LD too, JSON being what such a client
-reads.
-An ``Accept`` that takes neither the page nor any of its data is a 406 whose message lists
-what the address gives; a page with no data at all gets the same answer from the app's error
-module (``web.errors``), so every page follows the rule.
+Werkzeug reads the header (``request.accept_mimetypes``, a ``MIMEAccept``): each media range
+with its weight, the most specific range deciding a type's weight (``text/turtle;q=0`` beats
+``*/*``), and of two types the client weighs alike, the one it names more specifically, then
+the one offered first. Each form is matched by all its media types (``text/turtle`` and
+``application/x-turtle``; plain ``application/json`` for JSON-LD, as a JSON client reads it)
+and by the ``Content-Type`` it is served with (``text/turtle; charset=utf-8``), but a form
+whose own type the client refuses (``q=0``) is not brought back by another of its names
+through a wildcard: it would be served as the type refused (RFC 9110, 12.5.1).
 
-**Query answers.** ``/sparql`` follows the SPARQL 1.1 Protocol instead (``choose``): SELECT and
-ASK answers in the four W3C result formats, graphs in Turtle, N-Triples, RDF/XML and JSON-LD,
-by ``format`` or ``Accept``, and the first of them for a client that names no format (SPARQL
-clients send their own ``Accept``). Every answer is written by the registry's writer
+Pages choose between their HTML and their data in ``web.data_view``. ``/sparql`` follows the
+SPARQL 1.1 Protocol instead (``choose``): SELECT and ASK answers in the four W3C result
+formats, graphs in Turtle, N-Triples, RDF/XML and JSON-LD, by ``format`` or ``Accept``, and
+the first of them for a client that names no format it can have (SPARQL clients send their
+own ``Accept``). Every answer is written by the registry's writer
 (``graph.export.query_results``): byte for byte what ``benchgraph query --format`` writes.
 """
 
@@ -27,10 +23,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import pyoxigraph as ox
-from flask import abort, request
-from werkzeug.exceptions import NotAcceptable
+from flask import request
+from werkzeug.datastructures import MIMEAccept
 
 from graph.errors import BenchgraphError, ErrorKind
 from graph.export.formats import (
@@ -48,7 +45,6 @@ from graph.export.formats import (
     format_for_path,
     format_named,
     names,
-    negotiate,
 )
 from graph.export.query_results import serialize_result
 from graph.store.result import QueryResult
@@ -61,10 +57,19 @@ RESULT_FORMATS: tuple[Format, ...] = (SPARQL_JSON, SPARQL_XML, CSV, TSV)
 GRAPH_FORMATS: tuple[Format, ...] = (TURTLE, NTRIPLES, RDFXML, JSONLD)
 """What a graph is served in, the default first."""
 
+Form = TypeVar("Form")
+
 
 def formats_for(result: QueryResult) -> tuple[Format, ...]:
     """The formats that can hold ``result``."""
     return GRAPH_FORMATS if result.is_graph else RESULT_FORMATS
+
+
+def content_type(fmt: Format) -> str:
+    """The Content-Type header of a response in ``fmt``: UTF-8 said for every text format."""
+    if fmt.media_type.startswith("text/") or fmt.media_type.endswith(("+json", "+xml")):
+        return f"{fmt.media_type}; charset=utf-8"
+    return fmt.content_type
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,8 @@ class Offer:
     """The registry's format that writes it; None for a page's own JSON or table."""
     aliases: tuple[str, ...] = ()
     """Other names a ``format`` parameter may give it (the registry's name and aliases)."""
+    served_as: str = ""
+    """Its Content-Type, where that is neither its format's nor its media type."""
 
     @property
     def name(self) -> str:
@@ -89,6 +96,13 @@ class Offer:
     @property
     def media_type(self) -> str:
         return self.media_types[0]
+
+    @property
+    def content_type(self) -> str:
+        """The Content-Type it is served with."""
+        if self.served_as:
+            return self.served_as
+        return self.media_type if self.format is None else content_type(self.format)
 
 
 def offer_of(fmt: Format, *also: str) -> Offer:
@@ -115,51 +129,36 @@ TABLE = Offer(("csv",), CSV.media_types, CSV)
 """A page's rows as CSV (the benchmark list)."""
 
 
-def page_or_data(offers: Sequence[Offer], suffix: str | None = None) -> Offer | None:
-    """What the request asks of a page that also answers in ``offers``: None for its HTML,
-    else the offer (see the module's docstring).
+def preferred(accept: MIMEAccept, forms: Iterable[tuple[Form, Sequence[str], str]]
+              ) -> Form | None:
+    """Of ``forms`` (each with its media types, its own first, and the Content-Type it is
+    served with), the one ``accept`` prefers (see the module's docstring); None when it
+    takes none of them."""
+    by_type: dict[str, Form] = {}
+    for form, media_types, served in forms:
+        own = media_types[0]
+        if accept.find(own) >= 0 and accept.quality(own) == 0:  # refused: by no other name
+            continue
+        for media_type in (*media_types, served):
+            by_type.setdefault(media_type, form)
+    best = accept.best_match(by_type)
+    return None if best is None else by_type[best]
 
-    ``suffix`` is the address's own (``json`` of ``/search.json``): one no offer is called is
-    a 404 naming the addresses that exist. A ``format`` parameter no offer is called is a 400
-    naming the ones that are; an ``Accept`` that takes neither the page nor an offer, a 406."""
-    if suffix is not None:
-        found = next((offer for offer in offers if suffix in offer.suffixes), None)
-        if found is None:
-            stem = request.path.rsplit(".", 1)[0]
-            abort(404, f"there is no {request.path}; the data is at "
-                       + ", ".join(f"{stem}.{offer.name}" for offer in offers))
-        return found
-    named = request.args.get("format")
-    if named is not None:
-        found = _called(offers, named)
-        if found is None:
-            raise BenchgraphError(f"format={named[:40]!r} is not a form of this page (use "
-                                  f"{', '.join(offer.name for offer in offers)})",
-                                  ErrorKind.USAGE)
-        return found
+
+def wants_html() -> bool:
+    """Whether an address that is a page and data too answers with the page: the client sent
+    no ``Accept``, or one that ranks HTML at least as high as JSON (``*/*`` ties, and a tie
+    is the page). A page that knows its data forms asks ``web.data_view`` instead."""
     accept = request.accept_mimetypes
-    if not accept:  # no Accept at all: anything will do, and a page is what the address is
-        return None
-    best = accept.best_match([HTML, *(t for offer in offers for t in offer.media_types)])
-    if best is None:
-        raise NotAcceptable(not_acceptable(offers))
-    return None if best == HTML else next(o for o in offers if best in o.media_types)
+    return not accept or accept.best_match([HTML, JSON_TYPE]) == HTML
 
 
-def _called(offers: Sequence[Offer], name: str) -> Offer | None:
-    """The offer a ``format`` parameter calls ``name``: a suffix, an alias or a media type."""
-    wanted = name.strip().lower()
-    return next((offer for offer in offers
-                 if wanted in (*offer.suffixes, *offer.aliases, *offer.media_types)), None)
-
-
-def not_acceptable(offers: Iterable[Offer] = ()) -> str:
-    """The message of a 406: what the address gives, and how to ask for each."""
-    forms = [f"{HTML} (the page)",
-             *(f"{offer.media_type} ({', '.join(f'.{s}' for s in offer.suffixes)})"
-               for offer in offers)]
-    return ("the Accept header asks for nothing this address gives; it gives "
-            + ", ".join(forms))
+def is_browser() -> bool:
+    """Whether the client is a browser: its ``Accept`` ranks HTML above JSON. A browser gets
+    an error as a page and a link to a query opens the editor; a program (``*/*``, a SPARQL
+    client's types, no ``Accept``) gets an error as JSON and an answer as data."""
+    accept = request.accept_mimetypes
+    return accept.best_match([HTML, JSON_TYPE]) == HTML and accept[HTML] > accept[JSON_TYPE]
 
 
 def choose(candidates: tuple[Format, ...], named: str | None = None,
@@ -173,18 +172,22 @@ def choose(candidates: tuple[Format, ...], named: str | None = None,
     ``format`` for every kind of answer beside an ``Accept`` that fits the query
     (SPARQLWrapper's ``format=xml`` comes with ``Accept: application/rdf+xml`` for a
     CONSTRUCT), and the SPARQL Protocol negotiates by ``Accept``."""
+    accept = request.accept_mimetypes
     if named:
         found = _named(named)
         if found in candidates:
             return found
-        named_outright = _without_wildcards(request.headers.get("Accept"))
-        if fallback_to_accept and named_outright is not None:
-            accepted = negotiate(named_outright, candidates)
-            if accepted is not None:
-                return accepted
+        outright = MIMEAccept([(value, q) for value, q in accept if "*" not in value])
+        accepted = _accepted(outright, candidates) if fallback_to_accept else None
+        if accepted is not None:
+            return accepted
         raise BenchgraphError(f"format {named!r} cannot hold this answer (use "
                               f"{names(candidates)})", ErrorKind.USAGE)
-    return negotiate(request.headers.get("Accept"), candidates) or candidates[0]
+    return _accepted(accept, candidates) or candidates[0]
+
+
+def _accepted(accept: MIMEAccept, candidates: tuple[Format, ...]) -> Format | None:
+    return preferred(accept, ((fmt, fmt.media_types, content_type(fmt)) for fmt in candidates))
 
 
 def _named(named: str) -> Format | None:
@@ -198,13 +201,6 @@ def _named(named: str) -> Format | None:
         return format_for_media_type(named)
 
 
-def _without_wildcards(accept: str | None) -> str | None:
-    if accept is None:
-        return None
-    ranges = [part for part in accept.split(",") if "*" not in part.split(";", 1)[0]]
-    return ",".join(ranges) or None
-
-
 def write(result: QueryResult, fmt: Format, base: str) -> bytes:
     """``result`` in ``fmt``."""
     return serialize_result(result, fmt, base=base)
@@ -215,25 +211,7 @@ def write_triples(triples: Iterable[ox.Triple], fmt: Format, base: str) -> bytes
     return serialize_result(QueryResult.graph("CONSTRUCT", triples), fmt, base=base)
 
 
-def suffix_of(fmt: Format) -> str:
-    """What a URL ends in to ask for ``fmt`` (``.json``, ``.ttl``): a result format's name, a
-    graph format's preferred extension."""
-    return fmt.name if fmt in RESULT_FORMATS else fmt.extension.removeprefix(".")
-
-
-def content_type(fmt: Format) -> str:
-    """The Content-Type header of a response in ``fmt``: UTF-8 said for every text format."""
-    if fmt.media_type.startswith("text/") or fmt.media_type.endswith(("+json", "+xml")):
-        return f"{fmt.media_type}; charset=utf-8"
-    return fmt.content_type
-
-
-def link_header(alternates: Iterable[tuple[str, str]]) -> str:
-    """The ``Link`` header naming each ``(media type, href)`` as an alternate of the page."""
-    return ", ".join(f'<{href}>; rel="alternate"; type="{media_type}"'
-                     for media_type, href in alternates)
-
-
 __all__ = ["GRAPH_FORMATS", "GRAPH_OFFERS", "HTML", "JSON", "JSON_TYPE", "RESULT_FORMATS",
-           "TABLE", "Offer", "choose", "content_type", "formats_for", "link_header",
-           "not_acceptable", "offer_of", "page_or_data", "suffix_of", "write", "write_triples"]
+           "RESULT_OFFERS", "TABLE", "Offer", "choose", "content_type", "formats_for",
+           "is_browser", "offer_of", "preferred", "wants_html", "write",
+           "write_triples"]

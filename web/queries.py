@@ -20,23 +20,17 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
-from graph.export.formats import Format
+from graph.export.formats import GRAPH_FORMS
 from graph.settings import Settings
 from graph.sparql.admission import admit, admit_bound
 from graph.sparql.named import NamedQuery, find_named_query, load_named_queries
 from graph.sparql.parameters import BoundTerm, bind_parameters
 from graph.sparql.unjudged import count_unjudged
 from graph.store.kinds import limits_from
+from graph.store.result import QueryResult
+from web.data_view import DataView, alternates
 from web.links import Cell, cell, listed, naming
-from web.negotiation import (
-    GRAPH_OFFERS,
-    RESULT_OFFERS,
-    content_type,
-    formats_for,
-    page_or_data,
-    suffix_of,
-    write,
-)
+from web.negotiation import GRAPH_OFFERS, RESULT_OFFERS, Offer, write
 from web.sparql import TRUNCATED_HEADER
 from web.stores import get_store
 
@@ -76,8 +70,9 @@ def shown_columns(query: NamedQuery, variables: Sequence[str]) -> tuple[Column, 
 
 
 @bp.route("/queries")
-def listing() -> str:
-    return render_template("queries/list.html", queries=load_named_queries().values())
+def listing() -> Response:
+    return DataView().respond(lambda: render_template("queries/list.html",
+                                                      queries=load_named_queries().values()))
 
 
 @bp.route("/queries/<name>")
@@ -90,43 +85,35 @@ def query(name: str) -> Response:
     settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
     values = {key: value for key, value in request.args.items() if key != "format" and value}
     form = admit(named.text, named.name, settings.max_query_bytes).form
-    offers = GRAPH_OFFERS if form in ("CONSTRUCT", "DESCRIBE") else RESULT_OFFERS
-    chosen = page_or_data(offers, wanted if dot else None)
-    as_data = chosen is not None
+    view = DataView(GRAPH_OFFERS if form in GRAPH_FORMS else RESULT_OFFERS,
+                    wanted if dot else None)
     missing = [p.name for p in named.parameters if p.required and p.name not in values]
-    if missing and not as_data:  # a person arriving at the page: the form first
-        return Response(render_template(
+    if missing and view.form is None:  # a person arriving at the page: the form first
+        return view.respond(lambda: render_template(
             "queries/query.html", query=named, values=values, result=None, missing=missing,
-            editor=_editor_link(named, {}, settings), formats=(), row_limit=settings.row_limit,
-        ), mimetype="text/html")
+            editor=_editor_link(named, {}, settings), row_limit=settings.row_limit))
     bindings = bind_parameters(named, values, store.base)
     limits = limits_from(settings)
     result = store.query(named.text, bindings=bindings, limits=limits)
-    if chosen is not None and chosen.format is not None:
-        fmt = chosen.format
-        response = Response(write(result, fmt, store.base), content_type=content_type(fmt))
-    else:
-        response = Response(render_template(
-            "queries/query.html", query=named, values=values, result=result,
-            cell=lambda term: cell(term, store.base), base=store.base,
-            columns=shown_columns(named, result.variables),
-            unjudged=count_unjudged(named, values, store, limits),
-            editor=_editor_link(named, bindings, settings), missing=(),
-            formats=_as_data(named.name, formats_for(result), values),
-            row_limit=settings.row_limit,
-        ), mimetype="text/html")
-    response.vary.add("Accept")
+    query = f"?{urlencode(values)}" if values else ""
+    forms = alternates(view.offers, lambda suffix: url_for(
+        "queries.query", name=f"{named.name}.{suffix}") + query)
+    response = view.respond(lambda: render_template(
+        "queries/query.html", query=named, values=values, result=result,
+        cell=lambda term: cell(term, store.base), base=store.base,
+        columns=shown_columns(named, result.variables),
+        unjudged=count_unjudged(named, values, store, limits),
+        editor=_editor_link(named, bindings, settings), missing=(), alternates=forms,
+        row_limit=settings.row_limit,
+    ), lambda offer: _write(result, offer, store.base), forms)
     if result.truncated:
         response.headers[TRUNCATED_HEADER] = str(settings.row_limit)
     return response
 
 
-def _as_data(name: str, formats: tuple[Format, ...],
-             values: dict[str, str]) -> list[tuple[Format, str, str]]:
-    """Each format of the answer, what its link is called, and the link (the same values)."""
-    query = f"?{urlencode(values)}" if values else ""
-    return [(fmt, suffix_of(fmt), url_for("queries.query", name=f"{name}.{suffix_of(fmt)}") + query)
-            for fmt in formats]
+def _write(result: QueryResult, offer: Offer, base: str) -> bytes:
+    assert offer.format is not None  # a query's every offer is one of the registry's formats
+    return write(result, offer.format, base)
 
 
 def _editor_link(named: NamedQuery, bindings: Mapping[str, BoundTerm], settings: Settings) -> str:

@@ -2,7 +2,7 @@
 
 The address is a page with the query in its box, each hit's kind and a link to its page; a
 client asks for JSON by the ``.json`` suffix, ``format=json`` or ``Accept``
-(``web.negotiation.page_or_data``), advertised by ``<link rel="alternate">`` and a ``Link``
+(``web.data_view``), advertised by ``<link rel="alternate">`` and a ``Link``
 header. A query with no words finds nothing (a page with the box, or an empty list); one
 too long to mean anything, or a bad page number, is a 400 with the reason (``SearchError``,
 through the app's one error handler).
@@ -17,8 +17,9 @@ from flask import Blueprint, Response, jsonify, render_template, request, url_fo
 
 from graph.search import SearchHit
 from graph.search.ranking import MAX_QUERY_CHARS
+from web.data_view import DataView, alternates
 from web.links import iri_href
-from web.negotiation import JSON, page_or_data
+from web.negotiation import JSON, Offer
 from web.params import whole_number
 from web.stores import get_store
 
@@ -46,29 +47,26 @@ def _search_box() -> dict[str, int]:
 @bp.route("/search")
 @bp.route("/search.<suffix>")
 def search(suffix: str | None = None) -> Response:
-    as_json = page_or_data((JSON,), suffix) is not None
+    view = DataView((JSON,), suffix)
     text = request.args.get("q", "")
     page = whole_number("page", MAX_PAGE)
     store = get_store()
     results = store.search(text, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
     hits = [ShownHit(hit, iri_href(hit.iri, store.base)) for hit in results.hits]
     pages = _pages(text, page, results.total)
-    alternate = url_for("search.search", suffix="json", q=text or None,
-                        page=page if page > 1 else None)
-    if as_json:
+    forms = alternates(view.offers, lambda name: url_for(
+        "search.search", suffix=name, q=text or None, page=page if page > 1 else None))
+
+    def data(offer: Offer) -> Response:
         body: dict[str, Any] = results.to_json()
-        for shown, data in zip(hits, body["hits"], strict=True):
-            data["href"] = shown.href
-        body |= pages
-        response = jsonify(body)
-    else:
-        response = Response(render_template(
-            "search/results.html", query=text, results=results, hits=hits, pages=pages,
-            alternate=alternate,
-        ), mimetype="text/html")
-    response.vary.add("Accept")
-    response.headers["Link"] = f'<{alternate}>; rel="alternate"; type="application/json"'
-    return response
+        for shown, found in zip(hits, body["hits"], strict=True):
+            found["href"] = shown.href
+        return jsonify(body | pages)
+
+    return view.respond(lambda: render_template(
+        "search/results.html", query=text, results=results, hits=hits, pages=pages,
+        alternate=forms[0].href, alternates=forms,
+    ), data, forms)
 
 
 def _pages(text: str, page: int, total: int) -> dict[str, str | None]:

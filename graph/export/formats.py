@@ -270,59 +270,6 @@ def media_types(formats: Iterable[Format] = RDF_FORMATS) -> tuple[str, ...]:
     return tuple(media_type for fmt in formats for media_type in fmt.media_types)
 
 
-def negotiate(accept: str | None, offered: Sequence[Format]) -> Format | None:
-    """The format of ``offered`` an HTTP ``Accept`` header prefers; None when it accepts none.
-
-    Each media range's ``q`` (default 1) applies to the types it matches, the most specific
-    range deciding (``text/turtle;q=0`` beats ``*/*``), and so for a format with several media
-    types (``text/turtle``, ``application/x-turtle``): the most specific match of any of them
-    decides. Ties go to the earlier format in ``offered`` (the server's preference), and an
-    empty or missing header accepts the first."""
-    if not accept or not accept.strip():
-        return offered[0] if offered else None
-    ranges = [_media_range(part) for part in accept.split(",") if part.strip()]
-    best: tuple[float, Format] | None = None
-    for fmt in offered:
-        matches = [_match(media_type, ranges) for media_type in fmt.media_types]
-        q = max((match for match in matches if match is not None), default=(0, 0.0))[1]
-        if q > 0 and (best is None or q > best[0]):
-            best = (q, fmt)
-    return None if best is None else best[1]
-
-
-def _media_range(part: str) -> tuple[str, str, float]:
-    kind, *parameters = (piece.strip() for piece in part.split(";"))
-    main, _, sub = kind.lower().partition("/")
-    q = 1.0
-    for parameter in parameters:
-        key, _, value = parameter.partition("=")
-        if key.strip().lower() == "q":
-            try:
-                q = min(max(float(value), 0.0), 1.0)
-            except ValueError:
-                q = 0.0  # an unreadable weight accepts nothing rather than everything
-    return main, sub or "*", q
-
-
-def _match(media_type: str, ranges: list[tuple[str, str, float]]) -> tuple[int, float] | None:
-    """(specificity, q) of the most specific range matching ``media_type`` (2 for ``a/b``, 1 for
-    ``a/*``, 0 for ``*/*``; the higher q among equals); None when none matches."""
-    main, _, sub = media_type.partition("/")
-    found: tuple[int, float] | None = None
-    for range_main, range_sub, q in ranges:
-        if range_main == main and range_sub == sub:
-            specificity = 2
-        elif range_main == main and range_sub == "*":
-            specificity = 1
-        elif range_main == "*":
-            specificity = 0
-        else:
-            continue
-        if found is None or (specificity, q) > found:
-            found = (specificity, q)
-    return found
-
-
 __all__ = [
     "CSV",
     "DEFAULT_FORMAT",
@@ -353,5 +300,4 @@ __all__ = [
     "formats_for",
     "media_types",
     "names",
-    "negotiate",
 ]

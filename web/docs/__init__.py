@@ -17,7 +17,7 @@ report as pages a person reads, and as data.
 
 Each page names its data forms in ``<link rel="alternate">`` and a ``Link`` header; a client
 that asks for one of them by ``Accept`` (preferring it to HTML) or ``format=`` gets it from the
-page's own address (``Vary: Accept``; ``web.negotiation.page_or_data``).
+page's own address (``Vary: Accept``; ``web.data_view``).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from graph.errors import BenchgraphError, ErrorKind
 from graph.export.formats import TURTLE
 from graph.store.base import Store
 from graph.validation.report import Severity, ValidationReport
+from web.data_view import Alternate, Body, DataView, alternates
 from web.docs import ontology as docs_ontology
 from web.docs import shapes as docs_shapes
 from web.docs.ontology import ontology_doc, ontology_turtle, usage
@@ -45,17 +46,7 @@ from web.docs.validation import (
 )
 from web.dumps import stream_file
 from web.listing import Paging
-from web.negotiation import (
-    GRAPH_OFFERS,
-    HTML,
-    JSON,
-    Offer,
-    content_type,
-    link_header,
-    offer_of,
-    page_or_data,
-    write_triples,
-)
+from web.negotiation import GRAPH_OFFERS, JSON, Offer, offer_of, write_triples
 from web.params import MAX_PAGE, whole_number
 from web.stores import get_store
 
@@ -64,8 +55,6 @@ bp = Blueprint("docs", __name__)
 _TURTLE = offer_of(TURTLE)
 _VALIDATION_OFFERS = (JSON, _TURTLE)
 """The validation report's own JSON form, and the W3C SHACL report in Turtle."""
-Alternates = list[tuple[Offer, str]]
-"""Each data form of a page, and its address."""
 
 
 def init_app(app: Flask) -> None:
@@ -83,32 +72,22 @@ class NotValidated(BenchgraphError):
 # -- the ontology ---------------------------------------------------------------------------
 
 @bp.route("/ontology")
-def ontology() -> Response:
-    alternates = [(offer, url_for("docs.ontology_data", suffix=offer.name))
-                  for offer in GRAPH_OFFERS]
-    chosen = page_or_data(GRAPH_OFFERS)
-    if chosen is not None:
-        return _ontology_as(chosen)
-    store = get_store()
-    page = render_template("docs/ontology.html", doc=ontology_doc(), usage=usage(store),
-                           alternates=alternates)
-    return _page(page, alternates)
+@bp.route("/ontology.<suffix>", endpoint="ontology_data")
+def ontology(suffix: str | None = None) -> Response:
+    view = DataView(GRAPH_OFFERS, suffix)
+    forms = alternates(GRAPH_OFFERS, lambda name: url_for("docs.ontology_data", suffix=name))
+    return view.respond(lambda: render_template(
+        "docs/ontology.html", doc=ontology_doc(), usage=usage(get_store()), alternates=forms,
+    ), _ontology_as, forms)
 
 
-@bp.route("/ontology.<suffix>")
-def ontology_data(suffix: str) -> Response:
-    chosen = page_or_data(GRAPH_OFFERS, suffix)
-    assert chosen is not None  # a suffix names data, or is a 404
-    return _ontology_as(chosen)
-
-
-def _ontology_as(offer: Offer) -> Response:
+def _ontology_as(offer: Offer) -> bytes:
     turtle = ontology_turtle()
     if offer is _TURTLE:
-        return _data(turtle, offer)
+        return turtle
     assert offer.format is not None  # every graph offer is one of the registry's formats
     triples = list(ox.parse(turtle, format=ox.RdfFormat.TURTLE))
-    return _data(write_triples(triples, offer.format, get_store().base), offer)
+    return write_triples(triples, offer.format, get_store().base)
 
 
 @bp.route("/ontology/<path:rest>")
@@ -121,17 +100,13 @@ def ontology_document(rest: str) -> Response:
 # -- the shapes -----------------------------------------------------------------------------
 
 @bp.route("/shapes")
-def shapes() -> Response:
-    alternates = [(_TURTLE, url_for("docs.shapes_data"))]
-    if page_or_data([_TURTLE]) is not None:
-        return shapes_data()
-    return _page(render_template("docs/shapes.html", files=shapes_doc(), alternates=alternates),
-                 alternates)
-
-
-@bp.route("/shapes.ttl")
-def shapes_data() -> Response:
-    return _data(shapes_turtle(), _TURTLE)
+@bp.route("/shapes.ttl", endpoint="shapes_data", defaults={"suffix": _TURTLE.name})
+def shapes(suffix: str | None = None) -> Response:
+    view = DataView((_TURTLE,), suffix)
+    forms = alternates(view.offers, lambda name: url_for("docs.shapes_data"))
+    return view.respond(lambda: render_template("docs/shapes.html", files=shapes_doc(),
+                                                alternates=forms),
+                        lambda offer: shapes_turtle(), forms)
 
 
 @bp.route("/shapes/<path:rest>")
@@ -143,27 +118,37 @@ def shapes_document(rest: str) -> Response:
 # -- the validation report ------------------------------------------------------------------
 
 @bp.route("/validation")
-def validation() -> Response:
-    alternates = _validation_alternates()
-    chosen = page_or_data(_VALIDATION_OFFERS)
-    if chosen is not None:
-        return validation_data(chosen.name)
+@bp.route("/validation.<suffix>", endpoint="validation_data")
+def validation(suffix: str | None = None) -> Response:
+    view = DataView(_VALIDATION_OFFERS, suffix)
     store = get_store()
-    report = store.validation()
+    report = None if view.form else store.validation()
+    forms = _validation_alternates() if view.form or report else ()
+    return view.respond(lambda: _validation_page(store, report, forms), _validation_file, forms)
+
+
+def _validation_page(store: Store, report: ValidationReport | None,
+                     forms: tuple[Alternate, ...]) -> str:
     if report is None:
-        return _page(render_template("docs/validation.html", report=None, store=store,
-                                     alternates=[]), [])
+        return render_template("docs/validation.html", report=None, store=store)
     kept = summary(report)
     paging = Paging.of(whole_number("page", MAX_PAGE), len(kept.groups), RECORDS_PER_PAGE)
-    page = render_template(
+    return render_template(
         "docs/validation.html", report=report, counts=_severity_counts(report),
         shapes=kept.shapes, groups=grouped(kept.groups[paging.window(RECORDS_PER_PAGE)], store),
-        paging=paging, alternates=alternates, pager=_pager("docs.validation"))
-    return _page(page, alternates)
+        paging=paging, alternates=forms, pager=_pager("docs.validation"))
+
+
+def _validation_file(offer: Offer) -> Body:
+    kept = get_store().validation_file(".json" if offer is JSON else ".ttl")
+    if kept is None:
+        raise NotValidated("this store was built without validating, so it keeps no report")
+    return stream_file(kept, offer.content_type, f"benchgraph-validation.{offer.name}")
 
 
 @bp.route("/validation/shape/<name>")
 def validation_shape(name: str) -> Response:
+    view = DataView()
     store = get_store()
     report = _report(store)
     results = shape_results(report, name)
@@ -173,26 +158,16 @@ def validation_shape(name: str) -> Response:
         abort(404, f"there is no shape called {name!r}: the shapes are listed at /shapes")
     paging = Paging.of(whole_number("page", MAX_PAGE), len(results), RESULTS_PER_PAGE)
     shown = views(results[paging.window(RESULTS_PER_PAGE)], store)
-    alternates = _validation_alternates()
-    page = render_template("docs/validation_shape.html", name=name, results=shown,
-                           paging=paging, total=len(results), alternates=alternates,
-                           pager=_pager("docs.validation_shape", name=name))
-    return _page(page, alternates)
+    forms = _validation_alternates()
+    return view.respond(lambda: render_template(
+        "docs/validation_shape.html", name=name, results=shown, paging=paging,
+        total=len(results), alternates=forms, pager=_pager("docs.validation_shape", name=name),
+    ), alternates=forms)
 
 
-@bp.route("/validation.<suffix>")
-def validation_data(suffix: str) -> Response:
-    offer = page_or_data(_VALIDATION_OFFERS, suffix)
-    assert offer is not None  # a suffix names data, or is a 404
-    kept = get_store().validation_file(".json" if offer is JSON else ".ttl")
-    if kept is None:
-        raise NotValidated("this store was built without validating, so it keeps no report")
-    return stream_file(kept, _content_type(offer), f"benchgraph-validation.{offer.name}")
-
-
-def _validation_alternates() -> Alternates:
-    return [(offer, url_for("docs.validation_data", suffix=offer.name))
-            for offer in _VALIDATION_OFFERS]
+def _validation_alternates() -> tuple[Alternate, ...]:
+    return alternates(_VALIDATION_OFFERS,
+                      lambda name: url_for("docs.validation_data", suffix=name))
 
 
 def _report(store: Store) -> ValidationReport:
@@ -207,25 +182,6 @@ def _severity_counts(report: ValidationReport) -> list[tuple[Severity, int]]:
 
 
 # -- shared ---------------------------------------------------------------------------------
-
-def _content_type(offer: Offer) -> str:
-    return offer.media_type if offer.format is None else content_type(offer.format)
-
-
-def _page(html: str, alternates: Alternates) -> Response:
-    response = Response(html, mimetype=HTML)
-    if alternates:
-        response.headers["Link"] = link_header((offer.media_type, href)
-                                               for offer, href in alternates)
-    response.vary.add("Accept")
-    return response
-
-
-def _data(body: bytes, offer: Offer) -> Response:
-    response = Response(body, content_type=_content_type(offer))
-    response.vary.add("Accept")
-    return response
-
 
 def _see_other(anchors: dict[str, str], rest: str, endpoint: str) -> Response:
     """303 to the anchor of ``endpoint``'s page that documents the IRI ``{base}{rest}``."""

@@ -6,7 +6,7 @@
   in the ontology's namespace, are ``/vocabulary/<Name>``, and ``/vocabulary`` lists them.
   (The ontology's classes and properties are documented at ``/ontology#Name``.)
 - One code path for every format: the node's ``Description`` from the store. The address is
-  a page (``web.negotiation.page_or_data``: a browser, no ``Accept`` or ``*/*``); Turtle,
+  a page (``web.data_view``: a browser, no ``Accept`` or ``*/*``); Turtle,
   N-Triples, JSON-LD and RDF/XML come by suffix (``.ttl``, ``.nt``, ``.jsonld`` or ``.json``,
   ``.rdf``), by ``format=`` or by ``Accept`` (``application/json`` is JSON-LD), and a paper's
   or a benchmark's papers' BibTeX at ``.bib`` or by ``Accept: application/x-bibtex``, with
@@ -28,7 +28,6 @@ from urllib.parse import urlencode
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, abort, current_app, g, render_template, request, url_for
-from werkzeug.exceptions import NotAcceptable
 
 from graph.errors import BenchgraphError, ErrorKind
 from graph.export.bibtex import MEDIA_TYPE as BIBTEX_TYPE
@@ -38,8 +37,9 @@ from graph.namespace import BENCH, BENCH_IRI
 from graph.settings import Settings
 from graph.store.base import Description, Store
 from web.benchmark import page as benchmark_page
+from web.data_view import Alternate, DataView, alternates
 from web.entities.kinds import lists_for, page_arg, run_list, section_iris
-from web.entities.page import Alternate, NodePage, cell_maker, render_node, types_of
+from web.entities.page import NodePage, cell_maker, render_node, types_of
 from web.entities.records import contents_iris, freshness, graph_contents
 from web.entities.view import (
     DESCRIBE_CAP,
@@ -51,23 +51,14 @@ from web.entities.view import (
 )
 from web.labels import fetch_labels
 from web.links import reading_links
-from web.negotiation import (
-    GRAPH_OFFERS,
-    HTML,
-    Offer,
-    content_type,
-    link_header,
-    not_acceptable,
-    page_or_data,
-    write_triples,
-)
+from web.negotiation import GRAPH_OFFERS, HTML, Offer, write_triples
 from web.params import one_of
 from web.sparql import TRUNCATED_HEADER
 from web.stores import get_store
 
 bp = Blueprint("entities", __name__)
 
-BIBTEX = Offer(("bib",), (BIBTEX_TYPE, "text/x-bibtex"))
+BIBTEX = Offer(("bib",), (BIBTEX_TYPE, "text/x-bibtex"), served_as=f"{BIBTEX_TYPE}; charset=utf-8")
 """A paper's, or a benchmark's papers', BibTeX (``graph.export.bibtex``)."""
 _OFFERS = (*GRAPH_OFFERS, BIBTEX)
 _CITABLE = frozenset({str(BENCH.Paper), str(BENCH.Benchmark)})
@@ -78,8 +69,9 @@ Href = Callable[[str], str]
 
 
 @bp.route("/vocabulary")
-def vocabularies() -> str:
+def vocabularies() -> Response:
     """The controlled vocabularies (access levels, harnesses, suites ...) and their members."""
+    view = DataView()
     store = get_store()
     rows = store.query("SELECT DISTINCT ?scheme ?member WHERE { ?member skos:inScheme ?scheme }"
                        ).rows
@@ -90,10 +82,10 @@ def vocabularies() -> str:
     labels = fetch_labels(store, [*members, *(m.value for ms in members.values() for m in ms)])
     schemes = sorted(members, key=lambda iri: labels.text(iri).casefold())
     show = cell_maker(labels, store.base)
-    return render_template("entities/vocabularies.html", schemes=[
+    return view.respond(lambda: render_template("entities/vocabularies.html", schemes=[
         (show(ox.NamedNode(iri)),
          [show(m) for m in sorted(members[iri], key=lambda m: labels.text(m.value).casefold())])
-        for iri in schemes])
+        for iri in schemes]))
 
 
 @bp.route("/vocabulary/<name>")
@@ -111,45 +103,43 @@ def dereference(namespace: str, rest: str, href: Href) -> Response:
     store = get_store()
     settings: Settings = current_app.config["BENCHGRAPH_SETTINGS"]
     stem, suffix = split_suffix(rest)
-    chosen = page_or_data(_OFFERS, suffix)
-    cap = (settings.row_limit or None) if chosen else DESCRIBE_CAP
+    view = DataView(_OFFERS, suffix)
+    cap = (settings.row_limit or None) if view.form else DESCRIBE_CAP
     found = _find(store, namespace, [(stem, suffix), *([(rest, None)] if suffix else [])], cap)
     if found is None:
         g.search_query = stem.rstrip("/").rsplit("/", 1)[-1].replace("_", " ")
         abort(404, f"Nothing in this graph has the IRI <{namespace}{stem}>.")
     path, kept_suffix, description, is_graph = found
     if kept_suffix != suffix:  # the whole path is the node's: its last dot is no suffix
-        chosen = page_or_data(_OFFERS)
+        view = DataView(_OFFERS)
     citable = not _CITABLE.isdisjoint(types_of(description))
     offers = _OFFERS if citable else GRAPH_OFFERS
-    if chosen is BIBTEX and not citable:
+    if view.form is BIBTEX and not citable:
         if kept_suffix is not None:
             abort(404, f"<{namespace}{path}> is no paper or benchmark: it has no BibTeX")
-        raise NotAcceptable(not_acceptable(offers))
-    alternates = (Alternate("html", HTML, href(path)),
-                  *(Alternate(offer.name, offer.media_type, href(f"{path}.{offer.name}"))
-                    for offer in offers))
-    if chosen is BIBTEX:
-        papers = ([description.node] if str(BENCH.Paper) in types_of(description)
-                  else papers_of(store, description.node))
-        response = Response(bibtex(store, papers), content_type=f"{BIBTEX_TYPE}; charset=utf-8")
+        view.refuse(offers)
+    forms = (Alternate("html", HTML, href(path)),
+             *alternates(offers, lambda name: href(f"{path}.{name}")))
+
+    def data(offer: Offer) -> Response:
+        if offer is BIBTEX:
+            papers = ([description.node] if str(BENCH.Paper) in types_of(description)
+                      else papers_of(store, description.node))
+            response = Response(bibtex(store, papers), content_type=offer.content_type)
+        else:
+            assert offer.format is not None  # every other offer is a graph format
+            triples = dict.fromkeys(ox.Triple(s.subject, s.predicate, s.object)
+                                    for s in (*description.outgoing, *description.incoming)
+                                    if not isinstance(s.subject, ox.Literal))
+            response = Response(write_triples(triples, offer.format, store.base),
+                                content_type=offer.content_type)
+            if description.truncated:
+                response.headers[TRUNCATED_HEADER] = str(cap)
         if kept_suffix is None:
-            response.headers["Content-Location"] = href(f"{path}.{BIBTEX.name}")
-    elif chosen is not None and chosen.format is not None:
-        triples = list(dict.fromkeys(ox.Triple(s.subject, s.predicate, s.object)
-                                     for s in (*description.outgoing, *description.incoming)
-                                     if not isinstance(s.subject, ox.Literal)))
-        response = Response(write_triples(triples, chosen.format, store.base),
-                            content_type=content_type(chosen.format))
-        if kept_suffix is None:
-            response.headers["Content-Location"] = href(f"{path}.{chosen.name}")
-        if description.truncated:
-            response.headers[TRUNCATED_HEADER] = str(cap)
-    else:
-        response = Response(_html(store, description, alternates, is_graph), mimetype=HTML)
-    response.vary.add("Accept")
-    response.headers["Link"] = link_header((alt.media_type, alt.href) for alt in alternates)
-    return response
+            response.headers["Content-Location"] = href(f"{path}.{offer.name}")
+        return response
+
+    return view.respond(lambda: _html(store, description, forms, is_graph), data, forms)
 
 
 def split_suffix(rest: str) -> tuple[str, str | None]:
@@ -178,13 +168,13 @@ def _find(store: Store, namespace: str, candidates: list[tuple[str, str | None]]
     return None
 
 
-def _html(store: Store, description: Description, alternates: tuple[Alternate, ...],
+def _html(store: Store, description: Description, forms: tuple[Alternate, ...],
           is_graph: bool) -> str:
     """The page of the node ``description`` describes, by its kind (or one property's list of
     values, which needs none of its groups)."""
     listing = "property" in request.args
     groups = ([], []) if listing else node_groups(store, description)
-    page = NodePage(store, description.node, description, *groups, alternates=alternates,
+    page = NodePage(store, description.node, description, *groups, alternates=forms,
                     types=types_of(description))
     if listing:
         return _property_page(page)

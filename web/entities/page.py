@@ -19,20 +19,12 @@ from flask import render_template, request, url_for
 
 from graph.namespace import RDF, curie
 from graph.store.base import Description, Store
+from web.data_view import Alternate
 from web.entities.view import Group, terms_of
 from web.labels import Labels, fetch_labels
 from web.links import Cell, cell, iri_href
 
 _TYPE = str(RDF.type)
-
-
-@dataclass(frozen=True)
-class Alternate:
-    """Another representation of the page: ``<link rel="alternate">`` and the ``Link`` header."""
-
-    name: str
-    media_type: str
-    href: str
 
 
 @dataclass(frozen=True)
@@ -46,6 +38,7 @@ class NodePage:
     outgoing: list[Group]
     incoming: list[Group]
     alternates: tuple[Alternate, ...]
+    """The node's page and its data forms, each at its address."""
     types: frozenset[str] = field(default_factory=frozenset)
     """The node's ``rdf:type`` IRIs."""
 
@@ -74,6 +67,7 @@ def render_node(template: str, page: NodePage, extra_iris: Iterable[str] = (),
     labels = fetch_labels(page.store, wanted)
     return render_template(
         template, page=page, title=title or labels.text(page.iri), labels=labels,
+        alternates=page.alternates,
         cell=cell_maker(labels, page.base), graph_cell=lambda g: graph_cell(g, page.base),
         type_cells=[cell(ox.NamedNode(t), page.base, labels.get(t)) for t in sorted(page.types)],
         more_href=_more_href, list_page_href=list_page_href,
@@ -118,5 +112,5 @@ def _here(**changes: object) -> str:
     return url_for(request.endpoint, **(request.view_args or {}), **args)
 
 
-__all__ = ["Alternate", "NodePage", "cell_maker", "graph_cell", "list_page_href", "render_node",
+__all__ = ["NodePage", "cell_maker", "graph_cell", "list_page_href", "render_node",
            "types_of"]

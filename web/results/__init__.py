@@ -36,9 +36,11 @@ from graph.search.facets import NOT_STATED
 from graph.settings import Settings
 from graph.store.base import Limits, Store
 from graph.store.kinds import limits_from
+from web.data_view import DataView
 from web.labels import Labels, fetch_labels
 from web.links import Cell, cell, iri_href
 from web.listing import (
+    OFFERS,
     ListShape,
     Paging,
     View,
@@ -49,7 +51,7 @@ from web.listing import (
     read_view,
     table_response,
 )
-from web.negotiation import JSON, TABLE, page_or_data
+from web.negotiation import TABLE
 from web.results.facets import (
     CATALOG_RECORD,
     FACET_NAMES,
@@ -89,42 +91,38 @@ _CSV_COLUMNS = ("result", "benchmark", "benchmark_label", "model", "model_label"
 @bp.route("/results")
 @bp.route("/results.<suffix>")
 def listing(suffix: str | None = None) -> Response:
-    fmt = page_or_data((JSON, TABLE), suffix)
+    asked = DataView(OFFERS, suffix)
     view = read_view(SHAPE)
     check_selection(view.selection)
     store = get_store()
     limits = _limits()
-    if fmt is TABLE:
-        response = table_response(_csv(store, ordered(store, view.selection, view.sort,
-                                                      limits)), "results.csv")
-    else:
-        # The counts do not wait for the rows: two queries at once, a page in about the time
-        # of one. The store's query processes are started first, from this thread alone, as
-        # a server starts them before its threads (a zygote forked beside a running thread
-        # inherits its locks: graph.store.zygote); once started, this costs a lock.
-        store.prepare()
-        with ThreadPoolExecutor(max_workers=1) as beside:
-            counting = beside.submit(counts, store, view.selection, limits)
-            results = ordered(store, view.selection, view.sort, limits)
-            paging = Paging.of(view.page, len(results), view.size)
-            view = replace(view, page=paging.page)
-            rows = details(store, results[paging.window(view.size)])
-            counted = counting.result()
-        labels = fetch_labels(store, {iri for row in rows for iri in row.nodes()}
-                              | nodes_of(counted) | _chosen_nodes(view.selection, store.base))
-        facets = _facets(counted, view, labels, store.base)
-        if fmt is JSON:
-            response = jsonify(_json(rows, facets, view, paging, labels, store.base))
-        else:
-            response = Response(render_template(
-                "results/list.html", rows=rows, total=len(results), facet_counts=facets,
-                view=view, sorts=SORTS, paging=paging, chips=chips(facets, view),
-                node=_node_cells(rows, labels, store.base).__getitem__,
-                href=lambda iri: iri_href(iri, store.base),
-            ), mimetype="text/html")
-    response.vary.add("Accept")
-    response.headers["Link"] = view.alternates()
-    return response
+    if asked.form is TABLE:
+        every = ordered(store, view.selection, view.sort, limits)
+        return asked.respond(data=lambda offer: table_response(_csv(store, every),
+                                                               "results.csv"),
+                             alternates=view.alternates())
+    # The counts do not wait for the rows: two queries at once, a page in about the time of
+    # one. The store's query processes are started first, from this thread alone, as a
+    # server starts them before its threads (a zygote forked beside a running thread inherits
+    # its locks: graph.store.zygote); once started, this costs a lock.
+    store.prepare()
+    with ThreadPoolExecutor(max_workers=1) as beside:
+        counting = beside.submit(counts, store, view.selection, limits)
+        results = ordered(store, view.selection, view.sort, limits)
+        paging = Paging.of(view.page, len(results), view.size)
+        view = replace(view, page=paging.page)
+        rows = details(store, results[paging.window(view.size)])
+        counted = counting.result()
+    labels = fetch_labels(store, {iri for row in rows for iri in row.nodes()}
+                          | nodes_of(counted) | _chosen_nodes(view.selection, store.base))
+    facets = _facets(counted, view, labels, store.base)
+    forms = view.alternates()
+    return asked.respond(lambda: render_template(
+        "results/list.html", rows=rows, total=len(results), facet_counts=facets, view=view,
+        sorts=SORTS, paging=paging, chips=chips(facets, view),
+        node=_node_cells(rows, labels, store.base).__getitem__,
+        href=lambda iri: iri_href(iri, store.base), alternates=forms,
+    ), lambda offer: jsonify(_json(rows, facets, view, paging, labels, store.base)), forms)
 
 
 def _limits() -> Limits:

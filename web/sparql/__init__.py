@@ -22,7 +22,6 @@ from graph.sparql.named import load_named_queries
 from graph.sparql.parameters import bind_parameters
 from graph.store.base import Store
 from graph.store.kinds import limits_from
-from web.errors import is_browser, wants_html
 from web.links import iri_href
 from web.negotiation import (
     GRAPH_FORMATS,
@@ -30,6 +29,8 @@ from web.negotiation import (
     choose,
     content_type,
     formats_for,
+    is_browser,
+    wants_html,
     write,
     write_triples,
 )
