@@ -27,7 +27,6 @@ every subject of the graph at once.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from itertools import chain, groupby
 from operator import attrgetter
@@ -36,21 +35,11 @@ from typing import BinaryIO
 import pyoxigraph as ox
 
 from graph.export.formats import JSONLD, NQUADS, NTRIPLES, TRIG, TURTLE, Format, FormatError
-from graph.namespace import RDF, XSD
+from graph.export.turtle_terms import BARE, LOCAL_NAME, has_line_break, long_string
+from graph.namespace import RDF
 
-_LOCAL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
-BARE = {
-    str(XSD.boolean): re.compile(r"true|false"),
-    str(XSD.integer): re.compile(r"[+-]?[0-9]+"),
-    # not ".5" or "5.": Turtle 1.1 reads them, but not every reader does
-    str(XSD.decimal): re.compile(r"[+-]?[0-9]+\.[0-9]+"),
-}
-"""Datatypes whose literals Turtle can write bare, and the lexical forms it reads back alike."""
 _RDF_TYPE = str(RDF.type)
 _INDENT = "    "
-_BACKSLASHES = "\x00"
-"""Stands in for an escaped backslash while a long string is made (an N-Triples form escapes
-every control character: it holds no raw NUL)."""
 _BLOCK = 1 << 16
 """Characters of Turtle gathered before they are written."""
 
@@ -155,7 +144,7 @@ class TurtleWriter:
         if form is None:
             form = f"<{iri}>"
             for namespace, name in self._namespaces:
-                if iri.startswith(namespace) and _LOCAL_NAME.match(iri, len(namespace)):
+                if iri.startswith(namespace) and LOCAL_NAME.match(iri, len(namespace)):
                     form = f"{name}:{iri[len(namespace):]}"
                     break
             if len(self._iris) < 1 << 16:
@@ -169,7 +158,7 @@ class TurtleWriter:
             return literal.value
         form = str(literal)
         quoted = form[: form.rindex('"') + 1]
-        if "\\n" in quoted.replace("\\\\", _BACKSLASHES):
+        if has_line_break(quoted):
             form = long_string(quoted) + form[len(quoted):]
             quoted = form[: form.rindex('"') + 1]
         if literal.language is None and form.endswith(">"):  # a datatype: shortened
@@ -177,23 +166,4 @@ class TurtleWriter:
         return form
 
 
-def long_string(quoted: str) -> str:
-    """A quoted N-Triples string as a Turtle long string: line breaks and quotes as they are,
-    a quote escaped only where it would close the string (the third of three in a row, or
-    the last character); backslashes, carriage returns and other control characters stay
-    escaped as in N-Triples."""
-    text = (
-        quoted[1:-1]
-        .replace("\\\\", _BACKSLASHES)  # first, so that "\\n" is never read as a line break
-        .replace("\\n", "\n")
-        .replace('\\"', '"')
-        .replace('"""', '""\\"')
-    )
-    # The only escaped quotes left are those just made, so a backslash before the last
-    # quote says it is escaped already.
-    if text.endswith('"') and not text.endswith('\\"'):
-        text = text[:-1] + '\\"'
-    return '"""' + text.replace(_BACKSLASHES, "\\\\") + '"""'
-
-
-__all__ = ["BARE", "TurtleWriter", "long_string", "write_dump"]
+__all__ = ["TurtleWriter", "write_dump"]

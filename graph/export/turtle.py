@@ -40,6 +40,7 @@ import numpy.typing as npt
 from graph.dataset.canonical import Canonical, Ranks, first_of_runs
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT
 from graph.export.assemble import Piece, interleave
+from graph.export.turtle_terms import long_string
 from graph.namespace import RDF, XSD
 
 _LOCAL_NAME = rb"[A-Za-z_][A-Za-z0-9_-]*"
@@ -206,24 +207,5 @@ def _forms(statements: Canonical, prefixes: dict[str, str]) -> list[bytes]:
         word = words[rank]
         quoted = word[: word.rindex(b'"') + 1]
         if _NEWLINE in quoted.replace(b"\\\\", _BACKSLASHES):
-            forms[rank] = _long_string(quoted) + forms[rank][len(quoted) :]
+            forms[rank] = long_string(quoted.decode()).encode() + forms[rank][len(quoted) :]
     return forms
-
-
-def _long_string(quoted: bytes) -> bytes:
-    """A quoted N-Triples string as a Turtle long string: line breaks and quotes as they are,
-    a quote escaped only where it would close the string (the third of three in a row, or
-    the last character); backslashes, carriage returns and other control characters stay
-    escaped as in N-Triples."""
-    text = (
-        quoted[1:-1]
-        .replace(b"\\\\", _BACKSLASHES)  # first, so that "\\n" is never read as a line break
-        .replace(_NEWLINE, b"\n")
-        .replace(b'\\"', b'"')
-        .replace(b'"""', b'""\\"')
-    )
-    # The only escaped quotes left are those just made, so a backslash before the last
-    # quote says it is escaped already.
-    if text.endswith(b'"') and not text.endswith(b'\\"'):
-        text = text[:-1] + b'\\"'
-    return b'"""' + text.replace(_BACKSLASHES, b"\\\\") + b'"""'
