@@ -490,3 +490,27 @@ def test_a_put_waits_longer_for_a_larger_graph(oxigraph: RunningEngine) -> None:
                 client.put(Document.of(f"{BASE}record/small", line))
         finally:
             client.close()
+
+
+def test_build_into_a_sparql_store_is_a_push(tmp_path: Path, oxigraph: RunningEngine,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchgraph build --store sparql:URL`` writes into an engine what ``benchgraph push``
+    writes, validated as a store folder's build is: a push of the same records after it
+    sends nothing, and the store it makes keeps the report."""
+    from graph.cli import main
+
+    catalog = write_catalog(tmp_path / "catalog")
+    common = [str(catalog), "--store", f"sparql:{oxigraph.query}", "--graph-store",
+              oxigraph.store]
+    assert main(["build", *common]) == 0
+    assert "pushed to" in capsys.readouterr().err
+    assert main(["push", *common, "--validate"]) == 0
+    assert "holds this build already" in capsys.readouterr().err
+    store = open_store(StoreSpec.parse(f"sparql:{oxigraph.query}"), settings_for(oxigraph),
+                       lazy=True)
+    try:
+        assert store.validation() is not None
+    finally:
+        store.close()
+    assert main(["build", *common, "-o", str(tmp_path / "graph.ttl")]) == 2
+    assert "-o and --full go with an oxigraph:DIR store" in capsys.readouterr().err

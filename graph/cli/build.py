@@ -18,6 +18,7 @@ from graph.cli.common import (
     settings_from,
 )
 from graph.cli.progress import progress_bar
+from graph.cli.push import add_graph_store_argument, push_build
 from graph.errors import BenchgraphError, ErrorKind
 from graph.export import write_file, write_stream
 from graph.export.formats import (
@@ -42,9 +43,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "build",
         help="build the graph from record files and write it as RDF",
         description="Read record files (default: the bundled catalog), map them to RDF and write "
-        "the graph: as a file (-o, or stdout), and with --store oxigraph:DIR into a store "
+        "the graph: as a file (-o, or stdout), with --store oxigraph:DIR into a store "
         "folder that query, stats and serve open as it is (built beside the old one and "
-        "switched to only when complete). When the folder holds a store built by this "
+        "switched to only when complete), and with --store sparql:URL into a remote SPARQL "
+        "engine, as `benchgraph push` does. When the folder holds a store built by this "
         "version of benchgraph with the same base IRI, the build is incremental: only the "
         "files whose content changed are read again, and what depends on them is made again; "
         "the store is the one a full build makes (--full builds everything again). Exit 0 "
@@ -67,12 +69,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument(
         "--store",
-        metavar="oxigraph:DIR",
-        help="also (or, without -o, only) put the graph into this store folder, validated "
-        "(its report kept for `benchgraph validate --store` and the /validation page); "
-        "incrementally when it holds a store this version built with the same base; says "
-        "which records were added, changed and removed since the build it held",
+        metavar="oxigraph:DIR|sparql:URL",
+        help="also (or, without -o, only) put the graph into this store folder, or push it "
+        "into this remote engine (see `benchgraph push`), validated (its report kept for "
+        "`benchgraph validate --store` and the /validation page); a folder incrementally "
+        "when it holds a store this version built with the same base; says which records "
+        "were added, changed and removed since the build it held",
     )
+    add_graph_store_argument(parser)
     parser.add_argument(
         "--no-validate", action="store_true",
         help="with --store: keep no validation report (it costs more than the build)",
@@ -89,7 +93,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace) -> int:
     fmt = output_format(args.format, args.output)
     settings = settings_from(args)
-    target = _store_folder(args.store) if args.store else None
+    spec = StoreSpec.parse(args.store) if args.store else None
+    if spec is not None and spec.kind == "sparql":
+        if args.output is not None or args.full:
+            raise BenchgraphError(f"--store {spec} pushes the build into the engine: -o and "
+                                  "--full go with an oxigraph:DIR store", ErrorKind.USAGE)
+        return push_build(args, spec, settings, validate=not args.no_validate)
+    target = _store_folder(spec) if spec is not None else None
     if args.full and target is None:
         raise BenchgraphError("--full goes with --store oxigraph:DIR", ErrorKind.USAGE)
     manifest = None
@@ -166,10 +176,10 @@ def _into_store(args: argparse.Namespace, target: Path, settings: Settings
     return rebuilt.result, rebuilt.manifest
 
 
-def _store_folder(text: str) -> Path:
-    """The folder of ``--store oxigraph:DIR``; a usage error for any other kind."""
-    spec = StoreSpec.parse(text)
+def _store_folder(spec: StoreSpec) -> Path:
+    """The folder of ``--store oxigraph:DIR``; a usage error for a memory store."""
     if spec.kind != "oxigraph":
-        raise BenchgraphError(f"--store {spec}: build writes an oxigraph:DIR store (a memory "
-                              "store is built when a command starts)", ErrorKind.USAGE)
+        raise BenchgraphError(f"--store {spec}: build writes an oxigraph:DIR or a sparql:URL "
+                              "store (a memory store is built when a command starts)",
+                              ErrorKind.USAGE)
     return Path(spec.location)

@@ -2,6 +2,9 @@
 
     benchgraph push --store sparql:QUERY_URL --graph-store URL [--validate] [PATH ...]
 
+``benchgraph build --store sparql:QUERY_URL`` does the same (``push_build``), validating
+unless told ``--no-validate``, as it does for a store folder.
+
 Credentials come from the environment only (``BENCHGRAPH_REMOTE_USER`` and
 ``BENCHGRAPH_REMOTE_PASSWORD``, or ``BENCHGRAPH_REMOTE_TOKEN``): never from this line.
 """
@@ -18,6 +21,7 @@ from graph.cli.common import (
     settings_from,
 )
 from graph.errors import BenchgraphError, ErrorKind
+from graph.settings import Settings
 from graph.store.kinds import StoreSpec, build_facts
 from graph.store.remote.manifest import engine_for
 from graph.store.remote.push import PushOutcome, push
@@ -48,14 +52,19 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--store", metavar="sparql:URL", required=True,
                         help="the engine's SPARQL query URL (Oxigraph: .../query, Fuseki: "
                         ".../ds/sparql, Virtuoso: .../sparql)")
-    parser.add_argument("--graph-store", metavar="URL",
-                        help=f"its Graph Store Protocol URL, where each graph is PUT "
-                        f"({GRAPH_STORE_PATHS}); default $BENCHGRAPH_GRAPH_STORE, and one of "
-                        "the two is needed")
+    add_graph_store_argument(parser)
     parser.add_argument("--validate", action="store_true",
                         help="validate the graph and keep the report in the engine too, for "
                         "the /validation page and the benchmark pages' findings")
     parser.set_defaults(run=run)
+
+
+def add_graph_store_argument(parser: argparse.ArgumentParser) -> None:
+    """``--graph-store URL``: where a push PUTs each graph."""
+    parser.add_argument("--graph-store", metavar="URL",
+                        help=f"with a sparql:URL store, its Graph Store Protocol URL, where "
+                        f"each graph is PUT ({GRAPH_STORE_PATHS}); default "
+                        "$BENCHGRAPH_GRAPH_STORE, and one of the two is needed")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,6 +73,14 @@ def run(args: argparse.Namespace) -> int:
     if spec.kind != "sparql":
         raise BenchgraphError(f"--store {spec}: push loads a sparql:URL store (build writes "
                               "an oxigraph:DIR one)", ErrorKind.USAGE)
+    return push_build(args, spec, settings, validate=args.validate)
+
+
+def push_build(args: argparse.Namespace, spec: StoreSpec, settings: Settings, *,
+               validate: bool) -> int:
+    """Build the records ``args`` names and push the build into the engine ``spec`` names
+    (``benchgraph push``, and ``benchgraph build --store sparql:URL``); with ``validate``, its
+    report too. The exit code of the load."""
     engine = engine_for(spec.location, settings)
     try:
         if not settings.graph_store:
@@ -72,10 +89,10 @@ def run(args: argparse.Namespace) -> int:
         # end of the push (perf/decisions/build-apart.md)
         result = build_from(args, settings, apart=True)
         report = None
-        if args.validate:
-            from graph.validate import validate
+        if validate:
+            from graph.validate import validate as run_validation
 
-            report = validate(result.table, settings)
+            report = run_validation(result.table, settings)
         outcome = push(engine, result, build_facts(result, settings.base), report)
     finally:
         engine.close()
