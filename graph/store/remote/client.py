@@ -55,7 +55,6 @@ from urllib3.exceptions import (
     ReadTimeoutError,
     ResponseError,
 )
-from urllib3.util import wait_for_read
 
 from graph.errors import BenchgraphError, ErrorKind
 from graph.store.remote.connection import BoundedConnection, DeadlineTimeout, EnginePools
@@ -345,13 +344,6 @@ class Client:
             self._pools.clear()
 
 
-def dropped(connection: http.client.HTTPConnection) -> bool:
-    """Whether a kept-alive ``http.client`` connection, between requests, can carry no other:
-    urllib3's test (its socket has something to read though nothing was asked), for the
-    perf harness's own client; ours has urllib3 make it."""
-    return connection.sock is not None and wait_for_read(connection.sock, timeout=0.0)
-
-
 def _cause(error: BaseException) -> BaseException:
     """What failed, as the system or ``http.client`` raised it, under urllib3's wrapping."""
     if isinstance(error, ProtocolError) and isinstance(error.args[-1], BaseException):
@@ -371,4 +363,4 @@ def _timed_out(error: BaseException) -> bool:
 
 
 __all__ = ["Answer", "Body", "Client", "Credentials", "Endpoint", "EngineLimit", "RemoteError",
-           "RemoteTimeout", "dropped"]
+           "RemoteTimeout"]
