@@ -3,9 +3,9 @@ and nothing of the new generation left behind.
 
 On a real full disk: a small tmpfs (made with mount(8), so only when the tests run as root),
 its size set a little above what the first build used, so that the next build runs out of
-room at one step or another (the dump pages, the joined dumps, the search index, the Oxigraph
-store in its own process, the kept state); and with the full disk made by hand where the
-build writes, which runs anywhere.
+room at one step or another (the files the store is loaded from, the search index, the
+Oxigraph store in its own process, the kept state); and with the full disk made by hand
+where the build writes, which runs anywhere.
 """
 
 from __future__ import annotations
