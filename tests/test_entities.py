@@ -25,9 +25,9 @@ from rdflib import Graph
 from graph.build import build
 from graph.settings import Settings
 from graph.slug import node_key
+from graph.sparql.result import QueryResult
 from graph.store.base import Description, Statement, Store
 from graph.store.kinds import StoreSpec, open_store
-from graph.store.result import QueryResult
 from tests.seeds import SEEDS
 from tests.store_kinds import opened
 from web import create_app

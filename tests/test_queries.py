@@ -32,9 +32,9 @@ from graph.sparql.named import (
 )
 from graph.sparql.parameters import bind_parameters, coerce
 from graph.sparql.query_text import with_values, without_notes
+from graph.sparql.result import QueryResult
 from graph.store.base import Store
 from graph.store.kinds import StoreSpec, open_store
-from graph.store.result import QueryResult
 from tests.seeds import SEEDS
 from tests.store_kinds import OTHER_KINDS, opened
 

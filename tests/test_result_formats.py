@@ -20,6 +20,7 @@ from rdflib.query import Result
 from graph.dataset.oxigraph import to_oxigraph
 from graph.export.formats import FORMATS, Format, format_named
 from graph.export.query_results import serialize_result
+from graph.sparql.result import QueryResult
 from graph.sparql.results import (
     SPARQL_RESULTS_NS,
     FormatError,
@@ -33,7 +34,6 @@ from graph.sparql.results import (
     to_xml,
     turtle_term,
 )
-from graph.store.result import QueryResult
 
 
 def render(result: QueryResult, name: str) -> bytes:

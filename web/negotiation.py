@@ -47,7 +47,7 @@ from graph.export.formats import (
     names,
 )
 from graph.export.query_results import serialize_result
-from graph.store.result import QueryResult
+from graph.sparql.result import QueryResult
 
 HTML = "text/html"
 JSON_TYPE = "application/json"

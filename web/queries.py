@@ -25,9 +25,9 @@ from graph.settings import Settings
 from graph.sparql.admission import admit, admit_bound
 from graph.sparql.named import NamedQuery, find_named_query, load_named_queries
 from graph.sparql.parameters import BoundTerm, bind_parameters
+from graph.sparql.result import QueryResult
 from graph.sparql.unjudged import count_unjudged
 from graph.store.kinds import limits_from
-from graph.store.result import QueryResult
 from web.data_view import DataView, alternates
 from web.links import Cell, cell, listed, naming
 from web.negotiation import GRAPH_OFFERS, RESULT_OFFERS, Offer, write

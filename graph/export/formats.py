@@ -35,7 +35,7 @@ from graph.sparql import results
 from graph.sparql.results import FormatError, Layout
 
 if TYPE_CHECKING:
-    from graph.store.result import QueryResult
+    from graph.sparql.result import QueryResult
 
 RdfWriter = Callable[[Canonical, dict[str, str]], Iterable[bytes]]
 """Writes statements in canonical order, declaring the prefixes where the format can: the

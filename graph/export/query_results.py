@@ -23,7 +23,7 @@ from graph.export.oxigraph_writers import rdfxml
 from graph.sparql.results import FormatError, Layout
 
 if TYPE_CHECKING:
-    from graph.store.result import QueryResult
+    from graph.sparql.result import QueryResult
 
 RESULT_GRAPH = URIRef("urn:x-benchgraph:result")
 """The graph name a result's triples are put in to be written; never written itself."""

@@ -32,7 +32,7 @@ from graph.errors import BenchgraphError, ErrorKind
 from graph.namespace import curie
 
 if TYPE_CHECKING:
-    from graph.store.result import QueryResult
+    from graph.sparql.result import QueryResult
 
 Term = ox.NamedNode | ox.BlankNode | ox.Literal
 

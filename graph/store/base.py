@@ -24,9 +24,9 @@ import pyoxigraph as ox
 from graph.export.formats import Format
 from graph.search.results import BrowsePage, BrowseRequest, SearchResults
 from graph.sparql.query_text import BindingTerm, BindingValue
+from graph.sparql.result import QueryResult
 from graph.stats import GraphStats
 from graph.store.changes import NOT_KEPT, BuildChanges
-from graph.store.result import QueryResult
 from graph.validation.report import ValidationReport
 
 Term = ox.NamedNode | ox.BlankNode | ox.Literal

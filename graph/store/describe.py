@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 import pyoxigraph as ox
 
+from graph.sparql.result import QueryResult
 from graph.store.base import Bindings, Description, Statement, Term, term_order
-from graph.store.result import QueryResult
 
 _TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 

@@ -30,8 +30,8 @@ import pyoxigraph as ox
 
 from graph.heap import release_free_memory
 from graph.sparql.query_text import QueryForm
+from graph.sparql.result import QueryResult
 from graph.store.confinement import BACKSTOP, cap_data, private_memory
-from graph.store.result import QueryResult
 
 FailureKind = Literal["syntax", "store", "refused", "memory", "bug"]
 _KEEP_AFTER_QUERY = 32 * 1024 * 1024

@@ -31,6 +31,7 @@ from graph.search import INDEX_FILE, BrowsePage, BrowseRequest, SearchResults, b
 from graph.search import open_index as _open_index
 from graph.sparql.admission import admit_bound
 from graph.sparql.query_text import syntax_error
+from graph.sparql.result import QueryResult
 from graph.stats import GraphStats
 from graph.store.base import (
     Bindings,
@@ -50,7 +51,6 @@ from graph.store.following import Generations, Served
 from graph.store.generations import Leased, lease_current
 from graph.store.pool import PoolLimits, QueryPool, QueryProcessError, Zygotes
 from graph.store.query_log import logged
-from graph.store.result import QueryResult
 from graph.validation.report import ValidationReport
 
 _SOURCE = "the query"

@@ -52,9 +52,9 @@ from functools import partial
 from multiprocessing.connection import Connection
 
 from graph.sparql.errors import QueryError
+from graph.sparql.result import QueryResult
 from graph.store.confinement import private_memory
 from graph.store.executor import READY, Failure, OnDisk, QueryRequest, StoreSource, serve
-from graph.store.result import QueryResult
 from graph.store.stops import (
     LongQueriesBusy,
     PoolLimits,

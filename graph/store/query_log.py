@@ -35,7 +35,7 @@ from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
 from graph.log_text import shortened
 from graph.sparql.errors import QueryError
-from graph.store.result import QueryResult
+from graph.sparql.result import QueryResult
 from graph.store.stops import (
     LongQueriesBusy,
     QueryOverMemory,

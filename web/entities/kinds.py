@@ -25,8 +25,8 @@ from typing import Literal
 import pyoxigraph as ox
 
 from graph.namespace import BENCH
+from graph.sparql.result import Row
 from graph.store.base import Store, Term, term_order
-from graph.store.result import Row
 from web.benchmark.results import NOT_STATED
 from web.params import MAX_PAGE, whole_number
 from web.results_chart import ChartLinks, model_chart

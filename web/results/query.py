@@ -261,7 +261,7 @@ def view_bindings(selection: Selection, base: str, direct: bool) -> dict[str, Bi
 def ordered(store: Store, selection: Selection, sort: str, limits: Limits) -> list[str]:
     """The IRIs of every result of the view, in ``sort``'s order.
 
-    The answer is read from its text (SPARQL 1.1 TSV, ``graph.store.result``): a row is an
+    The answer is read from its text (SPARQL 1.1 TSV, ``graph.sparql.result``): a row is an
     IRI in angle brackets and two numbers, each bare or a quoted lexical form with its type,
     split at tabs, which no such term holds. Making a term of every value, to read a
     number from it, would be most of the Python work of a page."""

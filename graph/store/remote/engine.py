@@ -28,6 +28,7 @@ import pyoxigraph as ox
 
 from graph.namespace import PREFIXES
 from graph.sparql.query_text import QueryForm
+from graph.sparql.result import QueryResult, Row
 from graph.store.remote.client import (
     Answer,
     Body,
@@ -38,7 +39,6 @@ from graph.store.remote.client import (
     RemoteTimeout,
 )
 from graph.store.remote.layout import Document
-from graph.store.result import QueryResult, Row
 
 RESULTS_XML = "application/sparql-results+xml"
 PUT_SECONDS_PER_MB = 1.0

@@ -53,6 +53,7 @@ from graph.search import (
 from graph.search import open_index as _open_index
 from graph.sparql.admission import Admitted, admit_bound
 from graph.sparql.errors import QueryError
+from graph.sparql.result import QueryResult
 from graph.stats import GraphStats
 from graph.store.base import (
     Bindings,
@@ -81,7 +82,6 @@ from graph.store.remote.engine import Dataset, Engine
 from graph.store.remote.layout import DEFAULT, Manifest, Names
 from graph.store.remote.manifest import read_report
 from graph.store.remote.prepared import Preparation
-from graph.store.result import QueryResult
 from graph.store.space import reported_when_full
 from graph.validation.report import ValidationReport
 
