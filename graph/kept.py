@@ -12,7 +12,7 @@ values in a store's generation.
 
 A full build that keeps its state (``graph.build.build(keep=Spool())``) holds every record from
 its import to the state's save. Its pickles go to a ``Spool``, an unnamed temporary file,
-not into memory, where they would be a large share of issue 12's 2 GB for the whole build
+not into memory, where they would be a large share of the build's memory target
 (perf/decisions/records-pickled-and-spooled.md); each is read back once to be mapped and
 once to be saved.
 """

@@ -11,6 +11,7 @@ strings) are held to the very same terms.
 
 import io
 import tempfile
+from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
@@ -48,7 +49,7 @@ def read(data: bytes, fmt: Format) -> set[ox.Quad]:
 
 
 def test_turtle_and_trig_of_a_store_are_laid_out_as_the_build_writes_them(
-        tmp_path: pytest.TempPathFactory) -> None:
+        tmp_path: Path) -> None:
     store = stored(SMALL, str(tmp_path))
     for fmt in (TURTLE, TRIG):
         assert dumped(store, fmt) == serialize(SMALL, fmt, base=DEFAULT_BASE).data, fmt.name

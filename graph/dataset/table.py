@@ -55,7 +55,8 @@ _IRI, _PLAIN, _TYPED, _TAGGED = b"IPTL"
 _ID_TYPE = "i"
 """The array type of a row's ids: a 32-bit integer."""
 _BLOCK_ROWS = 1 << 20
-"""Rows ``QuadTable.keep_where`` moves at a time: 16 MB, a small part of a large table."""
+"""Rows ``QuadTable.keep_where`` moves at a time: four ids a row, a small part of a large
+table."""
 _Key = TypeVar("_Key")
 
 

@@ -260,18 +260,18 @@ def _write_out(folder: Path) -> None:
 
 class _Writing:
     """A store's Oxigraph data written at ``path`` by its own process
-    (``graph.store.writing``, which says why not a forked one) while the block runs: ``load``
-    (bulk-loading dump files: ``arguments`` are their paths) or ``update`` (a checkpoint of
-    the store at ``arguments[0]``, with ``update`` applied). ``wait_ready`` returns once the
-    folder ``path`` is there; leaving the block waits for the rest and raises StoreError if it
-    failed; ``output`` is then what it wrote after ``ready``."""
+    (``graph.store.writing``, which says why not a forked one) while the block runs:
+    ``load`` (bulk-loading the N-Quads and N-Triples files ``arguments`` names) or ``update``
+    (a checkpoint of the store at ``arguments[0]``, with ``update`` applied). ``wait_ready``
+    returns once the folder ``path`` is there; leaving the block waits for the rest and
+    raises StoreError if it failed; ``output`` is then what it wrote after ``ready``."""
 
     output: str = ""
 
     def __init__(self, command: str, path: Path, *arguments: Path,
                  sends_input: bool = False) -> None:
         self._path = path
-        self._child: subprocess.Popen[bytes] | None = subprocess.Popen(
+        self._child = subprocess.Popen(
             [sys.executable, "-m", "graph.store.writing", command, str(path), *map(str, arguments)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if not sends_input:
@@ -279,7 +279,7 @@ class _Writing:
 
     def send(self, update: GraphUpdate | None) -> None:
         """Give the process its input (an update's graphs and statements), and end it."""
-        assert self._child is not None and self._child.stdin is not None
+        assert self._child.stdin is not None
         try:
             if update is not None:
                 self._child.stdin.write(json.dumps(list(update.graphs)).encode() + b"\n")
@@ -290,7 +290,7 @@ class _Writing:
 
     def kill(self) -> None:
         """Stop the process if it still runs (its pipes closed, its exit waited for)."""
-        if self._child is not None and not self._finished():
+        if not self._finished():
             self._child.kill()
             self._finish(check=False)
 
@@ -298,7 +298,7 @@ class _Writing:
         return self
 
     def wait_ready(self) -> None:
-        assert self._child is not None and self._child.stdout is not None
+        assert self._child.stdout is not None
         if self._child.stdout.readline() != READY:
             self._finish(check=True)
 
@@ -311,17 +311,17 @@ class _Writing:
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
         if kind is not None:  # the block failed: the store is of no use
             self.kill()
-        elif self._child is not None:
+        else:
             self._finish(check=True)
 
     def _finished(self) -> bool:
-        assert self._child is not None and self._child.stderr is not None
+        assert self._child.stderr is not None
         return self._child.stderr.closed
 
     def _finish(self, *, check: bool) -> None:
         """Wait for the process (once); when ``check``, StoreError if it failed."""
         child = self._child
-        assert child is not None and child.stderr is not None and child.stdout is not None
+        assert child.stderr is not None and child.stdout is not None
         if self._finished():
             return
         if child.stdin is not None and not child.stdin.closed:

@@ -92,10 +92,7 @@ class OnDisk:
         return ox.Store.read_only(str(self.path))
 
 
-StoreSource = OnDisk
-
-
-def serve(connection: Connection, argument: bytes, source: StoreSource,
+def serve(connection: Connection, argument: bytes, source: OnDisk,
           memory_limit: int | None = None) -> None:
     """A query process's whole life: reach the store (the generation folder ``argument``
     names, else ``source``), cap its memory (``memory_limit`` bytes a query may add, None
@@ -140,4 +137,4 @@ READY = "ready"
 """What a query process sends once it can reach its store."""
 
 
-__all__ = ["READY", "Failure", "OnDisk", "QueryRequest", "StoreSource", "run_request", "serve"]
+__all__ = ["READY", "Failure", "OnDisk", "QueryRequest", "run_request", "serve"]

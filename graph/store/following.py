@@ -42,7 +42,7 @@ from graph.export.formats import Format
 from graph.stats import GraphStats
 from graph.store.base import BuildFacts, StoredFile
 from graph.store.errors import StoreError
-from graph.store.executor import StoreSource
+from graph.store.executor import OnDisk
 from graph.store.files import VALIDATION_JSON, made_dump
 from graph.store.generations import Lease
 from graph.store.manifest import ManifestVersion, manifest_version
@@ -59,7 +59,6 @@ class Served:
     validation report). A generation's files never change, so none of it is made twice."""
 
     path: Path
-    source: StoreSource
     facts: BuildFacts
     stats: GraphStats
     version: ManifestVersion | None = None
@@ -78,6 +77,11 @@ class Served:
     """The calls and ``reading`` blocks using it now."""
     retired: bool = False
     """Set once the store has moved on to a newer generation."""
+
+    @property
+    def source(self) -> OnDisk:
+        """Where its query processes find the graph."""
+        return OnDisk(self.path)
 
     def dump(self, fmt: Format) -> StoredFile:
         """``fmt``'s dump, made now if it was not yet (``graph.store.files.made_dump``)."""

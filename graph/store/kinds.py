@@ -31,7 +31,6 @@ from graph.settings import Settings
 from graph.stats import graph_stats
 from graph.store.base import BuildFacts, Limits, RecordGraph
 from graph.store.disk import Manifest, build_store
-from graph.store.executor import OnDisk
 from graph.store.generations import lease_current
 from graph.store.local import LocalStore
 from graph.store.pool import PoolLimits
@@ -199,7 +198,7 @@ def open_store(
         opened = lease_current(folder, expected)  # held while the store reads it
         manifest, generation = opened.manifest, opened.generation
         return LocalStore(folder, manifest.facts, manifest.counts, limits, processes,
-                          generation=generation, source=OnDisk(generation), opened=opened,
+                          generation=generation, opened=opened,
                           pool_limits=pool_limits_from(settings))
     if paths:
         raise BenchgraphError(
@@ -220,14 +219,10 @@ def _remote(spec: StoreSpec, settings: Settings, limits: Limits, lazy: bool) -> 
     return store
 
 
-def _in_memory(
-    folder: Path, result: BuildResult, settings: Settings, validate: bool
-) -> tuple[Path, OnDisk]:
+def _in_memory(folder: Path, result: BuildResult, settings: Settings, validate: bool) -> Path:
     """A memory store's generation: ``result`` built into the temporary store folder
     ``folder``."""
-    manifest = build_into(folder, result, settings, validate=validate)
-    generation = folder / manifest.generation
-    return generation, OnDisk(generation)
+    return folder / build_into(folder, result, settings, validate=validate).generation
 
 
 __all__ = ["StoreSpec", "build_facts", "build_into", "limits_from", "open_store",

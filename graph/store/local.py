@@ -45,7 +45,7 @@ from graph.store.base import (
 )
 from graph.store.describe import describe_node
 from graph.store.errors import StoreError
-from graph.store.executor import Failure, OnDisk, QueryRequest, StoreSource
+from graph.store.executor import Failure, OnDisk, QueryRequest
 from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE
 from graph.store.following import Generations, Served
 from graph.store.generations import Leased, lease_current
@@ -75,16 +75,13 @@ class LocalStore:
     generation: Path | None = None
     """The generation folder of the build: what the build wrote besides the graph (the search
     index), and for a store folder the pyoxigraph store itself; once it is there."""
-    source: StoreSource | None = None
-    """Where query processes find the graph (a store folder's generation, or a pyoxigraph
-    store in this process's memory), once it is there."""
     opened: Leased | None = None
     """A store folder's manifest and this process's lease on the generation it names
     (``graph.store.generations``): the store follows the folder to each generation a build
     switches it to. None for a store that never changes (the ``memory`` kind)."""
-    load: Callable[[], tuple[Path, StoreSource]] | None = None
-    """Puts the build where the store finds it, and says where (its generation folder, and
-    the graph): called on first use."""
+    load: Callable[[], Path] | None = None
+    """Puts the build where the store finds it, and says where (its generation folder):
+    called on first use."""
     remove_on_close: bool = False
     """True for a store this object made for itself (the ``memory`` kind)."""
     pool_limits: PoolLimits = field(default_factory=PoolLimits)
@@ -99,9 +96,9 @@ class LocalStore:
 
     def __post_init__(self) -> None:
         first = None
-        if self.generation is not None and self.source is not None:
+        if self.generation is not None:
             opened = self.opened
-            first = Served(self.generation, self.source, self.facts, self.stats,
+            first = Served(self.generation, self.facts, self.stats,
                            None if opened is None else opened.version,
                            None if opened is None else opened.lease)
         self._generations = Generations(
@@ -109,20 +106,26 @@ class LocalStore:
             reopen=None if self.opened is None else self._reopen)
 
     def _load_first(self) -> Served:
-        assert self.load is not None, "a store with neither a source nor a loader"
-        self.generation, self.source = self.load()
+        assert self.load is not None, "a store with neither a generation nor a loader"
+        self.generation = self.load()
         self.load = None
-        return Served(self.generation, self.source, self.facts, self.stats)
+        return Served(self.generation, self.facts, self.stats)
 
     def _reopen(self) -> Served:
         """The folder's current generation, leased (StoreError if it cannot be served)."""
         leased = lease_current(self.folder, self.base)
-        return Served(leased.generation, OnDisk(leased.generation), leased.manifest.facts,
-                      leased.manifest.counts, leased.version, leased.lease)
+        return Served(leased.generation, leased.manifest.facts, leased.manifest.counts,
+                      leased.version, leased.lease)
 
     @property
     def base(self) -> str:
         return self.facts.base
+
+    @property
+    def source(self) -> OnDisk | None:
+        """Where query processes find the graph of the generation the store was opened on,
+        once it is there."""
+        return None if self.generation is None else OnDisk(self.generation)
 
     def reading(self) -> AbstractContextManager[LocalStore]:
         """A view of the store that answers everything from the generation current when the
@@ -149,7 +152,7 @@ class LocalStore:
         """The generation to read facts from (held by nothing)."""
         return self._held if self._held is not None else self._generations.current()
 
-    def loaded(self) -> tuple[Path, StoreSource]:
+    def loaded(self) -> tuple[Path, OnDisk]:
         """The generation folder, and where query processes find the graph: put there now if
         they were not yet."""
         here = self._current()

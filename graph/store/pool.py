@@ -54,7 +54,7 @@ from multiprocessing.connection import Connection
 from graph.sparql.errors import QueryError
 from graph.sparql.result import QueryResult
 from graph.store.confinement import private_memory
-from graph.store.executor import READY, Failure, OnDisk, QueryRequest, StoreSource, serve
+from graph.store.executor import READY, Failure, OnDisk, QueryRequest, serve
 from graph.store.stops import (
     LongQueriesBusy,
     PoolLimits,
@@ -126,7 +126,7 @@ class QueryPool:
     (perf/decisions/query-processes-on-demand.md). A command that runs one query starts one
     process."""
 
-    source: StoreSource
+    source: OnDisk
     size: int = 1
     limits: PoolLimits = field(default_factory=PoolLimits)
     zygote: Zygote | None = None
@@ -150,8 +150,7 @@ class QueryPool:
         if self.size < 1:
             raise ValueError("a query pool needs at least one process")
         self._zygote = self.zygote or new_zygote(self.source, self.limits)
-        self._argument = os.fsencode(self.source.path) if isinstance(self.source, OnDisk) \
-            else b""
+        self._argument = os.fsencode(self.source.path)
         self._add()
 
     def run(self, request: QueryRequest, timeout: float) -> QueryResult | Failure:
@@ -300,7 +299,7 @@ class QueryPool:
                 self._zygote.close()
 
 
-def new_zygote(source: StoreSource, limits: PoolLimits) -> Zygote:
+def new_zygote(source: OnDisk, limits: PoolLimits) -> Zygote:
     """A zygote whose query processes open ``source`` (or the generation a pool spawns them
     with) under ``limits``; a warning logged when it cannot keep them off the network."""
     memory = None if limits.memory_mb is None else limits.memory_mb * _MB
@@ -322,7 +321,7 @@ class Zygotes:
     _owner: int = field(default=0, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
-    def get(self, source: StoreSource, limits: PoolLimits) -> Zygote:
+    def get(self, source: OnDisk, limits: PoolLimits) -> Zygote:
         """The zygote, made now (``new_zygote``) if this process has none yet."""
         with self._lock:
             if self._made is None or self._owner != os.getpid():

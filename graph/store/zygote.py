@@ -1,15 +1,15 @@
 """A zygote: a forked process that starts query processes by forking itself.
 
 A query process must be a process of its own, so that the time limit can kill it
-(``graph.store.pool``), and it must reach the store without loading it again: a memory store
-is a pyoxigraph store in this process's memory, and a forked child shares those pages with
-its parent until one writes them (none does: the store is read-only). Forking the process
+(``graph.store.pool``: pyoxigraph cannot stop a running query), and it must start at once,
+with the interpreter and every module already loaded: a forked child shares them with its
+parent. Forking the process
 that serves requests is not safe once it runs threads (a server does), because a
 child inherits every lock another thread held. So the pool forks a zygote once, while its
 process is still single-threaded (when the app starts, or a command runs), and the zygote,
 which never runs a thread, forks each query process on request and hands its socket back
 (``SCM_RIGHTS``). A query process is ready many times sooner this way than a new
-interpreter (``python -c``), which loads the store again
+interpreter (``python -c``), which imports everything again
 (perf/decisions/query-processes-from-a-zygote.md).
 
 One zygote serves every generation of a store folder: a pool spawns each query process
