@@ -49,7 +49,7 @@ class BenchgraphError(Exception):
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its class, message and kind, whatever its class's own ``__init__``
-        takes: it crosses from a child process to its parent (``graph.child``)."""
+        takes: it crosses from a child process to its parent (``graph.system.child``)."""
         return _unpickled, (type(self), self.message, self.kind), self.__dict__
 
 

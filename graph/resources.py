@@ -1,6 +1,6 @@
 """Where the bundled data live: the folders ``ontology/``, ``shapes/``, ``queries/``,
 ``catalog/``, and the TOML rules shipped inside the packages (``graph/mapping/*.toml``,
-``graph/harvest/*.toml``), each read as the pydantic model of its format.
+``graph/ingest/harvest/*.toml``), each read as the pydantic model of its format.
 
 In a checkout (editable install or plain ``PYTHONPATH``) the folders sit beside the ``graph``
 package; an installed wheel carries them as ``graph/_data/NAME`` (see pyproject.toml).

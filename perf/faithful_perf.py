@@ -205,7 +205,7 @@ def phase_records(args: Sequence[str]) -> dict[str, Any]:
     ids of the benchmarks the record describes, and every record file the folder holds."""
     from pyoxigraph import QuerySolutions, RdfFormat, Store
 
-    from graph.importers.reading import find_record_files
+    from graph.ingest.importers.reading import find_record_files
     from graph.settings import default_settings
 
     started = time.perf_counter()

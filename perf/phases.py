@@ -93,7 +93,7 @@ def ours_build(args: Sequence[str]) -> dict[str, Any]:
 
     Arguments: the folder, the output file, the format name.
     """
-    from graph.build import build
+    from graph.build.graphs import build
     from graph.export import write_file
     from graph.export.formats import format_for
     from graph.settings import default_settings
@@ -123,7 +123,7 @@ def ours_build(args: Sequence[str]) -> dict[str, Any]:
 
 def ours_load(args: Sequence[str]) -> dict[str, Any]:
     """benchgraph's loader alone (read, import, validate every record file), no mapping."""
-    from graph.loader import load_records
+    from graph.ingest.loader import load_records
     from graph.settings import default_settings
 
     settings = default_settings()

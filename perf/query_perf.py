@@ -213,7 +213,7 @@ def _shown(seconds: float, timed_out: bool) -> str:
 def _timed(work: Callable[[], object]) -> float | None:
     """Seconds ``work`` took in this process; None when a limit of the store (its time, its
     memory, its share of long queries) stopped it."""
-    from graph.store.stops import QueryStopped
+    from graph.store.process.stops import QueryStopped
 
     started = time.perf_counter()
     try:
@@ -264,7 +264,7 @@ def _asker(client: Client, query: str, accept: str, path: str = "/sparql") -> by
     QueryStopped."""
     status, body = client.sparql(path, query, accept)
     if status == 503:
-        from graph.store.stops import QueryStopped
+        from graph.store.process.stops import QueryStopped
 
         raise QueryStopped(f"the endpoint stopped the query at a limit: {said(body)}")
     if status != 200:

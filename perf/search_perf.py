@@ -2,7 +2,7 @@
 
     python -m perf.search_perf CATALOG_DIR [--store DIR] [--rounds N]
 
-Builds the catalog (``graph.build``), writes its search index alone (wall and CPU seconds:
+Builds the catalog (``graph.build.graphs``), writes its search index alone (wall and CPU seconds:
 what it adds to ``benchgraph build --store``), builds a store folder with it unless
 ``--store`` names one already built, then times ``Store.search`` and ``Store.browse`` and
 the pages ``/search`` and ``/benchmarks`` through the app (Flask's test client: the app's
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from graph.build import build
+from graph.build.graphs import build
 from graph.search import BrowseRequest, write_index
 from graph.settings import Settings
 from graph.store.kinds import StoreSpec, build_into, open_store

@@ -4,7 +4,7 @@ load) measure.
     python -m perf.served_store build CATALOG STORE      # the phase, in a fresh process
 
 Built once per catalog in a run, in a child process, the way ``benchgraph build CATALOG
---store oxigraph:DIR`` builds it: loaded and mapped apart (``graph.build_apart``), the
+--store oxigraph:DIR`` builds it: loaded and mapped apart (``graph.build.apart``), the
 validation streamed graph by graph (``build_into(validate=True)``), the state kept, the
 table let go of before the load. The four sections then share it. Each
 used to build its own with the whole catalog's rdflib quads made for validation: three
@@ -81,7 +81,7 @@ def describe(built: Run, reused: bool) -> str:
 def _build(argv: Sequence[str]) -> dict[str, Any]:
     import resource
 
-    from graph.build_apart import build_apart
+    from graph.build.apart import build_apart
     from graph.settings import Settings
     from graph.store.kinds import build_into
     from graph.store.rebuild import kept_build

@@ -1,13 +1,14 @@
-"""The validate section: ``graph.validate`` on N synthetic records and on N/10, and one record
+"""The validate section: ``graph.validation.validate`` on N synthetic records and on N/10, and one
+record
 changed, against plain pyshacl on the same data.
 
     python -m perf.run validate [--records 10000] [--rounds 3] [--plain] [--updates 20]
 
 Measured in rounds, each phase in a fresh process (``python -m perf.validate_perf PHASE``);
 the catalog is built untimed first in every phase, as ``benchgraph build --store`` builds it
-(mapped in a forked child, ``graph.build_apart``):
+(mapped in a forked child, ``graph.build.apart``):
 
-- ours, full: ``graph.validate.validate(table)`` on N/10 records and on N records, as
+- ours, full: ``graph.validation.validate.validate(table)`` on N/10 records and on N records, as
   ``benchgraph build --store`` and ``benchgraph validate`` run it (the build's table read
   graph by graph, nothing kept once checked), and the growth ratio between the two (10.0 is
   linear); with ``--small-rounds K``, N/10 records are validated K times a round, once
@@ -44,7 +45,7 @@ from perf.common import (
 from perf.common import progress as say
 
 NAME = "validate"
-HELP = "graph.validate on N and N/10 synthetic records, and one changed record"
+HELP = "graph.validation.validate on N and N/10 synthetic records, and one changed record"
 MODULE = "perf.validate_perf"
 TARGET_FULL_SECONDS = 40.0
 """Issue 2's targets, at 10,000 records: a full validation in 40 s, within 1 GB."""
@@ -201,11 +202,11 @@ def _clock(work: Callable[[], Any]) -> tuple[dict[str, float], Any]:
 
 def _built(folder: str) -> tuple[Any, dict[str, Any]]:
     """DIR built as ``benchgraph build --store`` builds it: loaded and mapped in a forked child
-    (``graph.build_apart``), so that what this process holds before validating (``rss_before_mb``)
+    (``graph.build.apart``), so that what this process holds before validating (``rss_before_mb``)
     is what the command's process holds; the child's peak is in the phase's, from ``wait4``."""
-    from graph.build_apart import build_apart
+    from graph.build.apart import build_apart
     from graph.settings import Settings
-    from graph.validate import bundled_shapes
+    from graph.validation.validate import bundled_shapes
 
     bundled_shapes()  # parsing the shapes is start-up, not validation
     result = build_apart([Path(folder)], Settings())  # a catalog with defects has files rejected
@@ -216,7 +217,7 @@ def _built(folder: str) -> tuple[Any, dict[str, Any]]:
 def phase_full(args: Sequence[str]) -> dict[str, Any]:
     """Builds DIR (untimed), then validates every record of it from the build's table (timed),
     as ``benchgraph build --store`` does."""
-    from graph.validate import validate
+    from graph.validation.validate import validate
 
     result, detail = _built(args[0])
     clock, report = _clock(lambda: validate(result.table))
@@ -226,7 +227,7 @@ def phase_full(args: Sequence[str]) -> dict[str, Any]:
 def phase_kept(args: Sequence[str]) -> dict[str, Any]:
     """Builds DIR and makes its rdflib quads (untimed), then validates them in a session that
     keeps every graph for updates (timed)."""
-    from graph.validate import ValidationSession
+    from graph.validation.validate import ValidationSession
 
     result, detail = _built(args[0])
     quads = result.quads
@@ -236,7 +237,7 @@ def phase_kept(args: Sequence[str]) -> dict[str, Any]:
 
 
 def _counts(report: Any) -> dict[str, Any]:
-    from graph.validate import Severity
+    from graph.validation.validate import Severity
 
     return {"records_checked": report.records_checked,
             "violations": report.count(Severity.VIOLATION),
@@ -253,7 +254,7 @@ def phase_update(args: Sequence[str]) -> dict[str, Any]:
     """Builds and validates DIR (untimed), then changes U records one at a time (timed each):
     a statement that breaks a shape is added, then taken out again."""
     from graph.namespace import BENCH
-    from graph.validate import ValidationSession
+    from graph.validation.validate import ValidationSession
 
     result, detail = _built(args[0])
     session = ValidationSession()
@@ -296,7 +297,7 @@ def phase_plain(args: Sequence[str]) -> dict[str, Any]:
     from rdflib import Graph
 
     from graph.ontology import ontology_graph
-    from graph.validate import bundled_shapes
+    from graph.validation.validate import bundled_shapes
 
     result, detail = _built(args[0])
     data = Graph()

@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from rdflib import Dataset
 
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.export import to_dataset
 from graph.resources import data_dir
 from graph.settings import Settings

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.settings import Settings
 from graph.store.base import Store
 from graph.store.kinds import StoreSpec, build_facts, build_into, open_store
@@ -79,7 +79,7 @@ def push_into(engine: RunningEngine, built: BuildResult, settings: Settings, *,
     """``benchgraph push`` of ``built`` into ``engine``, as the command does it."""
     report = None
     if validate:
-        from graph.validate import validate as run_validation
+        from graph.validation.validate import validate as run_validation
 
         report = run_validation(built.quads, settings)
     client = engine_for(engine.query, remote_settings(settings, engine))

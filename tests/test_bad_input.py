@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from graph.importers.base import Problem, RecordRejected
-from graph.importers.strict_json import parse_json
-from graph.loader import LoadReport, load_records
-from graph.records import CatalogPage
-from graph.records.fields import NOT_A_URL, NOT_AN_ARXIV_ID
+from graph.ingest.importers.base import Problem, RecordRejected
+from graph.ingest.importers.strict_json import parse_json
+from graph.ingest.loader import LoadReport, load_records
+from graph.ingest.records import CatalogPage
+from graph.ingest.records.fields import NOT_A_URL, NOT_AN_ARXIV_ID
 from graph.resources import data_dir
 from graph.settings import Settings
 from tests.seeds import SEEDS

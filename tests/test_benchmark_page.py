@@ -20,10 +20,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.settings import Settings
 from graph.store.base import Store
-from graph.validate import ValidationReport, validate
+from graph.validation.validate import ValidationReport, validate
 from tests.seeds import SEEDS
 from web.benchmark import page as benchmark_page
 from web.benchmark.markdown import render_inline, render_markdown

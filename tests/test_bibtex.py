@@ -1,7 +1,7 @@
 """BibTeX citations as the harnesses write them, and the check against the paper they state."""
 
-from graph.harvest.bibtex import check, citations, same_title
-from graph.records.harness_snapshot import Paper
+from graph.ingest.harvest.bibtex import check, citations, same_title
+from graph.ingest.records.harness_snapshot import Paper
 
 ODD = r"""
 Some README text with an e-mail, someone@example.org, and a stray @ sign.

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.search import BrowseRequest, SearchError
 from graph.search.facets import FACETS, NOT_STATED, SORTS
 from graph.search.text import name_key

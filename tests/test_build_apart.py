@@ -1,4 +1,4 @@
-"""A store's full build made in a forked child (``graph.build_apart``): the parent gets the
+"""A store's full build made in a forked child (``graph.build.apart``): the parent gets the
 build an in-process one makes, and the child's failures as its own; and the table let go
 of before the store's load starts (``build_store(let_go=True)``)."""
 
@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graph import build_apart as apart
-from graph import loader
-from graph.build import build
+from graph.build import apart
+from graph.build.graphs import build
 from graph.errors import BenchgraphError, ErrorKind
-from graph.importers.reading import InputPathError
-from graph.kept import KeptRecord, Spool
+from graph.ingest import loader
+from graph.ingest.importers.reading import InputPathError
+from graph.ingest.kept import KeptRecord, Spool
 from graph.settings import Settings
 from graph.store import disk
 from graph.store.kinds import build_into

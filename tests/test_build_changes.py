@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.build import build
+from graph.build.graphs import build
 from graph.cli import main
 from graph.settings import Settings
 from graph.store.base import BuildFacts, RecordGraph, Store

@@ -1,14 +1,14 @@
 """The memory a full build holds: what it keeps of the records it loaded is where their
 pickles are in a temporary file, not their models nor the pickles themselves, when its state
-is kept (``graph.build.build(keep=Spool())``)."""
+is kept (``graph.build.graphs.build(keep=Spool())``)."""
 
 import pickle
 from pathlib import Path
 
 import pytest
 
-from graph.build import build
-from graph.kept import KeptRecord, Spool
+from graph.build.graphs import build
+from graph.ingest.kept import KeptRecord, Spool
 from graph.settings import Settings
 from perf.generate_catalog import write_catalog
 from tests.memory import traced

@@ -1,4 +1,4 @@
-"""A job run in a forked child (``graph.child``): the parent gets its return value, its
+"""A job run in a forked child (``graph.system.child``): the parent gets its return value, its
 ``BenchgraphError`` as it is, any other error with the child's traceback as a note, and a
 child that died as a ``ChildDied`` saying how; it may ask whether the child is done without
 waiting, and kill it; Ctrl-C while it waits kills the child; no thread runs beside it."""
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from graph.child import Child, ChildDied, run_in_child
 from graph.errors import BenchgraphError, ErrorKind
+from graph.system.child import Child, ChildDied, run_in_child
 
 
 class _Refused(BenchgraphError):

@@ -28,12 +28,12 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_query_and_stats_read_the_store(
     folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import graph.build
+    import graph.build.graphs
 
     def no_build(*args: object, **kwargs: object) -> None:
         raise AssertionError("a record was read")
 
-    monkeypatch.setattr(graph.build, "build", no_build)
+    monkeypatch.setattr(graph.build.graphs, "build", no_build)
     code, out, _ = run(capsys, "query", "gated-medhelm", "--store", f"oxigraph:{folder}",
                        "--format", "csv")
     assert code == 0 and out.splitlines()[1].startswith("mimic_rrs,")
@@ -73,7 +73,7 @@ def test_a_query_on_a_store_imports_neither_the_build_nor_pyshacl(folder: Path) 
     and pyshacl are imported only by a command that reads records or validates them."""
     script = ("import sys\nfrom graph.cli import main\n"
               f"code = main(['query', 'gated-medhelm', '--store', 'oxigraph:{folder}'])\n"
-              "heavy = [m for m in ('graph.build', 'graph.loader', 'pyshacl')\n"
+              "heavy = [m for m in ('graph.build.graphs', 'graph.ingest.loader', 'pyshacl')\n"
               "         if m in sys.modules]\n"
               "print('imported:', heavy, file=sys.stderr)\nsys.exit(code)")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)

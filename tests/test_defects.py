@@ -15,15 +15,15 @@ import pytest
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.dataset.oxigraph import to_rdflib
 from graph.settings import Settings
 from graph.sparql.named import ad_hoc_query
 from graph.sparql.parameters import bind_parameters
 from graph.store.base import Store
 from graph.store.kinds import StoreSpec, open_store
-from graph.validate import Severity, ValidationReport, validate
 from graph.validation.shapes import BSH
+from graph.validation.validate import Severity, ValidationReport, validate
 
 from .conftest import DATA
 

@@ -13,14 +13,14 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.compare import isomorphic
 from rdflib.namespace import OWL, RDF, SH, XSD
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.namespace import BENCH, BENCH_IRI
 from graph.ontology import ontology_graph
 from graph.settings import Settings
 from graph.store.kinds import StoreSpec, open_store
 from graph.store.local import LocalStore
-from graph.validate import bundled_shapes
 from graph.validation.report import Severity, ValidationReport, ValidationResult
+from graph.validation.validate import bundled_shapes
 from tests.system_tools import RAPPER, require
 from web import create_app
 
@@ -201,8 +201,8 @@ def test_report_round_trips_through_its_json() -> None:
 def test_store_keeps_the_report_of_its_build(
     crawl_store: LocalStore, crawl_paths: list[Path], settings: Settings
 ) -> None:
-    from graph.build import build
-    from graph.validate import validate
+    from graph.build.graphs import build
+    from graph.validation.validate import validate
 
     kept = crawl_store.validation()
     assert kept is not None and kept.results

@@ -28,7 +28,7 @@ PACKAGES = ("graph", "web")
 DATE = re.compile(r"(?<![\w-])\d{4}-\d{2}-\d{2}(?![\w-])")
 """A day, ``YYYY-MM-DD``; not a part of a longer name (a model's ``gpt-4o-2024-05-13``)."""
 MODULE = re.compile(r"(?<![\w./-])((?:graph|web)(?:\.[A-Za-z_]\w*)+)")
-"""A dotted name under one of the packages: ``graph.store.pool``, ``web.server.serve``."""
+"""A dotted name under one of the packages: ``graph.store.process.pool``, ``web.server.serve``."""
 NOTE = re.compile(r"perf/decisions/([\w.-]+?\.md)")
 README_SECTION = re.compile(r"perf/README(?:\.md)?`{0,2},\s*\"([^\"]+)\"")
 FILE_SUFFIXES = frozenset(extension for fmt in FORMATS for extension in fmt.extensions)
@@ -101,7 +101,7 @@ def modules() -> list[Path]:
     ('"""The ``graph.nothing`` module."""', ["1: graph.nothing: no such module"]),
     ('"""Written by ``graph.export.serialize_result``."""',
      ["1: graph.export.serialize_result: graph.export defines no serialize_result"]),
-    ('"""The pool (``graph.store.pool.QueryPool``), its ``web.server``."""', []),
+    ('"""The pool (``graph.store.process.pool.QueryPool``), its ``web.server``."""', []),
     ('"""``benchgraph build -o graph.ttl``."""', []),
     ('"""Why: perf/decisions/no-such-note.md."""',
      ["1: no note perf/decisions/no-such-note.md"]),

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.cli import main
 from graph.export.formats import TURTLE, Format
 from graph.settings import Settings

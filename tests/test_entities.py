@@ -22,7 +22,7 @@ import pytest
 from flask.testing import FlaskClient
 from rdflib import Graph
 
-from graph.build import build
+from graph.build.graphs import build
 from graph.settings import Settings
 from graph.slug import node_key
 from graph.sparql.result import QueryResult

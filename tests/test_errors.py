@@ -10,16 +10,16 @@ import pytest
 from graph.cli import main
 from graph.errors import BenchgraphError, ErrorKind
 from graph.export.formats import FormatError
-from graph.importers.base import RecordRejected
-from graph.importers.reading import InputPathError
+from graph.ingest.importers.base import RecordRejected
+from graph.ingest.importers.reading import InputPathError
 from graph.resources import data_dir
 from graph.settings import SettingsError
 from graph.sparql.errors import ParameterError, QueryError, QuerySyntaxError, ReadOnlyError
 from graph.sparql.named import QueryFileError
 from graph.store.base import Store
-from graph.store.executor import Failure
 from graph.store.local import _failure
-from graph.store.pool import QueryProcessError
+from graph.store.process.executor import Failure
+from graph.store.process.pool import QueryProcessError
 from graph.validation.shapes import ShapesError
 
 SEED = data_dir("catalog") / "000_501ccd0cd0e2608f.txt"

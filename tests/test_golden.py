@@ -10,7 +10,7 @@ import pytest
 from rdflib import Graph
 from rdflib.compare import graph_diff, to_isomorphic
 
-from graph.build import build
+from graph.build.graphs import build
 from graph.mapping.iris import Iris
 from graph.resources import data_dir
 from graph.settings import Settings

@@ -6,8 +6,9 @@ another answer."""
 import pytest
 from rdflib import URIRef
 
-from graph.build import BuildResult, index_records
-from graph.loader import LoadReport, load_records
+from graph.build.graphs import BuildResult, index_records
+from graph.ingest.loader import LoadReport, load_records
+from graph.ingest.records import HarnessEntry
 from graph.mapping.identity import BenchmarkIndex, grouping_id, index_benchmarks
 from graph.mapping.identity import unmatched_evidence as shared_pairs
 from graph.mapping.overrides import (
@@ -20,7 +21,6 @@ from graph.mapping.overrides import (
     read_overrides,
 )
 from graph.namespace import RDFS, SKOS
-from graph.records import HarnessEntry
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.slug import slugify

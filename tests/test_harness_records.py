@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 from rdflib import Literal, URIRef
 
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.dataset.quads import Quad
-from graph.importers.base import RecordRejected
-from graph.importers.harness_snapshot import HarnessSnapshotImporter
-from graph.importers.reading import read_source
-from graph.loader import load_records
+from graph.ingest.importers.base import RecordRejected
+from graph.ingest.importers.harness_snapshot import HarnessSnapshotImporter
+from graph.ingest.importers.reading import read_source
+from graph.ingest.loader import load_records
+from graph.ingest.records import HarnessEntry
 from graph.mapping.identity import index_benchmarks
 from graph.namespace import BENCH, BENCH_IRI, RDFS, SKOS
-from graph.records import HarnessEntry
 from graph.settings import Settings
 from graph.sparql.named import load_named_queries
 from graph.sparql.parameters import bind_parameters

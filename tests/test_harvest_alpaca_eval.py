@@ -7,21 +7,22 @@ from pathlib import Path
 
 import pytest
 
-from graph.harvest import harvest
-from graph.harvest.alpaca_eval import AlpacaEvalReader
-from graph.harvest.alpaca_eval_rules import RULES_FILE, read_rules
-from graph.harvest.archive import open_archive
-from graph.harvest.reader import Reading
-from graph.harvest.snapshot import snapshot_bytes
-from graph.records.stated_model import StatedModel
-from graph.records.stated_result import StatedResult
+from graph.ingest.harvest import harvest
+from graph.ingest.harvest.alpaca_eval import AlpacaEvalReader
+from graph.ingest.harvest.alpaca_eval_rules import RULES_FILE, read_rules
+from graph.ingest.harvest.archive import open_archive
+from graph.ingest.harvest.reader import Reading
+from graph.ingest.harvest.snapshot import snapshot_bytes
+from graph.ingest.records.stated_model import StatedModel
+from graph.ingest.records.stated_result import StatedResult
 from tests.test_harvest_archive import FIXTURES, build_wheel, entry_of, read_package
 
 AE2 = "alpaca_eval/leaderboards/data_AlpacaEval_2/"
 AE1 = "alpaca_eval/leaderboards/data_AlpacaEval/"
 MAIN = AE2 + "weighted_alpaca_eval_gpt4_turbo_leaderboard.csv"
 README = "alpaca_eval-9.9.7.dist-info/METADATA"
-RULES = (Path(__file__).parents[1] / "graph" / "harvest" / RULES_FILE).read_text("utf-8")
+RULES = (Path(__file__).parents[1] / "graph" / "ingest" / "harvest" / RULES_FILE).read_text(
+    "utf-8")
 
 
 def read(path: Path, reader: AlpacaEvalReader | None = None) -> Reading:

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from graph.harvest import HarvestError, harvest
-from graph.harvest import archive as archive_module
-from graph.harvest.archive import MemberError, open_archive, resolve_member
-from graph.harvest.reader import HarnessReader, Reading
-from graph.harvest.yaml_loader import Tagged, YamlError, load_mapping
-from graph.records.harness_snapshot import Entry
+from graph.ingest.harvest import HarvestError, harvest
+from graph.ingest.harvest import archive as archive_module
+from graph.ingest.harvest.archive import MemberError, open_archive, resolve_member
+from graph.ingest.harvest.reader import HarnessReader, Reading
+from graph.ingest.harvest.yaml_loader import Tagged, YamlError, load_mapping
+from graph.ingest.records.harness_snapshot import Entry
 
 FIXTURES = Path(__file__).parent / "data" / "harvest"
 

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from graph.harvest.archive import open_archive
-from graph.harvest.evalscope import EvalScopeReader
-from graph.harvest.reader import Reading
-from graph.harvest.snapshot import snapshot_bytes
-from graph.records.harness_snapshot import SNAPSHOT_FORMAT, Paper, Snapshot
+from graph.ingest.harvest.archive import open_archive
+from graph.ingest.harvest.evalscope import EvalScopeReader
+from graph.ingest.harvest.reader import Reading
+from graph.ingest.harvest.snapshot import snapshot_bytes
+from graph.ingest.records.harness_snapshot import SNAPSHOT_FORMAT, Paper, Snapshot
 from tests.test_harvest_archive import FIXTURES, build_wheel, entry_of, read_package
 
 META = "evalscope/benchmarks/_meta/"

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from graph.cli import main
-from graph.harvest import Harvest, HarvestError, harvest
-from graph.harvest.helm_repository import HelmRepository, locate
-from graph.importers.base import Problem
-from graph.records.harness_snapshot import Entry, Paper, Repository
+from graph.ingest.harvest import Harvest, HarvestError, harvest
+from graph.ingest.harvest.helm_repository import HelmRepository, locate
+from graph.ingest.importers.base import Problem
+from graph.ingest.records.harness_snapshot import Entry, Paper, Repository
 from tests.system_tools import Tool, require
 from tests.test_harvest_archive import FIXTURES, build_wheel
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from graph.harvest import Harvest, harvest
-from graph.harvest.helm_models import DEPLOYMENTS, METADATA
-from graph.records.stated_model import StatedModel
+from graph.ingest.harvest import Harvest, harvest
+from graph.ingest.harvest.helm_models import DEPLOYMENTS, METADATA
+from graph.ingest.records.stated_model import StatedModel
 from tests.test_harvest_archive import FIXTURES, build_wheel
 
 

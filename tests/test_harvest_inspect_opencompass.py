@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from graph.harvest import Harvest, harvest
-from graph.harvest.opencompass_readme import lead_paragraph
-from graph.harvest.snapshot import snapshot_bytes
-from graph.records.harness_snapshot import Entry
+from graph.ingest.harvest import Harvest, harvest
+from graph.ingest.harvest.opencompass_readme import lead_paragraph
+from graph.ingest.harvest.snapshot import snapshot_bytes
+from graph.ingest.records.harness_snapshot import Entry
 from tests.test_harvest_archive import FIXTURES, build_wheel
 
 DATASETS = "opencompass/configs/datasets/"

@@ -1,5 +1,5 @@
 """The results inspect_evals' READMEs state in their "Evaluation Report"
-(``graph/harvest/inspect_results.py``), read from the hand-written READMEs of
+(``graph/ingest/harvest/inspect_results.py``), read from the hand-written READMEs of
 ``tests/data/harvest/inspect_results/``, one README a form, with the README rules of its
 ``rules.toml`` in place of the bundled ones."""
 
@@ -9,16 +9,16 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from graph.harvest import harvest
-from graph.harvest.archive import open_archive
-from graph.harvest.inspect_results import results
-from graph.harvest.inspect_results_commands import command_settings, commands
-from graph.harvest.inspect_results_rules import Rules, bundled_rules, read_rules
-from graph.harvest.reader import MemberReader
-from graph.harvest.result_figures import figure, pair, parse_date
-from graph.harvest.snapshot import snapshot_bytes
-from graph.importers.base import Problem
-from graph.records.stated_result import StatedResult
+from graph.ingest.harvest import harvest
+from graph.ingest.harvest.archive import open_archive
+from graph.ingest.harvest.inspect_results import results
+from graph.ingest.harvest.inspect_results_commands import command_settings, commands
+from graph.ingest.harvest.inspect_results_rules import Rules, bundled_rules, read_rules
+from graph.ingest.harvest.reader import MemberReader
+from graph.ingest.harvest.result_figures import figure, pair, parse_date
+from graph.ingest.harvest.snapshot import snapshot_bytes
+from graph.ingest.importers.base import Problem
+from graph.ingest.records.stated_result import StatedResult
 from tests.test_harvest_archive import FIXTURES, build_wheel
 
 FOLDER = FIXTURES / "inspect_results"

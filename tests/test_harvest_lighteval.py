@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from graph.harvest.archive import open_archive
-from graph.harvest.lighteval import (
+from graph.ingest.harvest.archive import open_archive
+from graph.ingest.harvest.lighteval import (
     LightevalReader,
     Scope,
     literals,
@@ -15,9 +15,9 @@ from graph.harvest.lighteval import (
     read_configs,
     read_docstring,
 )
-from graph.harvest.reader import Reading
-from graph.harvest.snapshot import snapshot_bytes
-from graph.records.harness_snapshot import Snapshot
+from graph.ingest.harvest.reader import Reading
+from graph.ingest.harvest.snapshot import snapshot_bytes
+from graph.ingest.records.harness_snapshot import Snapshot
 from tests.test_harvest_archive import FIXTURES, build_wheel, entry_of, read_package
 
 TASKS = "lighteval/tasks/tasks/"

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from graph.harvest import Harvest, harvest
-from graph.harvest.archive import open_archive
-from graph.harvest.lm_eval import LmEvalReader
-from graph.harvest.paper_overrides import bundled_overrides, read_overrides
-from graph.harvest.reader import Reading
-from graph.harvest.snapshot import snapshot_bytes
-from graph.records.harness_snapshot import Entry, Paper
+from graph.ingest.harvest import Harvest, harvest
+from graph.ingest.harvest.archive import open_archive
+from graph.ingest.harvest.lm_eval import LmEvalReader
+from graph.ingest.harvest.paper_overrides import bundled_overrides, read_overrides
+from graph.ingest.harvest.reader import Reading
+from graph.ingest.harvest.snapshot import snapshot_bytes
+from graph.ingest.records.harness_snapshot import Entry, Paper
 from tests.test_harvest_archive import FIXTURES, build_wheel
 
 FORMS = FIXTURES / "lm_eval" / "readme_forms"

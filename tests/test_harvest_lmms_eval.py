@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from graph.harvest.archive import open_archive
-from graph.harvest.lmms_eval import LmmsEvalReader
-from graph.harvest.reader import Reading
-from graph.records.harness_snapshot import Paper
+from graph.ingest.harvest.archive import open_archive
+from graph.ingest.harvest.lmms_eval import LmmsEvalReader
+from graph.ingest.harvest.reader import Reading
+from graph.ingest.records.harness_snapshot import Paper
 from tests.test_harvest_archive import FIXTURES, build_wheel, entry_of, read_package
 
 TASKS = "lmms_eval/tasks/"

@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from graph.harvest import harvest
-from graph.harvest.opencompass import OpenCompassReader
-from graph.harvest.opencompass_results_rules import bundled_rules, read_rules
-from graph.harvest.reader import Reading
-from graph.harvest.snapshot import snapshot_bytes
-from graph.records.harness_snapshot import SNAPSHOT_FORMAT, Snapshot
-from graph.records.stated_model import StatedModel
-from graph.records.stated_result import StatedResult
+from graph.ingest.harvest import harvest
+from graph.ingest.harvest.opencompass import OpenCompassReader
+from graph.ingest.harvest.opencompass_results_rules import bundled_rules, read_rules
+from graph.ingest.harvest.reader import Reading
+from graph.ingest.harvest.snapshot import snapshot_bytes
+from graph.ingest.records.harness_snapshot import SNAPSHOT_FORMAT, Snapshot
+from graph.ingest.records.stated_model import StatedModel
+from graph.ingest.records.stated_result import StatedResult
 from tests.test_harvest_archive import FIXTURES, build_wheel, entry_of, read_package
 
 NOT_STATED = None

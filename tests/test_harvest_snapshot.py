@@ -6,16 +6,16 @@ import pytest
 from pydantic import ValidationError
 
 from graph.cli import main
-from graph.harvest import harvest
-from graph.harvest.helm_repository import locate
-from graph.harvest.snapshot import (
+from graph.ingest.harvest import harvest
+from graph.ingest.harvest.helm_repository import locate
+from graph.ingest.harvest.snapshot import (
     combined_notice,
     read_snapshot,
     snapshot_bytes,
     write_snapshots,
 )
-from graph.harvest.text import arxiv_ids, short_description
-from graph.records.harness_snapshot import SNAPSHOT_FORMAT, Entry, Snapshot
+from graph.ingest.harvest.text import arxiv_ids, short_description
+from graph.ingest.records.harness_snapshot import SNAPSHOT_FORMAT, Entry, Snapshot
 from graph.resources import data_dir
 from tests.test_harvest_archive import FIXTURES, build_wheel
 

@@ -1,10 +1,10 @@
-"""The C heap's free pages handed back between a store build's phases (``graph.heap``)."""
+"""The C heap's free pages handed back between a store build's phases (``graph.system.heap``)."""
 
 from pathlib import Path
 
 import pytest
 
-from graph.heap import release_free_memory
+from graph.system.heap import release_free_memory
 
 
 def rss_mb() -> int:

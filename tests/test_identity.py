@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from graph.build import BuildResult
-from graph.loader import load_records
+from graph.build.graphs import BuildResult
+from graph.ingest.loader import load_records
+from graph.ingest.records import CatalogPage, DirectoryPage, HarnessEntry, HarnessPackage, Record
+from graph.ingest.records.harness_snapshot import Entry
 from graph.mapping.identity import (
     BenchmarkIndex,
     grouping_id,
@@ -26,8 +28,6 @@ from graph.mapping.identity import (
 )
 from graph.mapping.matching import Evidence, datasets_disagree, papers_agree, papers_disagree
 from graph.mapping.overrides import Overrides, bundled_overrides, read_overrides
-from graph.records import CatalogPage, DirectoryPage, HarnessEntry, HarnessPackage, Record
-from graph.records.harness_snapshot import Entry
 from graph.settings import Settings
 from tests.seeds import SEEDS
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from graph.importers import IMPORTERS, choose_importer
-from graph.importers.base import Imported, RecordRejected, SourceFile
-from graph.importers.catalog_page import CatalogPageImporter
-from graph.importers.strict_json import format_path
-from graph.records import CatalogPage
-from graph.records.fields import (
+from graph.ingest.importers import IMPORTERS, choose_importer
+from graph.ingest.importers.base import Imported, RecordRejected, SourceFile
+from graph.ingest.importers.catalog_page import CatalogPageImporter
+from graph.ingest.importers.strict_json import format_path
+from graph.ingest.records import CatalogPage
+from graph.ingest.records.fields import (
     EMPTY_NAME,
     NOT_A_DATE,
     NOT_A_DATE_TIME,
@@ -22,7 +22,7 @@ from graph.records.fields import (
     NOT_A_URL,
     NOT_AN_ARXIV_ID,
 )
-from graph.records.verbatim import Verbatim
+from graph.ingest.records.verbatim import Verbatim
 from graph.resources import data_dir
 from graph.settings import Settings
 

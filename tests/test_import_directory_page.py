@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graph.importers.base import Imported, RecordRejected, SourceFile
-from graph.importers.directory_page import DirectoryPageImporter
-from graph.importers.directory_sections import STATUSES, parse_related, parse_score
-from graph.importers.reading import decode_record_bytes
-from graph.records.directory_page import (
+from graph.ingest.importers.base import Imported, RecordRejected, SourceFile
+from graph.ingest.importers.directory_page import DirectoryPageImporter
+from graph.ingest.importers.directory_sections import STATUSES, parse_related, parse_score
+from graph.ingest.importers.reading import decode_record_bytes
+from graph.ingest.records.directory_page import (
     DirectoryPage,
     Fact,
     ModelCardSection,

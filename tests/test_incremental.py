@@ -18,12 +18,12 @@ import numpy as np
 import pyoxigraph as ox
 import pytest
 
-from graph import loader
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.cli import main
 from graph.export import serialize
 from graph.export.formats import NQUADS
-from graph.importers.reading import find_record_files
+from graph.ingest import loader
+from graph.ingest.importers.reading import find_record_files
 from graph.resources import data_dir
 from graph.search import INDEX_FILE
 from graph.settings import Settings
@@ -150,7 +150,7 @@ def check(tmp_path: Path, store: Path, records: Path, settings: Settings, step: 
 
 
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """The record files read from now on (``graph.loader``'s reads)."""
+    """The record files read from now on (``graph.ingest.loader``'s reads)."""
     read: list[Path] = []
     original = loader.read_record_bytes
 
@@ -433,7 +433,7 @@ def test_the_build_graph_mended_is_the_one_derived_whole(settings: Settings, fli
     or mapped and the nodes whose ``bench:catalogued`` turns (``rebuild._mend_build_graph``):
     here no statement changed, only which benchmarks are catalogued, and the mended build
     graph is the one ``add_build_graph`` derives from the whole table."""
-    from graph.build import add_build_graph
+    from graph.build.graphs import add_build_graph
     from graph.dataset.table import GRAPH, QuadTable
     from graph.mapping.iris import Iris
     from graph.namespace import BENCH

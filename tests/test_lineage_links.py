@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from graph.build import AskedIndex, index_records
-from graph.loader import LoadReport, load_records
+from graph.build.graphs import AskedIndex, index_records
+from graph.ingest.loader import LoadReport, load_records
+from graph.ingest.records import HarnessEntry
 from graph.mapping.identity import BenchmarkIndex, index_benchmarks
 from graph.mapping.lineage_links import (
     Family,
@@ -19,7 +20,6 @@ from graph.mapping.lineage_links import (
     read_lineage,
 )
 from graph.mapping.overrides import bundled_overrides, read_overrides
-from graph.records import HarnessEntry
 from graph.resources import data_dir
 from graph.settings import Settings
 from tests.seeds import SEEDS

@@ -7,11 +7,11 @@ from typing import Any, cast
 
 import pytest
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.cli import main
 from graph.cli.report import MAX_LINES, group_problems, normalised_field, report_lines
-from graph.importers.base import Problem
-from graph.loader import LoadedRecord, LoadReport
+from graph.ingest.importers.base import Problem
+from graph.ingest.loader import LoadedRecord, LoadReport
 from graph.resources import data_dir
 
 SEED = data_dir("catalog") / "000_501ccd0cd0e2608f.txt"

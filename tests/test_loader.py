@@ -7,11 +7,11 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-import graph.importers
-from graph.importers.base import Imported, RecordRejected, SourceFile
-from graph.importers.catalog_page import CatalogPageImporter
-from graph.importers.reading import InputPathError, find_record_files, read_source
-from graph.loader import LoadReport, load_records, record_key
+import graph.ingest.importers
+from graph.ingest.importers.base import Imported, RecordRejected, SourceFile
+from graph.ingest.importers.catalog_page import CatalogPageImporter
+from graph.ingest.importers.reading import InputPathError, find_record_files, read_source
+from graph.ingest.loader import LoadReport, load_records, record_key
 from graph.resources import data_dir
 from graph.settings import Settings
 
@@ -255,7 +255,7 @@ def test_warnings_are_gathered_from_every_record(tmp_path: Path) -> None:
 
 
 def test_no_importer_for_the_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(graph.importers, "IMPORTERS", (CatalogPageImporter(),))
+    monkeypatch.setattr(graph.ingest.importers, "IMPORTERS", (CatalogPageImporter(),))
     write(tmp_path / "page.txt", "Just a title")
     report = load_records([tmp_path], DEFAULTS)
     assert [p.reason for p in report.rejected] == ["no importer recognises this file's content"]
@@ -274,7 +274,7 @@ class _BuggyImporter:
 def test_a_bug_is_not_turned_into_a_rejection(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(graph.importers, "IMPORTERS", (_BuggyImporter(),))
+    monkeypatch.setattr(graph.ingest.importers, "IMPORTERS", (_BuggyImporter(),))
     write(tmp_path / "x.json", "{}")
     with pytest.raises(KeyError):
         load_records([tmp_path], DEFAULTS)

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from rdflib import Literal, URIRef
 
-from graph.build import build
+from graph.build.graphs import build
 from graph.mapping.organizations import OrganizationMention as Org
 from graph.mapping.organizations import split_makers
 from graph.namespace import BENCH, RDFS

@@ -7,14 +7,14 @@ from pathlib import Path, PurePosixPath
 import pytest
 from rdflib import Literal, URIRef
 
-from graph.build import map_records
-from graph.importers.base import SourceFile
-from graph.loader import LoadedRecord
+from graph.build.graphs import map_records
+from graph.ingest.importers.base import SourceFile
+from graph.ingest.loader import LoadedRecord
+from graph.ingest.records import CatalogPage
 from graph.mapping.dates import partial_date
 from graph.mapping.iris import Iris
 from graph.mapping.references import Link, markdown_links
 from graph.namespace import BENCH
-from graph.records import CatalogPage
 from graph.settings import DEFAULT_BASE
 from graph.slug import node_key, slugify
 from graph.vocabulary import bundled_vocabulary

@@ -1,8 +1,9 @@
-"""The Markdown blocks the readers of stated results share (``graph/harvest/markdown_blocks.py``):
+"""The Markdown blocks the readers of stated results share
+(``graph/ingest/harvest/markdown_blocks.py``):
 headings with their level, paragraphs and table cells as plain text, code blocks with their
 info string, tables with their caption, stacked tables split."""
 
-from graph.harvest.markdown_blocks import (
+from graph.ingest.harvest.markdown_blocks import (
     Code,
     Heading,
     Prose,

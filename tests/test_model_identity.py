@@ -19,13 +19,13 @@ from pathlib import Path
 import pytest
 from rdflib import Literal, URIRef
 
-from graph.build import BuildResult, build
-from graph.harvest.alpaca_eval import AlpacaEvalReader
-from graph.harvest.model_ids import with_model_ids
-from graph.harvest.snapshot import read_snapshot
+from graph.build.graphs import BuildResult, build
+from graph.ingest.harvest.alpaca_eval import AlpacaEvalReader
+from graph.ingest.harvest.model_ids import with_model_ids
+from graph.ingest.harvest.snapshot import read_snapshot
+from graph.ingest.records.harness_snapshot import Entry
 from graph.mapping.model_names import bundled_model_rules, read_model_rules
 from graph.namespace import BENCH, RDFS, SKOS
-from graph.records.harness_snapshot import Entry
 from graph.settings import Settings
 from tests.seeds import SEEDS
 from tests.test_harvest_archive import FIXTURES, read_package

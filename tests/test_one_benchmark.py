@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from rdflib import Dataset, Literal, URIRef
 
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.export import to_dataset
 from graph.mapping.identity import index_benchmarks
 from graph.namespace import BENCH, BENCH_IRI, RDFS, SKOS
 from graph.settings import Settings
-from graph.validate import Severity, validate
+from graph.validation.validate import Severity, validate
 from tests.store_kinds import OTHER_KINDS
 from tests.test_queries import RECORD, Stores, both_stores, rows, run_both
 

@@ -4,7 +4,7 @@ import pytest
 from rdflib import Graph, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS
 
-from graph.build import build
+from graph.build.graphs import build
 from graph.dataset.quads import Quad
 from graph.namespace import BENCH, BENCH_IRI, BENCH_TERMS, ONTOLOGY_IRI
 from graph.resources import data_dir

@@ -3,8 +3,8 @@ any other form is not; a paper's key and label follow one order."""
 
 import pytest
 
+from graph.ingest.records.identifiers import arxiv_id, arxiv_in, doi, doi_in_url, split_version
 from graph.mapping.iris import paper_key
-from graph.records.identifiers import arxiv_id, arxiv_in, doi, doi_in_url, split_version
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from graph.loader import load_records
-from graph.records.catalog_page import CatalogPage
+from graph.ingest.loader import load_records
+from graph.ingest.records.catalog_page import CatalogPage
 from graph.settings import default_settings
 from perf import common as perf_common
 from perf.defects import BY_NAME, CLASSES, FIELD, FILE, allocate
@@ -475,7 +475,7 @@ def test_the_json_report_is_read_in_either_shape(tmp_path: Path) -> None:
 def test_the_records_phase_lists_each_file_and_the_benchmark_it_describes(
     tmp_path: Path,
 ) -> None:
-    from graph.build import build
+    from graph.build.graphs import build
     from graph.export import write_file
     from graph.export.formats import TURTLE
     from perf.faithful_perf import phase_records

@@ -8,7 +8,7 @@ import pyoxigraph as ox
 import pytest
 
 from graph.settings import Settings
-from graph.store.stops import LongQueriesBusy, PoolLimits, QueryOverMemory, QueryTimeout
+from graph.store.process.stops import LongQueriesBusy, PoolLimits, QueryOverMemory, QueryTimeout
 from perf.query_perf import _measure, _report, _timed
 
 

@@ -23,7 +23,7 @@ import pyoxigraph as ox
 import pytest
 from pydantic import SecretStr
 
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.settings import Settings
 from graph.store.kinds import StoreSpec, build_facts, open_store
 from graph.store.remote import push as remote_push
@@ -444,7 +444,7 @@ def test_a_manifest_and_report_in_many_parts_read_back_whole(
     statements each, on every engine; read back joined in order, they are whole: a store
     opens on them with every record and the report, and pushing again sends nothing."""
     from graph.store.remote import layout
-    from graph.validate import validate
+    from graph.validation.validate import validate
 
     monkeypatch.setattr(layout, "PART_CHARACTERS", 200)
     settings = settings_for(engine)

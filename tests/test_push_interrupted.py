@@ -26,12 +26,12 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.settings import Settings
 from graph.store.kinds import build_facts
 from graph.store.remote import push as remote_push
 from graph.store.remote.client import Answer, Body, Client, Credentials, Endpoint
-from graph.store.remote.layout import Manifest
+from graph.store.remote.layout import PushManifest
 from graph.store.remote.manifest import engine_for, find_manifest
 from graph.store.remote.push import PushOutcome, push
 from tests.engines import ENGINES, RunningEngine, oxigraph_server
@@ -100,7 +100,7 @@ def push_with(engine: RunningEngine, built: BuildResult, client: Client) -> Push
         remote.close()
 
 
-def manifest_of(engine: RunningEngine) -> Manifest:
+def manifest_of(engine: RunningEngine) -> PushManifest:
     remote = engine_for(engine.query, settings_for(engine))
     try:
         found = find_manifest(remote, BASE)

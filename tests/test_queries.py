@@ -15,7 +15,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from graph.build import build
+from graph.build.graphs import build
 from graph.namespace import BENCH_IRI
 from graph.resources import data_dir
 from graph.settings import Settings

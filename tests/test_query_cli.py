@@ -44,9 +44,9 @@ def no_build(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the graph was built, so the query would have run")
 
-    import graph.build
+    import graph.build.graphs
 
-    monkeypatch.setattr(graph.build, "build", refuse)  # every command builds through it
+    monkeypatch.setattr(graph.build.graphs, "build", refuse)  # every command builds through it
 
 
 # -- benchgraph queries ---------------------------------------------------------------------------

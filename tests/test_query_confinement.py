@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.errors import BenchgraphError
 from graph.settings import Settings
 from graph.sparql.admission import Admitted
@@ -84,7 +84,7 @@ def test_without_a_wall_one_warning_and_queries_still_answer(
     """Where no filter can be loaded (here: no libseccomp by that name), the pool says so
     once, in the log, and queries run as before: the parser stays the wall."""
     monkeypatch.setattr(confinement, "_LIBRARY", "libseccomp-absent.so.0")
-    with caplog.at_level(logging.WARNING, logger="graph.store.pool"):
+    with caplog.at_level(logging.WARNING, logger="graph.store.process.pool"):
         store = _opened("memory", seed_build, tmp_path)
         try:
             for _ in range(3):

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import pytest
 
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.cli import main
 from graph.errors import BenchgraphError, ErrorKind
 from graph.settings import Settings
@@ -112,8 +112,8 @@ def _burst(kind: str, folder: Path, freed: int) -> tuple[str | None, str]:
     A new interpreter, because a query process is forked from the process that opens the
     store, and the kernel counts mappings, not what is in them: a test process that has run
     other tests may have hundreds of megabytes free in its heap, which a query reuses unseen
-    (``graph.store.confinement``)."""
-    import graph.store.pool as pool
+    (``graph.store.process.confinement``)."""
+    import graph.store.process.pool as pool
 
     pool.private_memory = lambda pid: None  # type: ignore[attr-defined]
     chunks = [bytes(1024) for _ in range(freed)]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.cli import main, make_parser
 from graph.resources import data_dir
 from graph.settings import Settings

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.settings import Settings
 from graph.store.kinds import StoreSpec, build_into, open_store
 from web import create_app

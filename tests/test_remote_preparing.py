@@ -17,7 +17,7 @@ from urllib.parse import quote_plus
 import pytest
 from flask.testing import FlaskClient
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.settings import Settings
 from graph.store.errors import StoreError
 from graph.store.kinds import StoreSpec, open_store

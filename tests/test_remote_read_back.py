@@ -12,7 +12,7 @@ from urllib.parse import parse_qs
 import pyoxigraph as ox
 import pytest
 
-from graph.build import build
+from graph.build.graphs import build
 from graph.export.formats import NQUADS
 from graph.store.kinds import StoreSpec, open_store
 from graph.store.remote import store as remote

@@ -13,12 +13,12 @@ import pyoxigraph as ox
 import pytest
 from flask.testing import FlaskClient
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.settings import Settings
 from graph.sparql.errors import ReadOnlyError
 from graph.store.base import Limits, Store
 from graph.store.kinds import StoreSpec, open_store
-from graph.store.pool import QueryTimeout
+from graph.store.process.pool import QueryTimeout
 from tests.engines import RunningEngine, oxigraph_server
 from tests.proxy import Proxy, proxy_to
 from tests.store_kinds import prepared, push_into

@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from graph.build import build
+from graph.build.graphs import build
 from graph.settings import Settings
 from graph.sparql.query_text import QueryForm
 from graph.store.base import Limits, Store
 from graph.store.kinds import StoreSpec, open_store
-from graph.store.pool import QueryTimeout
+from graph.store.process.pool import QueryTimeout
 from graph.store.remote.client import RemoteError, RemoteTimeout
 from graph.store.remote.engine import Dataset
 from graph.store.remote.manifest import engine_for

@@ -24,7 +24,7 @@ from graph.sparql.result import QueryResult
 from graph.sparql.results import (
     SPARQL_RESULTS_NS,
     FormatError,
-    Layout,
+    TableLayout,
     fit_widths,
     json_term,
     to_csv,
@@ -225,7 +225,7 @@ def test_table_is_aligned_shortens_iris_and_escapes_line_breaks() -> None:
 
 def test_table_cuts_long_values_to_the_width_and_counts_one_row() -> None:
     result = select(("body",), ((Literal("x" * 500),),))
-    lines = to_table(result, Layout(width=60)).splitlines()
+    lines = to_table(result, TableLayout(width=60)).splitlines()
     assert lines[2].endswith("…") and len(lines[2]) == 60
     assert lines[-1] == "(1 row)"
     assert to_table(result).splitlines()[2] == "x" * 500  # no width: nothing is cut
@@ -235,7 +235,7 @@ def test_table_shows_the_data_base_iri_as_base() -> None:
     base = "https://example.org/kg/"
     result = select(("b", "c"), (
         (URIRef(f"{base}benchmark/mimic_rrs"), URIRef(f"{BENCH}Gated")),))
-    assert to_table(result, Layout(base=base)).splitlines()[2].split() == [
+    assert to_table(result, TableLayout(base=base)).splitlines()[2].split() == [
         "base:benchmark/mimic_rrs", "bench:Gated"]
 
 
@@ -257,7 +257,7 @@ def test_columns_are_cut_fairly(natural: list[int], headers: list[int], width: i
 def test_a_cut_table_line_fits_and_keeps_its_columns_aligned() -> None:
     row = (Literal("a" * 80), URIRef("https://example.org/" + "p" * 80), Literal("short"))
     result = select(("one", "two", "three"), (row, row))
-    lines = to_table(result, Layout(width=70)).splitlines()
+    lines = to_table(result, TableLayout(width=70)).splitlines()
     assert all(len(line) <= 70 for line in lines)
     assert lines[2].split()[2] == "short" and lines[2] == lines[3]
     assert lines[2].split()[1].startswith("<https://example.org/p") and "…" in lines[2]

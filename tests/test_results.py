@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 from rdflib import Literal, URIRef
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
+from graph.ingest.records.stated_result import Settings as Stated
 from graph.mapping.model_names import bundled_model_rules, read_model_rules
 from graph.mapping.results import settings_key
 from graph.namespace import BENCH, BENCH_IRI, DQV, RDF, RDFS, XSD
-from graph.records.stated_result import Settings as Stated
 from graph.settings import Settings
 from graph.sparql.named import load_named_queries
 from graph.sparql.parameters import bind_parameters
 from graph.store.base import Store
-from graph.validate import validate
+from graph.validation.validate import validate
 from tests.store_kinds import seeds_and
 
 RESULTS = Path(__file__).parent / "data" / "results"

@@ -18,7 +18,7 @@ import pytest
 from flask.testing import FlaskClient
 from rdflib import RDF, URIRef
 
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.namespace import BENCH, BENCH_IRI, PROV
 from graph.settings import Settings
 from graph.store.kinds import StoreSpec, open_store

@@ -21,10 +21,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.settings import Settings
 from graph.store.base import Store
-from graph.store.stops import QueryTimeout
+from graph.store.process.stops import QueryTimeout
 from tests.seeds import SEEDS
 from tests.store_kinds import opened
 from web import create_app

@@ -11,15 +11,15 @@ from pydantic import ValidationError
 from rdflib import Graph
 from rdflib.term import Node
 
-from graph.build import map_records
+from graph.build.graphs import map_records
 from graph.dataset.quads import Quad
 from graph.export import serialize
 from graph.export.formats import NTRIPLES, TURTLE, Format
-from graph.importers.base import SourceFile
-from graph.loader import LoadedRecord
+from graph.ingest.importers.base import SourceFile
+from graph.ingest.loader import LoadedRecord
+from graph.ingest.records import CatalogPage, DirectoryPage
+from graph.ingest.records.directory_page import Fact, RelatedEntry, Score, ScoresSection
 from graph.mapping.iris import Iris
-from graph.records import CatalogPage, DirectoryPage
-from graph.records.directory_page import Fact, RelatedEntry, Score, ScoresSection
 from graph.resources import data_dir
 from graph.settings import DEFAULT_BASE
 from graph.vocabulary import bundled_vocabulary

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from graph.build import build
+from graph.build.graphs import build
 from graph.errors import BenchgraphError, ErrorKind
 from graph.namespace import BENCH, RDF
 from graph.search import INDEX_FILE, SearchError, SearchResults

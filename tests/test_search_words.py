@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from flask.testing import FlaskClient
 
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.search import INDEX_FILE, SearchResults, open_index, search
 from graph.search.results import MATCHES
 from graph.search.text import joinings

@@ -6,7 +6,7 @@ import pytest
 from rdflib import Dataset, Literal, URIRef
 from rdflib.namespace import XSD
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.namespace import PREFIXES
 
 D = "https://w3id.org/benchgraph/"

@@ -9,7 +9,7 @@ from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 from rdflib.term import Node
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.namespace import BENCH_IRI
 from graph.resources import data_dir
 from graph.validation.across import IMPLEMENTED

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from graph.build import build
-from graph.kept import ImportedFile, Spool
+from graph.build.graphs import build
+from graph.ingest.kept import ImportedFile, Spool
 from graph.settings import Settings
 from graph.store.state import records as record_chunks
 from perf.generate_catalog import write_catalog

@@ -10,7 +10,7 @@ from rdflib import Literal, URIRef
 
 from graph.dataset.form_index import FormIndex
 from graph.dataset.table import TermTable
-from graph.kept import FileStat
+from graph.ingest.kept import FileStat
 from graph.settings import Settings
 from graph.store import state
 from graph.store.state import terms as terms_chunks
@@ -96,7 +96,7 @@ def test_a_stat_is_kept_field_for_field() -> None:
 def test_the_state_keeps_its_files_by_path_as_text(tmp_path: Path, settings: Settings) -> None:
     """No ``PurePosixPath`` in a kept state (making them back was 0.2-0.3 s of a rebuild at
     10,000 records), and the load's paths still find their files in it."""
-    from graph.build import build
+    from graph.build.graphs import build
     from graph.resources import data_dir
     from graph.store.disk import read_manifest
     from graph.store.kinds import build_into
@@ -122,7 +122,7 @@ def test_a_rebuild_reads_and_switches_with_the_collector_paused(
     is read, or while the manifest is written after it, walked them all (0.2-0.4 s each)."""
     import gc
 
-    from graph.build import build
+    from graph.build.graphs import build
     from graph.resources import data_dir
     from graph.store import disk
     from graph.store.kinds import build_into

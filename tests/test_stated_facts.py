@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from pybtex.database import parse_string
 from rdflib import Literal, URIRef
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.mapping.paper_node import arxiv_month
 from graph.namespace import BENCH, DCTERMS, FOAF, PROV, RDF, SCHEMA, XSD
 from graph.settings import Settings

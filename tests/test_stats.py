@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from rdflib import Literal, URIRef
 
-import graph.stats as stats_module
+import graph.build.stats as stats_module
+from graph.build.stats import StatementCounts, graph_stats, statement_counts
 from graph.dataset.table import SUBJECT, QuadTable, TermTable
 from graph.namespace import BENCH, ONTOLOGY_IRI, RDF, RDFS
-from graph.stats import StatementCounts, graph_stats, statement_counts
 from tests.memory import traced
 
 EX = "https://example.org/"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.errors import ErrorKind
 from graph.settings import Settings
 from graph.sparql.errors import QuerySyntaxError, ReadOnlyError
@@ -18,11 +18,11 @@ from graph.store import disk
 from graph.store.base import Limits, QueryDataset, Store
 from graph.store.disk import read_manifest
 from graph.store.errors import StoreError
-from graph.store.executor import OnDisk, QueryRequest
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.local import LocalStore
-from graph.store.pool import QueryPool, QueryTimeout
-from graph.store.stops import QueryStopped
+from graph.store.process.executor import OnDisk, QueryRequest
+from graph.store.process.pool import QueryPool, QueryTimeout
+from graph.store.process.stops import QueryStopped
 from tests.seeds import SEEDS
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
@@ -390,7 +390,7 @@ def test_manifest_records_written_by_hand_are_asdict() -> None:
     for 10,000): every field is there, and the manifest reads back as it was."""
     import dataclasses
 
-    from graph.stats import GraphStats, StatementCounts
+    from graph.build.stats import GraphStats, StatementCounts
     from graph.store.base import BuildFacts, RecordGraph
 
     records = (RecordGraph("https://example.org/record/a", "a.json", "0" * 64),

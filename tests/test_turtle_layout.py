@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS, SKOS
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.dataset.quads import Quad
 from graph.export import serialize
 from graph.export.formats import NQUADS, NTRIPLES, TRIG, TURTLE, Format

@@ -13,21 +13,21 @@ import pytest
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS, SH
 
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.cli import main
 from graph.dataset.quads import Quad
 from graph.namespace import BENCH, ONTOLOGY_IRI
 from graph.ontology import ontology_graph
 from graph.resources import data_dir
 from graph.settings import Settings
-from graph.validate import (
+from graph.validation.shapes import BSH
+from graph.validation.validate import (
     Severity,
     ValidationReport,
     ValidationSession,
     bundled_shapes,
     validate,
 )
-from graph.validation.shapes import BSH
 from tests.seeds import SEEDS
 
 from .conftest import DATA

@@ -6,15 +6,15 @@ from pathlib import Path
 import pytest
 from rdflib import Literal, URIRef
 
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.dataset.quads import Quad
 from graph.dataset.table import QuadTable
 from graph.mapping.identity import index_benchmarks
 from graph.mapping.overrides import bundled_overrides
 from graph.resources import data_dir
 from graph.settings import Settings
-from graph.validate import ValidationSession, validate
 from graph.validation.stream import TableGraphs
+from graph.validation.validate import ValidationSession, validate
 from tests.memory import traced
 
 CATALOG = [data_dir("catalog")]

@@ -15,7 +15,7 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from graph.build import BuildResult, build
+from graph.build.graphs import BuildResult, build
 from graph.export.formats import NTRIPLES, TURTLE
 from graph.settings import Settings
 from graph.store.base import Store

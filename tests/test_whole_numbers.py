@@ -14,7 +14,7 @@ from pathlib import Path
 import pyoxigraph as ox
 from rdflib import Literal
 
-from graph.build import BuildResult
+from graph.build.graphs import BuildResult
 from graph.dataset.oxigraph import to_oxigraph
 from graph.namespace import BENCH, XSD
 from graph.store.base import Store

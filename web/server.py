@@ -6,8 +6,9 @@ sends its headers a byte at a time, holds a body open or sits idle before its fi
 costs a socket and a buffer, never a thread, so slow clients cannot keep a new one waiting
 (``tests/test_slow_clients.py``; gunicorn's gthread worker, served before, gave a thread to a
 connection at its first byte, and six slow clients stopped the server). The heavy work is not
-done in this process: each query runs in a query process (``graph.store.pool``) that its time
-and memory limits can kill, forked by a zygote (``graph.store.zygote``). A thread mostly
+done in this process: each query runs in a query process (``graph.store.process.pool``) that its
+time
+and memory limits can kill, forked by a zygote (``graph.store.process.zygote``). A thread mostly
 waits on its query's answer, so one process of threads is enough, and no web worker is ever
 timed out or killed with the requests beside it.
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from graph.build.stats import statement_counts
 from graph.cli.common import (
     STDOUT,
     add_build_arguments,
@@ -30,12 +31,11 @@ from graph.export.formats import (
     names,
 )
 from graph.settings import Settings
-from graph.stats import statement_counts
 from graph.store.disk import Manifest
 from graph.store.kinds import StoreSpec, build_into
 
 if TYPE_CHECKING:  # the build is imported when a command builds: see graph.cli
-    from graph.build import BuildResult
+    from graph.build.graphs import BuildResult
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -11,18 +11,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from graph.build.stats import StatementCounts
 from graph.cli.changes import change_lines
 from graph.cli.progress import progress_bar
 from graph.cli.report import print_lines, print_load_report, write_report_json
 from graph.errors import BenchgraphError, ErrorKind
 from graph.settings import Settings, load_settings
-from graph.stats import StatementCounts
 from graph.store.base import Store
 from graph.store.changes import BuildChanges
 from graph.store.kinds import StoreSpec, open_store
 
 if TYPE_CHECKING:  # the build is imported when a command builds: see graph.cli
-    from graph.build import BuildResult
+    from graph.build.graphs import BuildResult
 
 EXIT_OK = 0
 EXIT_DATA_FAILS = 1
@@ -117,11 +117,11 @@ def build_from(
     them out of its words; default: the bundled catalog), with a progress bar on a terminal;
     writes ``--report`` when asked. A PATH that does not exist is an input error
     (``InputPathError``); with ``apart``, made in a process of its own
-    (``graph.build_apart``), which exits with the mapping's heap: what a command that goes
+    (``graph.build.apart``), which exits with the mapping's heap: what a command that goes
     on to validate, store or push the table of a large catalog wants (a store's state also
     keeps the records it packs)."""
-    from graph.build import build
-    from graph.build_apart import build_apart
+    from graph.build.apart import build_apart
+    from graph.build.graphs import build
 
     given = [Path(word) for word in (args.paths if paths is None else paths)]
     settings = settings or settings_from(args)

@@ -48,9 +48,9 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run(args: argparse.Namespace) -> int:
-    from graph.harvest import harvest
-    from graph.harvest.helm_repository import locate
-    from graph.harvest.snapshot import snapshot_file_name, write_snapshots
+    from graph.ingest.harvest import harvest
+    from graph.ingest.harvest.helm_repository import locate
+    from graph.ingest.harvest.snapshot import snapshot_file_name, write_snapshots
 
     if args.helm_commit and args.helm_repository is None:
         raise BenchgraphError("--helm-commit names the commit of --helm-repository DIR: "

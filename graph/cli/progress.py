@@ -7,7 +7,7 @@ import time
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # the loader is imported when a command builds: see graph.cli
-    from graph.loader import Progress
+    from graph.ingest.loader import Progress
 
 
 def progress_bar(

@@ -90,7 +90,7 @@ def push_build(args: argparse.Namespace, spec: StoreSpec, settings: Settings, *,
         result = build_from(args, settings, apart=True)
         report = None
         if validate:
-            from graph.validate import validate as run_validation
+            from graph.validation.validate import validate as run_validation
 
             report = run_validation(result.table, settings)
         outcome = push(engine, result, build_facts(result, settings.base), report)

@@ -21,12 +21,12 @@ from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from graph.build.stats import StatementCounts
 from graph.export import write_atomically
-from graph.stats import StatementCounts
 
 if TYPE_CHECKING:  # the loader is imported when a command builds: see graph.cli
-    from graph.importers.base import Problem
-    from graph.loader import LoadReport
+    from graph.ingest.importers.base import Problem
+    from graph.ingest.loader import LoadReport
     from graph.store.changes import BuildChanges
 
 MAX_LINES = 40

@@ -6,6 +6,7 @@ import sys
 
 from rdflib import URIRef
 
+from graph.build.stats import GraphStats
 from graph.cli.common import (
     STDOUT,
     add_build_arguments,
@@ -18,7 +19,6 @@ from graph.cli.common import (
 )
 from graph.cli.report import statements_line
 from graph.namespace import curie
-from graph.stats import GraphStats
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

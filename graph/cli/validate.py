@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     if StoreSpec.parse(settings.store).kind != "memory":
         return _show_kept(args, settings)
-    from graph.validate import validate  # pyshacl: only when records are validated now
+    from graph.validation.validate import validate  # pyshacl: only when records are validated now
 
     built = build_from(args, settings, apart=True)  # as push: the mapping's heap goes with it
     report = validate(built.table, settings)

@@ -34,8 +34,8 @@ from graph.dataset.quads import Quad
 from graph.dataset.table import QuadTable
 from graph.export.atomic import write_atomically
 from graph.export.formats import NQUADS, Format, FormatError, format_for
-from graph.gc_pause import gc_paused
 from graph.namespace import BASE_PREFIX, PREFIXES
+from graph.system.gc_pause import gc_paused
 
 Source = QuadTable | Iterable[Quad]
 """What the writers take: a built table, or rdflib quads."""

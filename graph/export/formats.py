@@ -32,7 +32,7 @@ from graph.export.ntriples import write_ntriples
 from graph.export.oxigraph_writers import write_jsonld, write_rdfxml
 from graph.export.turtle import write_trig, write_turtle
 from graph.sparql import results
-from graph.sparql.results import FormatError, Layout
+from graph.sparql.results import FormatError, TableLayout
 
 if TYPE_CHECKING:
     from graph.sparql.result import QueryResult
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 RdfWriter = Callable[[Canonical, dict[str, str]], Iterable[bytes]]
 """Writes statements in canonical order, declaring the prefixes where the format can: the
 document in chunks, made as they are asked for (a file is written block by block)."""
-ResultsWriter = Callable[["QueryResult", Layout], str]
+ResultsWriter = Callable[["QueryResult", TableLayout], str]
 """Writes a SELECT or ASK result; only the table reads the layout."""
 
 

@@ -20,7 +20,7 @@ from graph.dataset.quads import Quad
 from graph.export import prefixes_for, serialize
 from graph.export.formats import RDFXML, Format
 from graph.export.oxigraph_writers import rdfxml
-from graph.sparql.results import FormatError, Layout
+from graph.sparql.results import FormatError, TableLayout
 
 if TYPE_CHECKING:
     from graph.sparql.result import QueryResult
@@ -39,7 +39,7 @@ def serialize_result(
     if not fmt.fits(result.form):
         raise FormatError(f"format {fmt.name!r} cannot hold the result of a {result.form} query")
     if fmt.results_writer is not None:
-        return fmt.results_writer(result, Layout(base=base, width=width)).encode("utf-8")
+        return fmt.results_writer(result, TableLayout(base=base, width=width)).encode("utf-8")
     triples = result.triples
     if any(isinstance(term, ox.BlankNode) for t in triples for term in (t.subject, t.object)):
         return _with_blank_nodes(triples, fmt, prefixes_for(base))

@@ -2,7 +2,7 @@
 are made; it knows nothing of file formats. ``record.map_record`` maps one record, by its
 kind; the other modules are the kinds and what they share.
 
-This package's ``__init__`` imports nothing: ``graph.stats`` and the store need only
+This package's ``__init__`` imports nothing: ``graph.build.stats`` and the store need only
 ``iris`` (the IRI rules), and a command that opens a store without building
 (``query --store``) should not import the record models with them.
 """

@@ -5,6 +5,8 @@ from typing import Any
 
 from rdflib import URIRef
 
+from graph.ingest.records.catalog_page import CatalogPage, Dataset, Metric, Page, Paper
+from graph.ingest.records.verbatim import Verbatim
 from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
 from graph.mapping.makers import add_authors, add_makers
@@ -13,8 +15,6 @@ from graph.mapping.papers import paper_ids
 from graph.mapping.references import markdown_links
 from graph.mapping.results import add_result
 from graph.namespace import BENCH, DCTERMS, PROV, RDFS, SCHEMA, SKOS
-from graph.records.catalog_page import CatalogPage, Dataset, Metric, Page, Paper
-from graph.records.verbatim import Verbatim
 
 
 def map_catalog_page(record: CatalogPage, out: Statements, ctx: MappingContext) -> None:

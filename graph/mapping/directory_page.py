@@ -12,13 +12,13 @@ from collections.abc import Callable
 
 from rdflib import URIRef
 
+from graph.ingest.records.directory_page import DirectoryPage, ModelCardSection, RelatedEntry
 from graph.mapping.context import MappingContext
 from graph.mapping.dates import partial_date
 from graph.mapping.emitter import Statements
 from graph.mapping.makers import add_makers
 from graph.mapping.results import add_result
 from graph.namespace import BENCH, DCTERMS, RDFS, SKOS
-from graph.records.directory_page import DirectoryPage, ModelCardSection, RelatedEntry
 from graph.slug import slugify
 
 FactMapper = Callable[[str, URIRef, Statements, MappingContext], None]

@@ -14,8 +14,8 @@ from rdflib import Literal, URIRef
 from graph.dataset.quads import Object
 from graph.dataset.table import QuadTable
 from graph.dataset.terms import typed
+from graph.ingest.records.verbatim import Verbatim
 from graph.namespace import RDF, XSD
-from graph.records.verbatim import Verbatim
 
 _TYPE = RDF.type
 _STRING_TYPES = {4: XSD.gYear, 7: XSD.gYearMonth}

@@ -38,6 +38,14 @@ from rdflib import URIRef
 
 from graph.dataset.quads import Object
 from graph.dataset.terms import plain
+from graph.ingest.records import HarnessEntry, HarnessPackage
+from graph.ingest.records.harness_snapshot import (
+    Entry,
+    HumanBaseline,
+    LocalData,
+    Repository,
+    Taxonomy,
+)
 from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
 from graph.mapping.identity import grouping_id
@@ -45,8 +53,6 @@ from graph.mapping.lineage_links import lineage_links
 from graph.mapping.paper_node import PaperFacts, add_paper
 from graph.mapping.results import add_stated_result
 from graph.namespace import BENCH, DCTERMS, FOAF, PROV, RDFS, SCHEMA, SKOS
-from graph.records import HarnessEntry, HarnessPackage
-from graph.records.harness_snapshot import Entry, HumanBaseline, LocalData, Repository, Taxonomy
 from graph.slug import node_key
 
 _WEB = re.compile(r"https?://\S+$")

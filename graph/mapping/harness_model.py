@@ -12,12 +12,12 @@ access as written, release date, parameter count and short description; a dated 
 record cites the package and the files, as a harness entry's does.
 """
 
+from graph.ingest.records import HarnessModel
 from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
 from graph.mapping.harness_entry import package_node
 from graph.mapping.model_names import bundled_model_rules
 from graph.namespace import BENCH, DCTERMS, PROV, SKOS
-from graph.records import HarnessModel
 
 
 def map_harness_model(record: HarnessModel, out: Statements, ctx: MappingContext) -> None:

@@ -45,6 +45,8 @@ small value for every record and so makes the index again without the records th
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from graph.ingest.records import CatalogPage, DirectoryPage, HarnessEntry, HarnessModel, Record
+from graph.ingest.records.harness_snapshot import Entry
 from graph.mapping.matching import (
     DOI_PREFIX,
     Candidate,
@@ -57,8 +59,6 @@ from graph.mapping.matching import (
 from graph.mapping.names import forms, own_id, split_abbreviation
 from graph.mapping.overrides import NO_OVERRIDES, EntryKind, Overrides
 from graph.mapping.papers import paper_ids
-from graph.records import CatalogPage, DirectoryPage, HarnessEntry, HarnessModel, Record
-from graph.records.harness_snapshot import Entry
 from graph.slug import node_key, slugify
 
 # Ranks of a claim on a slug: lower wins. Records with an id claim first, harness entries last,

@@ -33,7 +33,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from graph.records.harness_snapshot import Harness
+from graph.ingest.records.harness_snapshot import Harness
 from graph.resources import bundled_toml, read_toml
 
 FILE_NAME = "harness_overrides.toml"

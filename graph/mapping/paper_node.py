@@ -22,12 +22,12 @@ from dataclasses import dataclass
 
 from rdflib import URIRef
 
+from graph.ingest.records.identifiers import ARXIV_ID
 from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
 from graph.mapping.iris import paper_key
 from graph.mapping.papers import valid
 from graph.namespace import BENCH, DCTERMS, RDFS, SCHEMA
-from graph.records.identifiers import ARXIV_ID
 
 _OLD_STYLE_FROM = 91
 """arXiv's first year, 1991: an old-style id's ``yy`` from 91 up is in the 1900s."""

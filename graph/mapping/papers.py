@@ -8,9 +8,9 @@ An id kept as written (a field-level defect) identifies nothing.
 
 from dataclasses import dataclass
 
-from graph.records.catalog_page import Paper
-from graph.records.identifiers import arxiv_in, doi_in_url, split_version
-from graph.records.verbatim import Verbatim
+from graph.ingest.records.catalog_page import Paper
+from graph.ingest.records.identifiers import arxiv_in, doi_in_url, split_version
+from graph.ingest.records.verbatim import Verbatim
 
 
 @dataclass(frozen=True)

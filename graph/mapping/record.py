@@ -2,6 +2,7 @@
 type."""
 
 from graph.dataset.table import QuadTable
+from graph.ingest.records import CatalogPage, DirectoryPage, HarnessEntry, HarnessModel, Record
 from graph.mapping.catalog_page import map_catalog_page
 from graph.mapping.context import MappingContext
 from graph.mapping.directory_page import map_directory_page
@@ -9,7 +10,6 @@ from graph.mapping.emitter import Statements
 from graph.mapping.harness_entry import map_harness_entry
 from graph.mapping.harness_model import map_harness_model
 from graph.namespace import BENCH
-from graph.records import CatalogPage, DirectoryPage, HarnessEntry, HarnessModel, Record
 
 
 def map_record(

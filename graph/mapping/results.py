@@ -24,11 +24,11 @@ from decimal import Decimal
 
 from rdflib import URIRef
 
+from graph.ingest.records.stated_result import Settings, StatedResult
 from graph.mapping.context import MappingContext
 from graph.mapping.emitter import Statements
 from graph.mapping.model_names import model_key
 from graph.namespace import BENCH, DCTERMS, DQV, RDFS
-from graph.records.stated_result import Settings, StatedResult
 from graph.slug import node_key
 
 _PER_UNIT = {"percent": Decimal(100), "fraction": Decimal(1)}

@@ -35,7 +35,6 @@ import numpy as np
 
 from graph.dataset.table import QuadTable
 from graph.errors import BenchgraphError, ErrorKind
-from graph.gc_pause import gc_paused
 from graph.search import bits
 from graph.search.entities import Entity, entities
 from graph.search.extract import Facts
@@ -48,6 +47,7 @@ from graph.search.facets import (
     benchmark_rows,
 )
 from graph.search.text import deletions, fold, name_key
+from graph.system.gc_pause import gc_paused
 
 INDEX_FILE = "search.sqlite"
 FORMAT = "3"

@@ -38,7 +38,6 @@ import numpy.typing as npt
 from rdflib import URIRef
 
 from graph.dataset.table import OBJECT, PREDICATE, SUBJECT, QuadTable
-from graph.gc_pause import gc_paused
 from graph.namespace import BENCH
 from graph.search.entities import entities
 from graph.search.extract import Facts
@@ -52,6 +51,7 @@ from graph.search.index import (
     write_index,
     write_orders,
 )
+from graph.system.gc_pause import gc_paused
 
 Ids = npt.NDArray[np.int64]
 

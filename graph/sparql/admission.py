@@ -7,7 +7,7 @@ it evaluates the pattern and has no switch to stop it (a remote engine may fetch
 follows the recommendation's grammar: a ``ServiceGraphPattern`` anywhere in the tree (an
 OPTIONAL, a UNION branch, a sub-SELECT, an EXISTS, a MINUS) refuses the query, whatever the
 spelling around it. No scan of tokens decides it. The query processes cannot open a network
-connection either (``graph.store.confinement``), a second wall for what a parser could miss.
+connection either (``graph.store.process.confinement``), a second wall for what a parser could miss.
 
 Before any parser sees the text, two limits that a parser cannot be trusted with:
 

@@ -15,9 +15,9 @@ from datetime import date
 
 import pyoxigraph as ox
 
+from graph.ingest.records.fields import BENCHMARK_ID
 from graph.mapping.iris import Iris
 from graph.namespace import BASE_PREFIX, PREFIXES
-from graph.records.fields import BENCHMARK_ID
 from graph.sparql.errors import ParameterError
 from graph.sparql.named import NamedQuery, Parameter
 
@@ -31,7 +31,7 @@ _IRI_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|^`\\]')
 MAX_STRING_CHARS = 10_000
 MAX_ID_CHARS = 200
 """The longest ``id`` a parameter takes: a bound on what a user types. What an id is, is
-``graph.records.fields.BENCHMARK_ID``."""
+``graph.ingest.records.fields.BENCHMARK_ID``."""
 
 
 def bind_parameters(

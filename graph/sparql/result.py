@@ -1,6 +1,6 @@
 """``QueryResult``: what a store answers, in a form that crosses a process boundary cheaply.
 
-A query runs in a child process (``graph.store.executor``) that holds the engine; its answer
+A query runs in a child process (``graph.store.process.executor``) that holds the engine; its answer
 comes back as the W3C text formats a SPARQL engine already speaks: SELECT solutions as
 SPARQL 1.1 TSV (each term in its N-Triples form, so nothing is lost), CONSTRUCT and
 DESCRIBE triples as N-Triples, an ASK answer as a boolean. pyoxigraph reads both back, in

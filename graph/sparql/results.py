@@ -48,7 +48,7 @@ class FormatError(BenchgraphError):
 
 
 @dataclass(frozen=True)
-class Layout:
+class TableLayout:
     """How a result is laid out for a reader. Only the table reads it: the W3C formats are for
     programs and always hold every value in full."""
 
@@ -209,12 +209,12 @@ def _xml_term(term: Term) -> str:
 
 # -- the table ----------------------------------------------------------------------------------
 
-def to_table(result: QueryResult, layout: Layout | None = None) -> str:
+def to_table(result: QueryResult, layout: TableLayout | None = None) -> str:
     """An aligned plain-text table, then the row count. IRIs are CURIEs where a prefix fits
     (``bench:Gated``, ``base:benchmark/x``), else ``<iri>``; line breaks in literals show as
     ``\\n``. With ``layout.width``, long values are cut with ``…`` so that every line fits,
     each column keeping as much as a fair share allows (``fit_widths``)."""
-    layout = layout or Layout()
+    layout = layout or TableLayout()
     if result.boolean is not None:
         return ("true" if result.boolean else "false") + "\n"
     header = list(result.variables)
@@ -303,7 +303,7 @@ def _table_line(cells: list[str], widths: list[int]) -> str:
 __all__ = [
     "COLUMN_FLOOR",
     "FormatError",
-    "Layout",
+    "TableLayout",
     "cut",
     "fit_widths",
     "json_term",

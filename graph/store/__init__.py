@@ -1,5 +1,6 @@
 """The served graph: one ``Store`` protocol (``graph.store.base``) and its kinds
 (``graph.store.kinds``: ``open_store``). ``graph.store.disk`` builds and reads store folders;
-``graph.store.pool`` and ``graph.store.executor`` run each query in a process its time limit
+``graph.store.process.pool`` and ``graph.store.process.executor`` run each query in a process its
+time limit
 can stop. (Nothing is imported here, so that a query process loads only what it needs.)
 """

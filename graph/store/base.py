@@ -21,11 +21,11 @@ from typing import Any, Literal, Protocol
 
 import pyoxigraph as ox
 
+from graph.build.stats import GraphStats
 from graph.export.formats import Format
 from graph.search.results import BrowsePage, BrowseRequest, SearchResults
 from graph.sparql.query_text import BindingTerm, BindingValue
 from graph.sparql.result import QueryResult
-from graph.stats import GraphStats
 from graph.store.changes import NOT_KEPT, BuildChanges
 from graph.validation.report import ValidationReport
 

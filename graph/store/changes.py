@@ -34,7 +34,7 @@ class RecordChange:
     def label(self) -> str:
         """How a person names it: its file, and for one of a file's many records (a harness
         snapshot's entries) the record's name in it, the part of its graph's key after the
-        file's (``graph.loader.record_key``): ``harnesses/helm.json (mimic_rrs)``."""
+        file's (``graph.ingest.loader.record_key``): ``harnesses/helm.json (mimic_rrs)``."""
         key = self.graph.rsplit("/", 1)[-1]
         stem = self.file[:len(self.file) - len(PurePosixPath(self.file).suffix)]
         own = slugify(stem)

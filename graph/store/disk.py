@@ -36,12 +36,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from graph.build.stats import GraphStats
 from graph.dataset.table import QuadTable
 from graph.export.formats import NQUADS, NTRIPLES
-from graph.heap import release_free_memory
-from graph.libc import libc_function
 from graph.search import INDEX_FILE, write_index
-from graph.stats import GraphStats
 from graph.store.base import BuildFacts
 from graph.store.changes import NOT_KEPT, BuildChanges
 from graph.store.errors import StoreError
@@ -64,6 +62,8 @@ from graph.store.manifest import (
 from graph.store.manifest import write_manifest as _write_manifest
 from graph.store.space import NO_SPACE_ERRNOS, NoSpace, reported_when_full
 from graph.store.writing import NO_SPACE, READY
+from graph.system.heap import release_free_memory
+from graph.system.libc import libc_function
 from graph.validation.report import ValidationReport
 
 if TYPE_CHECKING:

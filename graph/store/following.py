@@ -21,7 +21,7 @@ A store that never changes (the ``memory`` kind, built for itself) has one ``Ser
 on first use, and never follows its folder.
 
 The new generation's query processes come from the store's one zygote
-(``graph.store.pool.Zygotes``), forked before the server's threads started, each told which
+(``graph.store.process.pool.Zygotes``), forked before the server's threads started, each told which
 generation to open: a move forks nothing from a server whose threads run.
 """
 
@@ -38,15 +38,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from graph.build.stats import GraphStats
 from graph.export.formats import Format
-from graph.stats import GraphStats
 from graph.store.base import BuildFacts, StoredFile
 from graph.store.errors import StoreError
-from graph.store.executor import OnDisk
 from graph.store.files import VALIDATION_JSON, made_dump
 from graph.store.generations import Lease
 from graph.store.manifest import ManifestVersion, manifest_version
-from graph.store.pool import QueryPool
+from graph.store.process.executor import OnDisk
+from graph.store.process.pool import QueryPool
 from graph.validation.report import ValidationReport
 
 log = logging.getLogger(__name__)

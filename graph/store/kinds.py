@@ -24,22 +24,22 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from graph.build.stats import graph_stats
 from graph.errors import BenchgraphError, ErrorKind
-from graph.heap import release_free_memory
 from graph.mapping.iris import Iris
 from graph.settings import Settings
-from graph.stats import graph_stats
 from graph.store.base import BuildFacts, Limits, RecordGraph
 from graph.store.disk import Manifest, build_store
 from graph.store.generations import lease_current
 from graph.store.local import LocalStore
-from graph.store.pool import PoolLimits
+from graph.store.process.pool import PoolLimits
 from graph.store.remote.manifest import engine_for, open_manifest
 from graph.store.remote.store import RemoteStore
+from graph.system.heap import release_free_memory
 
 if TYPE_CHECKING:  # imported when a memory store is built: a store folder is opened without it
-    from graph.build import BuildResult
-    from graph.importers.base import SourceFile
+    from graph.build.graphs import BuildResult
+    from graph.ingest.importers.base import SourceFile
     from graph.store.lock import BuildLock
     from graph.store.state import KeptBuild
 
@@ -137,7 +137,7 @@ def build_into(folder: Path, result: BuildResult, settings: Settings, *,
     first, then validation (which keeps only its results), then the store. The build's term
     table is frozen first: it will not grow again, and its lookups (term to id) are large
     (``TermTable.freeze``). What each phase let go of is handed back to the system before
-    the next (``graph.heap``)."""
+    the next (``graph.system.heap``)."""
     result.table.terms.freeze()
     release_free_memory()
     stats = graph_stats(result.table, settings.base)
@@ -145,7 +145,7 @@ def build_into(folder: Path, result: BuildResult, settings: Settings, *,
     release_free_memory()
     report = None
     if validate:
-        from graph.validate import validate as run_validation
+        from graph.validation.validate import validate as run_validation
 
         report = run_validation(result.table, settings)
         release_free_memory()
@@ -171,7 +171,7 @@ def open_store(
     of its own, or with ``lazy`` makes them when first asked for them)."""
     limits = limits_from(settings)
     if spec.kind == "memory":
-        from graph.build import build
+        from graph.build.graphs import build
 
         result = built or build(paths, settings)
         folder = Path(tempfile.mkdtemp(prefix="benchgraph-memory-"))

@@ -4,7 +4,7 @@ Both local kinds are one (``graph.store.kinds`` opens them): ``oxigraph:DIR`` op
 folder that ``benchgraph build --store oxigraph:DIR`` made; ``memory`` builds one from the
 record files into a temporary folder when it is opened (when first queried, for a lazy
 store) and removes it at ``close``. Either way each query runs in a query process
-(``graph.store.pool``) that opened the generation read-only, so the time limit can really
+(``graph.store.process.pool``) that opened the generation read-only, so the time limit can really
 stop it; the facts of the build (base IRI, record graphs, counts) come with the store
 without reading a record: from the folder's manifest, or from the build a memory store was
 made of.
@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from graph.build.stats import GraphStats
 from graph.export.formats import Format
 from graph.namespace import PREFIXES
 from graph.search import INDEX_FILE, BrowsePage, BrowseRequest, SearchResults, browse, search
@@ -32,7 +33,6 @@ from graph.search import open_index as _open_index
 from graph.sparql.admission import admit_bound
 from graph.sparql.query_text import syntax_error
 from graph.sparql.result import QueryResult
-from graph.stats import GraphStats
 from graph.store.base import (
     Bindings,
     BuildFacts,
@@ -45,11 +45,11 @@ from graph.store.base import (
 )
 from graph.store.describe import describe_node
 from graph.store.errors import StoreError
-from graph.store.executor import Failure, OnDisk, QueryRequest
 from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE
 from graph.store.following import Generations, Served
 from graph.store.generations import Leased, lease_current
-from graph.store.pool import PoolLimits, QueryPool, QueryProcessError, Zygotes
+from graph.store.process.executor import Failure, OnDisk, QueryRequest
+from graph.store.process.pool import PoolLimits, QueryPool, QueryProcessError, Zygotes
 from graph.store.query_log import logged
 from graph.validation.report import ValidationReport
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from graph.build.stats import GraphStats
 from graph.export import write_atomically
-from graph.stats import GraphStats
 from graph.store.base import BuildFacts
 from graph.store.errors import StoreError
 

@@ -36,7 +36,7 @@ from typing import Concatenate, ParamSpec, Protocol, TypeVar
 from graph.log_text import shortened
 from graph.sparql.errors import QueryError
 from graph.sparql.result import QueryResult
-from graph.store.stops import (
+from graph.store.process.stops import (
     LongQueriesBusy,
     QueryOverMemory,
     QueryProcessError,

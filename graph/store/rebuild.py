@@ -6,17 +6,17 @@ whose generation kept its state (``graph.store.state``) under the same fingerpri
 the base IRI, the reading limits); ``--full`` builds everything again.
 
 1. Every record file is listed and stat-ed; one whose stat is the one the state kept is not
-   read, the others are read and hashed (SHA-256 of their bytes: ``graph.kept.RACY_NS``
+   read, the others are read and hashed (SHA-256 of their bytes: ``graph.ingest.kept.RACY_NS``
    says when a stat is trusted). A file whose bytes the kept state knows is not imported
-   again (``graph.kept.Known``): its warnings come from the state, and of its records
+   again (``graph.ingest.kept.Known``): its warnings come from the state, and of its records
    only what the index reads (``graph.mapping.identity.RecordIdentity``), each record
    unpickled only if it is mapped again. The loader's rules across files run again over
    every record, so the load report is a full load's.
 2. The benchmark index is made again from every record's identity
-   (``graph.build.index_records``), and so is ``bench:catalogued``. A changed or new record
+   (``graph.build.graphs.index_records``), and so is ``bench:catalogued``. A changed or new record
    is mapped; so is an unchanged one whose mapping would now hear other answers from the
    index (a directory page whose related title now resolves to another benchmark:
-   ``graph.build.Question``), or whose graph name an other file held before. No other
+   ``graph.build.graphs.Question``), or whose graph name an other file held before. No other
    record's graph can depend on a change: mapping reads nothing else of the build.
 3. The kept table loses the graphs of those records, of records gone, and the build graph;
    the records are mapped into it and the build graph is derived again from the whole.
@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 from rdflib import URIRef
 
-from graph.build import (
+from graph.build.graphs import (
     BuildResult,
     Question,
     add_build_graph,
@@ -52,9 +52,9 @@ from graph.build import (
     index_records,
     map_one,
 )
+from graph.build.stats import updated_stats
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
-from graph.gc_pause import gc_paused
-from graph.loader import LoadedRecord, LoadReport, Progress, load_records
+from graph.ingest.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping.context import MappingContext
 from graph.mapping.identity import BenchmarkIndex
 from graph.mapping.iris import Iris
@@ -62,7 +62,6 @@ from graph.namespace import BENCH
 from graph.search import INDEX_FILE
 from graph.search.update import update_index
 from graph.settings import Settings
-from graph.stats import updated_stats
 from graph.store.base import BuildFacts
 from graph.store.changes import BuildChanges
 from graph.store.disk import (
@@ -78,6 +77,7 @@ from graph.store.kinds import build_facts
 from graph.store.lock import BuildLock
 from graph.store.manifest import manifest_version
 from graph.store.state import KeptBuild, MappedRecord, fingerprint
+from graph.system.gc_pause import gc_paused
 from graph.vocabulary import bundled_vocabulary
 
 Ids = np.ndarray
@@ -183,7 +183,7 @@ def _rebuild_into(next_generation: StoreUpdate, previous: _Previous, paths: Sequ
     clock.lap("stats")
     validation = None
     if validate:
-        from graph.validate import validate as run_validation
+        from graph.validation.validate import validate as run_validation
 
         validation = run_validation(table, settings)
         clock.lap("validate")

@@ -27,7 +27,7 @@ statement of an N-Quads or N-Triples file is one line, so a block is whole state
 the store is compacted (``Store.optimize``): the blocks leave more, smaller files, which
 every query reads (perf/decisions/load-in-blocks.md).
 
-It is a fresh interpreter, not a forked child (``graph.child``). RocksDB keeps a
+It is a fresh interpreter, not a forked child (``graph.system.child``). RocksDB keeps a
 process-wide pool of background threads that a fork does not copy: a forked child of a
 process that had opened any store (a test, the performance suite) waits for ever when it
 opens or flushes one. And a process that has run RocksDB and then forks (a forking server

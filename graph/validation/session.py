@@ -17,11 +17,11 @@ from rdflib.term import Node
 
 from graph.dataset.quads import Quad
 from graph.dataset.table import QuadTable
-from graph.gc_pause import gc_paused
 from graph.mapping.iris import Iris
 from graph.namespace import BENCH, ONTOLOGY_IRI
 from graph.ontology import ontology_graph
 from graph.settings import Settings, default_settings
+from graph.system.gc_pause import gc_paused
 from graph.validation.across import AcrossRecords
 from graph.validation.batch import BatchValidator, Context, Unit
 from graph.validation.report import ValidationReport, ValidationResult

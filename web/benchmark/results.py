@@ -34,7 +34,7 @@ from graph.errors import BenchgraphError, ErrorKind
 from graph.sparql.named import NamedQuery, find_named_query
 from graph.sparql.parameters import bind_parameters
 from graph.store.base import Store, Term
-from graph.store.stops import QueryStopped
+from graph.store.process.stops import QueryStopped
 from web.benchmark.cache import generation_cache
 from web.entities.page import graph_cell
 from web.labels import fetch_labels

@@ -35,7 +35,7 @@ PAGE_SIZE = 50
 """Rows a page of a list shows."""
 
 Shape = Literal["term", "iris", "text", "graph"]
-Layout = Literal["table", "facts"]
+PageLayout = Literal["table", "facts"]
 Cell = tuple[Term, ...] | str
 """What a list shows in one cell: terms (each a label that links), or plain text."""
 
@@ -74,7 +74,7 @@ class ListQuery:
     order: tuple[str, ...] = ()
     """The variables of ``keys`` that rows sort by, ``-n`` for a count, largest first
     (default: the key)."""
-    layout: Layout = "table"
+    layout: PageLayout = "table"
     """``table``; ``facts``: a short list of facts, the first column naming each (a model's
     maker, family and names), unpaged."""
     chart: Callable[[ox.NamedNode], ChartLinks] | None = None
@@ -98,7 +98,7 @@ class Section:
     empty: str
     truncated: bool = False
     """The keys were cut at the row limit: the list has more."""
-    layout: Layout = "table"
+    layout: PageLayout = "table"
     chart: ChartLinks | None = None
     fold: bool = False
 

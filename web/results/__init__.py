@@ -104,7 +104,7 @@ def listing(suffix: str | None = None) -> Response:
     # The counts do not wait for the rows: two queries at once, a page in about the time of
     # one. The store's query processes are started first, from this thread alone, as a
     # server starts them before its threads (a zygote forked beside a running thread inherits
-    # its locks: graph.store.zygote); once started, this costs a lock.
+    # its locks: graph.store.process.zygote); once started, this costs a lock.
     store.prepare()
     with ThreadPoolExecutor(max_workers=1) as beside:
         counting = beside.submit(counts, store, view.selection, limits)

@@ -10,7 +10,7 @@ Graphs on the engine (``base`` is the data's base IRI):
   once per graph that states it. So the push writes it, deduplicated: into the engine's own
   default graph when that is a graph of its own (Oxigraph, Fuseki), where ``GRAPH ?g`` never
   sees it; else (Virtuoso, whose default graph is every graph) into ``{base}push/merge``,
-  which queries then name with ``default-graph-uri``. ``Manifest.merge`` says which;
+  which queries then name with ``default-graph-uri``. ``PushManifest.merge`` says which;
 - ``{base}push``: the manifest, as JSON: the build's facts (base, when, which files with
   their SHA-256, the counts, the rejected files, the records the push added, changed and
   removed: ``BuildFacts.to_json``), each graph's content hash as the engine
@@ -38,10 +38,10 @@ from typing import Any
 import numpy as np
 import pyoxigraph as ox
 
+from graph.build.stats import GraphStats
 from graph.dataset.canonical import Canonical, canonical, first_of_runs, without_graphs
 from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
 from graph.export.ntriples import write_ntriples
-from graph.stats import GraphStats
 from graph.store.base import BuildFacts
 
 FORMAT = 2
@@ -50,7 +50,7 @@ PUSH_NS = "https://w3id.org/benchgraph/push#"
 MANIFEST_PREDICATE = ox.NamedNode(PUSH_NS + "manifest")
 REPORT_PREDICATE = ox.NamedNode(PUSH_NS + "validationReport")
 DEFAULT = "default"
-"""``Manifest.merge`` when the merge is the engine's default graph."""
+"""``PushManifest.merge`` when the merge is the engine's default graph."""
 UNKNOWN = "unknown"
 """The hash an unfinished manifest gives a graph the engine may hold but whose content it
 cannot vouch for: one a push was sending or removing when it stopped (it may be the old
@@ -88,7 +88,7 @@ class Names:
 
 
 @dataclass(frozen=True)
-class Manifest:
+class PushManifest:
     """The facts of the build an engine holds, as the last push left them."""
 
     facts: BuildFacts
@@ -121,7 +121,7 @@ class Manifest:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Manifest:
+    def from_json(cls, data: dict[str, Any]) -> PushManifest:
         return cls(BuildFacts.from_json(data), GraphStats.from_json(data["counts"]), data["merge"],
                    dict(data["graphs"]), bool(data["complete"]), int(data["quads"]),
                    int(data["triples"]), bool(data["validated"]))
@@ -133,7 +133,7 @@ class Manifest:
         return sorted(name for name in self.graphs
                       if name != DEFAULT and not name.startswith(own))
 
-    def holding(self, graphs: dict[str, str], complete: bool) -> Manifest:
+    def holding(self, graphs: dict[str, str], complete: bool) -> PushManifest:
         return replace(self, graphs=dict(graphs), complete=complete)
 
 
@@ -252,5 +252,14 @@ class DataGraphs:
         return (self.document(index) for index in range(len(self)))
 
 
-__all__ = ["DEFAULT", "UNKNOWN", "DataGraphs", "Document", "Manifest", "Names", "json_document",
-           "part_of", "read_json"]
+__all__ = [
+    "DEFAULT",
+    "UNKNOWN",
+    "DataGraphs",
+    "Document",
+    "Names",
+    "PushManifest",
+    "json_document",
+    "part_of",
+    "read_json",
+]

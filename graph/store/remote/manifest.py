@@ -20,8 +20,8 @@ from graph.store.remote.layout import (
     FORMAT,
     MANIFEST_PREDICATE,
     REPORT_PREDICATE,
-    Manifest,
     Names,
+    PushManifest,
     part_of,
     read_json,
 )
@@ -42,7 +42,7 @@ def engine_for(query_url: str, settings: Settings, base: str | None = None) -> E
     return Engine(query, store, client, base or settings.base)
 
 
-def find_manifest(engine: Engine, base: str | None) -> Manifest | None:
+def find_manifest(engine: Engine, base: str | None) -> PushManifest | None:
     """The manifest the last push of ``base`` (None: of any base, when there is one) left;
     None when the engine holds none. StoreError when it cannot be read, or when there are
     several and no base chooses."""
@@ -52,7 +52,7 @@ def find_manifest(engine: Engine, base: str | None) -> Manifest | None:
         if isinstance(graph, ox.NamedNode) and isinstance(part, ox.NamedNode) and \
                 isinstance(value, ox.Literal) and part_of(part.value, graph.value):
             parts.setdefault(graph.value, []).append((part.value, value))
-    found: dict[str, Manifest] = {}
+    found: dict[str, PushManifest] = {}
     for name, texts in parts.items():
         manifest = _manifest(texts, engine)
         if name == Names(manifest.facts.base).manifest:
@@ -65,19 +65,19 @@ def find_manifest(engine: Engine, base: str | None) -> Manifest | None:
     return next(iter(found.values()), None)
 
 
-def _manifest(parts: list[tuple[str, ox.Literal]], engine: Engine) -> Manifest:
+def _manifest(parts: list[tuple[str, ox.Literal]], engine: Engine) -> PushManifest:
     try:
         data = read_json(parts)
         if data.get("format") != FORMAT:
             raise StoreError(f"{engine.query_url.url} was pushed by another version of "
                              "benchgraph: push again")
-        return Manifest.from_json(data)
+        return PushManifest.from_json(data)
     except (ValueError, KeyError, TypeError) as error:
         raise StoreError(f"the manifest in {engine.query_url.url} cannot be read "
                          f"({error}): push again") from None
 
 
-def open_manifest(engine: Engine, settings: Settings) -> Manifest:
+def open_manifest(engine: Engine, settings: Settings) -> PushManifest:
     """The manifest a store over ``engine`` serves: StoreError when there is none, when the
     last push did not finish, or (with ``--base`` given) when it is of another base."""
     expected = settings.base if "base" in settings.model_fields_set else None

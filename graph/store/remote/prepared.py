@@ -5,7 +5,7 @@ A ``sparql:URL`` store answers pages, named queries and ``/sparql`` from the eng
 needs nothing but the URL. Search, the faceted lists, the dumps and the validation report's
 files need the files made from the data graphs read back (``RemoteStore``), which takes
 minutes on a large catalog (perf/decisions/remote-files-made-apart.md). So ``serve`` starts
-one child process (``graph.child``) that makes them into a folder of its own and gives back
+one child process (``graph.system.child``) that makes them into a folder of its own and gives back
 the generation folder it made, or its error. The server's request threads ask whether it is
 done, without waiting for it; until it is, what needs the files answers 503 with
 ``Retry-After``, saying what is being made and for how long (``StorePreparing``).
@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from graph.child import Child
 from graph.errors import BenchgraphError
 from graph.store.errors import StoreError, StorePreparing
+from graph.system.child import Child
 
 _WHAT = "the search index and the downloads"
 

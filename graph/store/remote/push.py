@@ -7,7 +7,7 @@ same build again sends nothing, and a build with one record changed sends that r
 graph, the merge (which holds its statements too) and the manifest.
 
 An interrupted push is made whole by the next one. The manifest, finished or not, lists
-every graph the engine may hold (``Manifest.graphs``): a graph it leaves out is one no push
+every graph the engine may hold (``PushManifest.graphs``): a graph it leaves out is one no push
 would ever delete. So before the first graph is sent, the manifest is replaced by one marked
 unfinished in which every graph about to be sent or removed is listed as ``UNKNOWN`` (it may
 be the old graph, the new one or, once removed, none); each sent graph is listed with its
@@ -35,8 +35,8 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
+from graph.build.stats import graph_stats
 from graph.errors import BenchgraphError, ErrorKind
-from graph.stats import graph_stats
 from graph.store.base import BuildFacts
 from graph.store.changes import BuildChanges
 from graph.store.remote.client import RemoteError
@@ -48,15 +48,15 @@ from graph.store.remote.layout import (
     UNKNOWN,
     DataGraphs,
     Document,
-    Manifest,
     Names,
+    PushManifest,
     json_document,
 )
 from graph.store.remote.manifest import find_manifest
 from graph.validation.report import ValidationReport
 
 if TYPE_CHECKING:  # a push builds, but `benchgraph` imports this module for every command
-    from graph.build import BuildResult
+    from graph.build.graphs import BuildResult
 
 CHECKPOINT_GRAPHS = 200
 """The fewest graphs sent between two writes of the unfinished manifest."""
@@ -161,7 +161,7 @@ def push(engine: Engine, result: BuildResult, facts: BuildFacts,
     return outcome
 
 
-def _unfinished(held: dict[str, str], new: Manifest, touched: list[str]) -> dict[str, str]:
+def _unfinished(held: dict[str, str], new: PushManifest, touched: list[str]) -> dict[str, str]:
     """What the unfinished manifest lists before anything is sent: the graphs the engine
     holds as ``new`` wants them, with their hashes, and every graph the push will send or
     remove (``touched``) as ``UNKNOWN``. A graph left out would stay on the engine for good:
@@ -180,7 +180,7 @@ def checkpoint_every(graphs: int) -> int:
 
 
 def _wanted(result: BuildResult, facts: BuildFacts, report: ValidationReport | None,
-            names: Names, merge: str) -> tuple[list[_Item], Manifest]:
+            names: Names, merge: str) -> tuple[list[_Item], PushManifest]:
     """Every graph the engine should hold, and the finished manifest that lists them."""
     data = DataGraphs(result.table)
     items = [_Item(document.graph or DEFAULT, document.sha256,
@@ -191,7 +191,7 @@ def _wanted(result: BuildResult, facts: BuildFacts, report: ValidationReport | N
         kept = Document.of(names.validation, json_document(
             names.validation, REPORT_PREDICATE, report.to_json()))
         items.append(_Item(names.validation, kept.sha256, lambda: kept))
-    manifest = Manifest(facts, graph_stats(result.table, facts.base), merge,
+    manifest = PushManifest(facts, graph_stats(result.table, facts.base), merge,
                         {item.key: item.sha256 for item in items}, complete=True,
                         quads=data.statements, triples=merged.lines,
                         validated=report is not None)
@@ -219,12 +219,12 @@ def _ask(engine: Engine, text: str) -> bool:
     return bool(result.boolean)
 
 
-def _write_manifest(engine: Engine, names: Names, manifest: Manifest) -> None:
+def _write_manifest(engine: Engine, names: Names, manifest: PushManifest) -> None:
     engine.put(Document.of(names.manifest, json_document(
         names.manifest, MANIFEST_PREDICATE, manifest.to_json())))
 
 
-def _write_manifest_if_possible(engine: Engine, names: Names, manifest: Manifest) -> None:
+def _write_manifest_if_possible(engine: Engine, names: Names, manifest: PushManifest) -> None:
     """The unfinished manifest, so that the next push resends what did not go and deletes
     what was not removed; when the engine cannot take even that, the one it has (the last
     checkpoint's) lists every graph sent or removed since as ``UNKNOWN`` already."""

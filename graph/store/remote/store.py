@@ -38,6 +38,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
+from graph.build.stats import GraphStats
 from graph.dataset.oxigraph import to_rdflib
 from graph.dataset.table import QuadTable
 from graph.export.formats import Format
@@ -54,7 +55,6 @@ from graph.search import open_index as _open_index
 from graph.sparql.admission import Admitted, admit_bound
 from graph.sparql.errors import QueryError
 from graph.sparql.result import QueryResult
-from graph.stats import GraphStats
 from graph.store.base import (
     Bindings,
     BuildFacts,
@@ -75,11 +75,11 @@ from graph.store.files import (
     write_dumps,
     write_validation,
 )
-from graph.store.pool import QueryTimeout
+from graph.store.process.pool import QueryTimeout
 from graph.store.query_log import logged
 from graph.store.remote.client import EngineLimit, RemoteError, RemoteTimeout
 from graph.store.remote.engine import Dataset, Engine
-from graph.store.remote.layout import DEFAULT, Manifest, Names
+from graph.store.remote.layout import DEFAULT, Names, PushManifest
 from graph.store.remote.manifest import read_report
 from graph.store.remote.prepared import Preparation
 from graph.store.space import reported_when_full
@@ -116,7 +116,7 @@ class RemoteStore:
     """The build ``manifest`` describes, as the engine holds it."""
 
     engine: Engine
-    manifest: Manifest
+    manifest: PushManifest
     limits: Limits
     _folder: Path | None = field(default=None, init=False, repr=False)
     _preparation: Preparation | None = field(default=None, init=False, repr=False)

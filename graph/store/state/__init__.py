@@ -4,16 +4,16 @@ A full build reads every record file; an incremental one (``graph.store.rebuild`
 again only the files whose bytes changed. For that each generation keeps, in ``state/``:
 
 - ``stats.json``: the stat and SHA-256 of each file the next build may trust unread while
-  its stat stays the same (``graph.kept.RACY_NS``);
+  its stat stays the same (``graph.ingest.kept.RACY_NS``);
 - ``build.json``: the fingerprint of what decides the graph (this code and its data, the
   base IRI, the reading limits: a build whose fingerprint differs is a full one);
 - the records chunks (``records.py``) and ``mapped.pickle``: what the importer made of each
-  file (``graph.kept.ImportedFile``: its SHA-256, records and warnings), and for each record
+  file (``graph.ingest.kept.ImportedFile``: its SHA-256, records and warnings), and for each record
   graph the file and part it was mapped from and what its mapping asked the benchmark index
-  (``graph.build.Question``: a directory page whose titles resolve otherwise now must be
+  (``graph.build.graphs.Question``: a directory page whose titles resolve otherwise now must be
   mapped again, though its file did not change). Pickled: the records are the importers'
   models as they were made, each with what the index reads of it
-  (``graph.kept.KeptRecord``); a record's own pickle is read only when the record is mapped
+  (``graph.ingest.kept.KeptRecord``); a record's own pickle is read only when the record is mapped
   again. The state is this code's own (its fingerprint), read only from a store folder a
   build of it wrote;
 - the build's ``QuadTable``: its terms, as the terms chunks (``terms.py``), and its quads
@@ -37,9 +37,9 @@ from typing import Any
 import numpy as np
 
 import graph
-from graph.build import Question
+from graph.build.graphs import Question
 from graph.dataset.table import QuadTable
-from graph.kept import FileStat, ImportedFile
+from graph.ingest.kept import FileStat, ImportedFile
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.store.space import save_array
@@ -92,12 +92,12 @@ class KeptBuild:
     (``LoadReport.stats``), by relative path as text."""
 
     def digest(self, relative: PurePosixPath, stat: FileStat) -> str | None:
-        """``graph.kept.Known``: the SHA-256 of a file whose stat is the one kept."""
+        """``graph.ingest.kept.Known``: the SHA-256 of a file whose stat is the one kept."""
         found = self.stats.get(str(relative))
         return found[1] if found is not None and found[0] == stat else None
 
     def imported_as(self, relative: PurePosixPath, digest: str) -> ImportedFile | None:
-        """``graph.kept.Known``: what importing a file with these bytes made."""
+        """``graph.ingest.kept.Known``: what importing a file with these bytes made."""
         found = self.imported.get(str(relative))
         return found if found is not None and found.digest == digest else None
 

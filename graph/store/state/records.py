@@ -1,5 +1,5 @@
 """The records chunks of a store's state: what the importer made of each file
-(``graph.kept.ImportedFile``), by relative path as text.
+(``graph.ingest.kept.ImportedFile``), by relative path as text.
 
 A chunk is two files: ``records-N.pickle``, a pickle of a dictionary per run of
 ``FILES_AT_A_TIME`` files, and ``records-N.blobs``, each record's own pickle one after
@@ -18,7 +18,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
-from graph.kept import ImportedFile, KeptRecord, Spooled
+from graph.ingest.kept import ImportedFile, KeptRecord, Spooled
 from graph.store.state.mapped_file import link_or_copy, map_file
 
 FILES_AT_A_TIME = 1_000
@@ -73,7 +73,7 @@ def pickle_runs(path: Path, imported: dict[str, ImportedFile]) -> None:
     but in the chunk's blobs file, which the chunk names by place.
 
     A memo holds every object pickled until it is cleared, and a spooled record's pickle
-    (``graph.kept.Spool``) is read back from disk to be written: one pickle of the whole
+    (``graph.ingest.kept.Spool``) is read back from disk to be written: one pickle of the whole
     would hold them all. Apart, the records' pickles (nearly all of a chunk) are neither
     read nor held by a rebuild that maps none of them again (``unpickle_runs``), and their
     memory, new to the process, costs more on this project's machines
@@ -141,7 +141,7 @@ class _RecordsUnpickler(pickle.Unpickler):
 
 
 class _MappedBlobs:
-    """A chunk's blobs file, mapped (``graph.kept.Blobs``): nothing of it is read until a
+    """A chunk's blobs file, mapped (``graph.ingest.kept.Blobs``): nothing of it is read until a
     pickle is asked for, and the map keeps the file, so a record of a rebuild's report is
     read after the generation that held it has gone."""
 

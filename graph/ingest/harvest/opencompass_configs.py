@@ -1,0 +1,197 @@
+"""What an OpenCompass dataset config states, read from its syntax tree: the datasets' ``abbr``
+(task names), their ``path`` (the data they load), and the evaluator classes that score them.
+
+A config is Python that builds dicts (``dict(abbr='gsm8k', type=GSM8KDataset,
+path='opencompass/gsm8k', reader_cfg=..., infer_cfg=..., eval_cfg=dict(evaluator=dict(
+type=Gsm8kEvaluator)))`` or ``{'abbr': ...}``). Only literals are facts: a string, or a name
+the module assigns a string (or a dict) exactly once (``CLBENCH_DATA_PATH = 'tencent/CL-bench'``).
+Anything computed (an f-string, a lookup, a call) is not stated, and is left out.
+
+An evaluator is the dict under a key named ``evaluator`` or ``*_evaluator`` (a cascade's
+``rule_evaluator`` and ``llm_evaluator``); its ``type`` names the class as written, both
+classes where a conditional picks one (``CircularEvaluator if ... else AccEvaluator``). The
+``path`` of a dict inside an evaluator (a judge model's, a dataset the judge re-reads) is not
+the benchmark's data and is not read.
+
+``DATASETS_MAPPING`` in ``opencompass/utils/datasets_info.py`` maps OpenCompass's own dataset
+keys (``opencompass/gsm8k``) to the dataset's ids on ModelScope (``ms_id``) and Hugging Face
+(``hf_id``) and a local path. Only the two ids are read, each as a literal, entry by entry,
+so one malformed entry is one warning and the others still resolve.
+"""
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from graph.ingest.harvest import pyast
+from graph.ingest.harvest.reader import MemberReader
+
+DATASETS_INFO = "opencompass/utils/datasets_info.py"
+MAPPING = "DATASETS_MAPPING"
+
+
+@dataclass(frozen=True)
+class Hosted:
+    """Where ``DATASETS_MAPPING`` says a keyed dataset is hosted."""
+
+    hf_id: str | None
+    ms_id: str | None
+
+
+@dataclass
+class ConfigFacts:
+    """What one config module states, each list in source order."""
+
+    abbrs: list[str] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    evaluators: list[str] = field(default_factory=list)
+
+
+def config_facts(module: ast.Module) -> ConfigFacts:
+    """The literal abbreviations, data paths and evaluator classes of one config module."""
+    names = _names(module)
+    evaluators = [dict_ for node in ast.walk(module) for dict_ in _evaluators(node, names)]
+    inside = {id(node) for evaluator in evaluators for node in ast.walk(evaluator)}
+    paths = [_string(fields.get("path"), names) for node in ast.walk(module)
+             if id(node) not in inside and (fields := _fields(node)) is not None]
+    return ConfigFacts(
+        abbrs=_abbrs(module),
+        paths=[path.strip() for path in paths if path and path.strip()],
+        evaluators=[name for evaluator in evaluators
+                    for name in _classes((_fields(evaluator) or {}).get("type"), names)],
+    )
+
+
+def hosted(reader: MemberReader, name: str, module: ast.Module) -> dict[str, Hosted]:
+    """``DATASETS_MAPPING``'s entries, by key; a warning for the module without the mapping,
+    and for each entry whose ``hf_id`` or ``ms_id`` is not a string literal or ``None`` (that
+    key then names no dataset)."""
+    value = _names(module).once.get(MAPPING)
+    if not isinstance(value, ast.Dict):
+        reader.warn(name, f"no literal {MAPPING}: dataset keys are not resolved", field=MAPPING)
+        return {}
+    found: dict[str, Hosted] = {}
+    for key_node, value_node in zip(value.keys, value.values, strict=True):
+        key = pyast.string(key_node)
+        hosting = _hosting(value_node)
+        if key is None or hosting is None:
+            label = key or (ast.unparse(key_node) if key_node is not None else "**")
+            reader.warn(name, "an entry that does not map hf_id and ms_id to literal ids",
+                        field=f"{MAPPING}[{label}]")
+        if key:
+            found.setdefault(key, hosting or Hosted(hf_id=None, ms_id=None))
+    return found
+
+
+def _hosting(entry: ast.expr) -> Hosted | None:
+    """A mapping entry's ids (its other keys, the local copy, are not read); ``None`` when
+    it is no dict or either id is not a string literal or ``None``."""
+    fields = _fields(entry)
+    if fields is None:
+        return None
+    ids = [fields.get(key) for key in ("hf_id", "ms_id")]
+    if not all(node is None or pyast.string(node) is not None
+               or (isinstance(node, ast.Constant) and node.value is None) for node in ids):
+        return None
+    hf_id, ms_id = (pyast.string(node) for node in ids)
+    return Hosted(hf_id=hf_id.strip() or None if hf_id else None,
+                  ms_id=ms_id.strip() or None if ms_id else None)
+
+
+@dataclass(frozen=True)
+class _Names:
+    """The names a module binds itself (by assignment, loop, parameter; not by import), and
+    those it assigns exactly once, with the value: the only values a name stands for."""
+
+    local: frozenset[str]
+    once: dict[str, ast.expr]
+
+
+def _names(module: ast.Module) -> _Names:
+    bound: dict[str, list[ast.expr | None]] = {}
+    imported: set[str] = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            imported.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        for target, value in _bindings(node):
+            bound.setdefault(target, []).append(value)
+    once = {name: values[0] for name, values in bound.items()
+            if len(values) == 1 and values[0] is not None and name not in imported}
+    return _Names(local=frozenset(bound), once=once)
+
+
+def _bindings(node: ast.AST) -> Iterator[tuple[str, ast.expr | None]]:
+    """The names ``node`` binds, each with the value when it is a plain ``name = value``."""
+    if isinstance(node, ast.Assign):
+        single = len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        for target in node.targets:
+            yield from ((name, node.value if single else None) for name in _targets(target))
+    elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.For | ast.comprehension
+                    | ast.NamedExpr):
+        yield from ((name, None) for name in _targets(node.target))
+    elif isinstance(node, ast.arg):
+        yield node.arg, None
+
+
+def _targets(target: ast.AST) -> Iterator[str]:
+    return (name.id for name in ast.walk(target) if isinstance(name, ast.Name))
+
+
+def _fields(node: ast.AST | None) -> dict[str, ast.expr] | None:
+    """The keys of a ``dict(...)`` call or a ``{...}`` literal and their values; ``None``
+    for any other node."""
+    if isinstance(node, ast.Call) and pyast.call_name(node) == "dict":
+        return {item.arg: item.value for item in node.keywords if item.arg}
+    if isinstance(node, ast.Dict):
+        return {key: value for key_node, value in zip(node.keys, node.values, strict=True)
+                if (key := pyast.string(key_node)) is not None}
+    return None
+
+
+def _evaluators(node: ast.AST, names: _Names) -> Iterator[ast.expr]:
+    """The evaluator dicts that ``node`` (a dict) holds under its ``*evaluator`` keys."""
+    for key, value in (_fields(node) or {}).items():
+        if key == "evaluator" or key.endswith("_evaluator"):
+            if isinstance(value, ast.Name):
+                value = names.once.get(value.id, value)
+            if _fields(value) is not None:
+                yield value
+
+
+def _classes(node: ast.expr | None, names: _Names, depth: int = 0) -> list[str]:
+    """The classes a ``type`` names, as written: a name the module does not bind itself (an
+    imported class), an attribute's name, a string; both sides of a conditional. A name the
+    module binds stands for the one value it assigns, if one."""
+    if isinstance(node, ast.Name) and node.id in names.local:
+        assigned = names.once.get(node.id)
+        return _classes(assigned, names, depth + 1) if assigned is not None and depth < 3 \
+            else []
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.Attribute):
+        return [node.attr]
+    if isinstance(node, ast.IfExp):
+        return [*_classes(node.body, names, depth), *_classes(node.orelse, names, depth)]
+    written = pyast.string(node)
+    return [written.strip()] if written and written.strip() else []
+
+
+def _string(node: ast.expr | None, names: _Names) -> str | None:
+    if isinstance(node, ast.Name):
+        node = names.once.get(node.id)
+    return pyast.string(node)
+
+
+def _abbrs(module: ast.Module) -> list[str]:
+    """Every literal ``abbr`` in the module: ``dict(abbr='x')`` and ``{'abbr': 'x'}``."""
+    found: list[str] = []
+    for node in ast.walk(module):
+        value: str | None = None
+        if isinstance(node, ast.Call):
+            value = pyast.string(pyast.keyword(node, "abbr"))
+        elif isinstance(node, ast.Dict):
+            value = next((pyast.string(v) for k, v in zip(node.keys, node.values, strict=True)
+                          if pyast.string(k) == "abbr"), None)
+        if value and value.strip():
+            found.append(value.strip())
+    return found
