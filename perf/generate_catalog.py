@@ -1,16 +1,19 @@
 """A synthetic catalog: N catalog page records shaped like the first seed, and K directory pages.
 
     python -m perf.generate_catalog N OUT_DIR [--seed S] [--directory-pages K]
-        [--profile lean|seed] [--defect-share F]
+        [--profile lean|seed|full] [--defect-share F]
 
 Deterministic: the same N, seed and sizes give the same files, byte for byte. The records
 share what real catalogs share, so the graph has nodes where records meet: papers (some
 records describe the same paper), organisations (in the seed's free-text publisher style),
 people, models (verified results and ``models_covered``), tags (with the ``medhelm`` suite
 and the access tags), and lineage links to other records or to benchmarks that no record
-describes. Sizes are in ``Sizes``, with two profiles in ``PROFILES``: ``lean`` (the default,
-lists kept short so that the graph is as near the issue's ~77 triples a record as records
-shaped like the seed allow) and ``seed`` (as full as the seed itself: ~8 sources, ~5 authors).
+describes. Sizes are in ``Sizes``, with three profiles in ``PROFILES``: ``lean`` (the
+default, lists kept short so that the graph is as near the issue's ~77 triples a record as
+records shaped like the seed allow), ``seed`` (the seed's list lengths, ~8 sources and ~5
+authors, but optional fields left empty now and then, as in ``lean``) and ``full`` (the first
+seed's whole shape: every field it fills filled in every record, bodies of its eight
+sections and length, its sources; held to the seed by ``perf.seed_shape``).
 
 About ``--defect-share`` of the records (default 1 %) then get a defect, as real catalogs
 have them (``perf.defects``): most must still load, with a warning or none, a handful are
@@ -31,7 +34,7 @@ from perf import defects
 from perf import vocabulary as v
 from perf.defect_values import Planted, broken
 from perf.directory_pages import directory_page
-from perf.pools import Paper, Pools, make_pools, sentences
+from perf.pools import NO_ARXIV_SHARE, Paper, Pools, make_pools, sentences
 
 Span = tuple[int, int]
 
@@ -45,6 +48,8 @@ class Sizes:
     aliases: Span = (0, 2)
     tags: Span = (3, 6)
     body_sections: Span = (4, 7)
+    body_sentences: Span = (2, 4)
+    """Sentences in each section of the markdown body."""
     variants: Span = (0, 3)
     successors: Span = (0, 1)
     body_links: Span = (1, 3)
@@ -60,6 +65,11 @@ class Sizes:
     """Chance that an optional field is left unknown (an empty string or null)."""
     harness_share: float = 0.35
     """Chance that each of the five harness keys names a task."""
+    every_field: bool = False
+    """Fill every field the first seed fills, in every record: no optional field left
+    unknown (``blank_share`` then counts for nothing), a release date, whether the test set
+    is public, an arXiv id for every paper and a HELM task, as the seed has them. The fields
+    the seed leaves empty (verified results, successors, baselines, ...) keep their spans."""
 
 
 PROFILES: dict[str, Sizes] = {
@@ -70,8 +80,13 @@ PROFILES: dict[str, Sizes] = {
     "seed": Sizes(sources=(6, 9), authors=(4, 6), aliases=(1, 3), tags=(4, 7),
                   body_sections=(6, 8), variants=(0, 3), successors=(0, 1), body_links=(1, 3),
                   verified_results=(0, 4), models_covered=(0, 4)),
+    "full": Sizes(sources=(7, 9), authors=(4, 6), aliases=(1, 3), tags=(4, 5),
+                  body_sections=(8, 8), body_sentences=(3, 4), variants=(1, 3),
+                  successors=(0, 1), body_links=(1, 3), verified_results=(0, 2),
+                  models_covered=(0, 2), harness_share=0.12, every_field=True),
 }
-"""Named sizes: ``lean`` is the default for the performance suite."""
+"""Named sizes: ``lean`` is the default for the performance suite; ``full`` is the one held
+to the first seed's shape (perf/decisions/synthetic-catalog-full.md)."""
 DEFAULT_PROFILE = "lean"
 
 TODAY = "2026-09-09"
@@ -93,14 +108,21 @@ class CatalogGenerator:
         self.sizes = sizes or PROFILES[DEFAULT_PROFILE]
         self.rng = random.Random(seed)
         self.pools: Pools = make_pools(self.rng, count, directory_pages, self.sizes.paper_share,
-                                       self.sizes.people_per_record, self.sizes.authors)
+                                       self.sizes.people_per_record, self.sizes.authors,
+                                       no_arxiv_share=0 if self.sizes.every_field
+                                       else NO_ARXIV_SHARE)
 
     # -- small helpers -------------------------------------------------------------------------
     def _n(self, span: Span) -> int:
         return self.rng.randint(span[0], span[1])
 
+    def _blank(self, share: float) -> bool:
+        """Whether to leave a field the seed fills empty, with chance ``share`` (never with
+        ``every_field``, which draws nothing)."""
+        return not self.sizes.every_field and self.rng.random() < share
+
     def _maybe(self, value: Any, blank: Any = "") -> Any:
-        return blank if self.rng.random() < self.sizes.blank_share else value
+        return blank if self._blank(self.sizes.blank_share) else value
 
     def _date(self, year_from: int = 2025) -> str:
         return f"{self.rng.randint(year_from, 2026)}-{self.rng.randint(1, 8):02d}-" \
@@ -171,7 +193,7 @@ class CatalogGenerator:
                 "metric": self._metric(bench_id),
                 "name": name,
                 "page_kind": "benchmark",
-                "paper": paper.as_json() if rng.random() > sizes.blank_share / 2 else _NO_PAPER,
+                "paper": _NO_PAPER if self._blank(sizes.blank_share / 2) else paper.as_json(),
                 "publisher": {"authors": list(paper.authors), "org": paper.org,
                               "url": self._maybe(f"https://example.org/groups/{bench_id}")},
                 "released": self._released(paper),
@@ -195,7 +217,7 @@ class CatalogGenerator:
         headings = v.BODY_HEADINGS[: self._n(self.sizes.body_sections)]
         parts = [""]
         for heading in headings:
-            text = sentences(rng, rng.randint(2, 4))
+            text = sentences(rng, self._n(self.sizes.body_sentences))
             if heading == "Lineage" or (heading == headings[-1] and "Lineage" not in headings):
                 links = ", ".join(f"[{self._link_text(m)}]({m}.md)" for m in mentions)
                 text += f" Related to {name}: {links}." if links else ""
@@ -212,7 +234,8 @@ class CatalogGenerator:
             "languages": rng.sample(v.LANGUAGES, rng.randint(1, 2)),
             "license": self._maybe(rng.choice(v.LICENCES)),
             "modalities": rng.sample(v.MODALITIES, rng.randint(1, 2)),
-            "public_test_set": rng.choice([True, False, None]),
+            "public_test_set": rng.choice([True, False] if self.sizes.every_field
+                                          else [True, False, None]),
             "size": size,
             "size_note": self._maybe(sentences(rng, 2)),
             "splits": self._maybe(sentences(rng, 1)),
@@ -222,8 +245,9 @@ class CatalogGenerator:
     def _harness(self, bench_id: str) -> dict[str, str]:
         keys = ("bigbench", "helm", "inspect_evals", "lm_eval", "opencompass")
         share = self.sizes.harness_share
+        always = "helm" if self.sizes.every_field else None  # the seed's harness
         entry = {key: (bench_id if key != "lm_eval" else f"leaderboard_{bench_id}")
-                 if self.rng.random() < share else "" for key in keys}
+                 if key == always or self.rng.random() < share else "" for key in keys}
         entry["other"] = self._maybe(sentences(self.rng, 1))
         return entry
 
@@ -243,7 +267,7 @@ class CatalogGenerator:
 
     def _released(self, paper: Paper) -> str:
         year = str(paper.year)
-        kind = self.rng.randrange(4)
+        kind = self.rng.randrange(1 if self.sizes.every_field else 0, 4)
         if kind == 0:
             return ""
         # Nothing is dated after the record's build (TODAY): a shape may check it.

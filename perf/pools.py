@@ -116,7 +116,7 @@ def publisher_field(rng: random.Random, organisations: list[str], authors: tuple
 
 
 def _papers(rng: random.Random, count: int, people: list[str], organisations: list[str],
-            authors: tuple[int, int]) -> list[Paper]:
+            authors: tuple[int, int], no_arxiv_share: float) -> list[Paper]:
     papers: list[Paper] = []
     seen: set[str] = set()
     while len(papers) < count:
@@ -125,7 +125,7 @@ def _papers(rng: random.Random, count: int, people: list[str], organisations: li
         if arxiv in seen:
             continue
         seen.add(arxiv)
-        if rng.random() < 0.08:  # a paper with no arXiv id: known by its title
+        if rng.random() < no_arxiv_share:  # a paper with no arXiv id: known by its title
             arxiv = ""
         title = (f"{rng.choice(('Toward', 'Measuring', 'Beyond', 'Revisiting', 'Scaling'))} "
                  f"{rng.choice(v.OBJECTS)} {rng.choice(v.QUALIFIERS)} ({len(papers)})").capitalize()
@@ -144,8 +144,13 @@ def _models() -> list[str]:
             for family, versions in v.MODEL_FAMILIES for version in versions]
 
 
+NO_ARXIV_SHARE = 0.08
+"""Fraction of papers with no arXiv id, known by title and URL, by default."""
+
+
 def make_pools(rng: random.Random, count: int, directory_pages: int, paper_share: float,
-               people_per_record: float, authors: tuple[int, int]) -> Pools:
+               people_per_record: float, authors: tuple[int, int],
+               no_arxiv_share: float = NO_ARXIV_SHARE) -> Pools:
     """The pools for ``count`` records and ``directory_pages`` directory pages."""
     references = max(3, count // 5)
     names = _benchmark_names(rng, count + references + directory_pages)
@@ -153,7 +158,7 @@ def make_pools(rng: random.Random, count: int, directory_pages: int, paper_share
     people = _people(rng, max(10, int(count * people_per_record)))
     organisations = _organisations()
     paper_count = max(1, round(count * (1 - paper_share)))
-    papers = _papers(rng, paper_count, people, organisations, authors)
+    papers = _papers(rng, paper_count, people, organisations, authors, no_arxiv_share)
     paper_of = list(range(min(count, paper_count)))
     paper_of += [rng.randrange(paper_count) for _ in range(count - len(paper_of))]
     rng.shuffle(paper_of)

@@ -351,8 +351,11 @@ def _parses(text: str) -> bool:
     return True
 
 
-def test_the_manifest_lies_beside_the_files_and_the_build_skips_it(tmp_path: Path) -> None:
-    written = write_catalog(60, tmp_path, seed=2, defect_share=0.5)
+@pytest.mark.parametrize("profile", ["lean", "full"])
+def test_the_manifest_lies_beside_the_files_and_the_build_skips_it(
+    tmp_path: Path, profile: str,
+) -> None:
+    written = write_catalog(60, tmp_path, seed=2, sizes=PROFILES[profile], defect_share=0.5)
     manifest = json.loads((tmp_path / MANIFEST).read_text(encoding="utf-8"))
     assert manifest["generator"] == GENERATOR_VERSION and manifest["defect_share"] == 0.5
     assert set(manifest["files"]) <= {path.name for path in written}
@@ -466,7 +469,9 @@ def test_the_json_report_is_read_in_either_shape(tmp_path: Path) -> None:
     for path in (as_list, as_object):
         assert read_report(path, Path("catalog")) == expected
     assert relative_to("/elsewhere/c.txt", catalog) == "c.txt"
-    for wrong in ({"problems": []}, [{"kind": "warning"}], [problem | {"kind": "note"}], ["x"]):
+    wrongs: list[Any] = [{"problems": []}, [{"kind": "warning"}], [problem | {"kind": "note"}],
+                         ["x"]]
+    for wrong in wrongs:
         as_list.write_text(json.dumps(wrong), "utf-8")
         with pytest.raises(ReportShapeError):
             read_report(as_list, catalog)
