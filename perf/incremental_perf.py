@@ -223,7 +223,7 @@ def phase_serve(args: Sequence[str]) -> dict[str, Any]:
     try:
         store.prepare()
         counts = store.counts()
-        found = store.search("bench", limit=10)
+        found = store.artefacts().search("bench", limit=10)
         benchmarks = store.query("SELECT ?s WHERE { ?s a ?type } LIMIT 1",
                                  {"type": ox.NamedNode(str(BENCH.Benchmark))})
         first = benchmarks.rows[0][0] if benchmarks.count else None

@@ -74,7 +74,8 @@ def measure(store: object, settings: Settings, rounds: int) -> None:
     from graph.store.local import LocalStore
 
     assert isinstance(store, LocalStore)
-    whole = store.browse(BrowseRequest())
+    artefacts = store.artefacts()
+    whole = artefacts.browse(BrowseRequest())
     top = {facet.name: [count.value.key for count in facet.values] for facet in whole.facets}
     views = {
         "nothing chosen": {},
@@ -87,12 +88,14 @@ def measure(store: object, settings: Settings, rounds: int) -> None:
     for name, chosen in views.items():
         selection = {facet: tuple(keys) for facet, keys in chosen.items()}
         sort = "-released" if "newest" in name else "name"
-        timed(f"Store.browse: {name}", partial(store.browse, BrowseRequest(selection, sort)),
+        timed(f"Artefacts.browse: {name}",
+              partial(artefacts.browse, BrowseRequest(selection, sort)),
               rounds)
-    timed("Store.browse: every row (the CSV)",
-          lambda: store.browse(BrowseRequest(limit=None, facet_size=0)), max(5, rounds // 10))
+    timed("Artefacts.browse: every row (the CSV)",
+          lambda: artefacts.browse(BrowseRequest(limit=None, facet_size=0)),
+          max(5, rounds // 10))
     for text in QUERIES:
-        timed(f"Store.search {text!r}", partial(store.search, text), rounds)
+        timed(f"Artefacts.search {text!r}", partial(artefacts.search, text), rounds)
     client = create_app(settings, store).test_client()
     html = {"Accept": "text/html"}
     pages = {

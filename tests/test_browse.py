@@ -57,7 +57,7 @@ def oracle(store: Store) -> dict[str, dict[str, set[str]]]:
 @pytest.fixture(scope="module")
 def terms(store: Store) -> dict[tuple[str, str], str]:
     """The N-Triples form of every facet value, by (facet, key)."""
-    page = store.browse(BrowseRequest(expanded=frozenset(PATHS)))
+    page = store.artefacts().browse(BrowseRequest(expanded=frozenset(PATHS)))
     return {(f.name, c.value.key): c.value.term for f in page.facets for c in f.values}
 
 
@@ -82,7 +82,7 @@ def every_benchmark(store: Store) -> set[str]:
 
 
 def iris(store: Store, selection: Selection, **more: object) -> list[str]:
-    page = store.browse(BrowseRequest(dict(selection), limit=None, **more))  # type: ignore[arg-type]
+    page = store.artefacts().browse(BrowseRequest(dict(selection), limit=None, **more))  # type: ignore[arg-type]
     assert page.total == len(page.rows)
     return [row.iri for row in page.rows]
 
@@ -94,7 +94,7 @@ def test_the_facets_are_the_issues_seven_and_the_record_flag() -> None:
 def test_counts_with_nothing_chosen_are_the_graphs(
     store: Store, oracle: dict[str, dict[str, set[str]]]
 ) -> None:
-    page = store.browse(BrowseRequest(expanded=frozenset(PATHS)))
+    page = store.artefacts().browse(BrowseRequest(expanded=frozenset(PATHS)))
     every = every_benchmark(store)
     assert page.total == len(every)
     for facet in page.facets:
@@ -149,24 +149,24 @@ def test_each_count_is_what_choosing_the_value_instead_gives(
 ) -> None:
     """A value's count: the rows with it chosen in its facet alone, the others' choices kept;
     so is the count of a facet's benchmarks that state none of its values."""
-    page = store.browse(BrowseRequest(selection, expanded=frozenset(PATHS)))
+    page = store.artefacts().browse(BrowseRequest(selection, expanded=frozenset(PATHS)))
     assert any(count.count for facet in page.facets for count in facet.values)
     for facet in page.facets:
         for count in (*facet.values, facet.not_stated):
             instead = dict(selection) | {facet.name: (count.value.key,)}
-            assert store.browse(BrowseRequest(instead, limit=1)).total == count.count, (
+            assert store.artefacts().browse(BrowseRequest(instead, limit=1)).total == count.count, (
                 facet.name, count.value.key)
             assert count.selected == (count.value.key in selection.get(facet.name, ()))
 
 
 def test_only_the_most_frequent_values_show_and_the_chosen_always(store: Store) -> None:
     chosen = {"tag": ("tag/summarization",)}
-    whole = store.browse(BrowseRequest(chosen, expanded=frozenset({"tag"})))
+    whole = store.artefacts().browse(BrowseRequest(chosen, expanded=frozenset({"tag"})))
     every = next(facet for facet in whole.facets if facet.name == "tag")
     ranked = [count.value.key for count in every.values]
     counts = [count.count for count in every.values]
     assert counts == sorted(counts, reverse=True) and ranked.index("tag/summarization") > 1
-    page = store.browse(BrowseRequest(chosen, facet_size=2))
+    page = store.artefacts().browse(BrowseRequest(chosen, facet_size=2))
     tags = next(facet for facet in page.facets if facet.name == "tag")
     assert [count.value.key for count in tags.values] == [*ranked[:2], "tag/summarization"]
     assert tags.hidden == len(ranked) - 3
@@ -175,14 +175,15 @@ def test_only_the_most_frequent_values_show_and_the_chosen_always(store: Store) 
 def test_pages_cut_one_order(store: Store) -> None:
     whole = iris(store, {})
     paged = [row.iri for offset in range(0, len(whole), 4)
-             for row in store.browse(BrowseRequest(limit=4, offset=offset)).rows]
+             for row in store.artefacts().browse(BrowseRequest(limit=4, offset=offset)).rows]
     assert paged == whole
-    past = store.browse(BrowseRequest(limit=4, offset=len(whole) + 4))
+    past = store.artefacts().browse(BrowseRequest(limit=4, offset=len(whole) + 4))
     assert (past.rows, past.total) == ((), len(whole))
 
 
 def test_sorts(store: Store) -> None:
-    rows = {name: store.browse(BrowseRequest(sort=name, limit=None)).rows for name in SORTS}
+    artefacts = store.artefacts()
+    rows = {name: artefacts.browse(BrowseRequest(sort=name, limit=None)).rows for name in SORTS}
     by_name = [name_key(row.label) for row in rows["name"]]  # words only: `<script>` is script
     assert by_name == sorted(by_name)
     assert [row.iri for row in rows["-name"]] == [row.iri for row in reversed(rows["name"])]
@@ -206,7 +207,7 @@ def test_bad_requests_are_refused(store: Store) -> None:
         (BrowseRequest({"tag": tuple(f"t{n}" for n in range(51))}), "at most 50"),
     ]:
         with pytest.raises(SearchError, match=reason):
-            store.browse(request)
+            store.artefacts().browse(request)
 
 
 def facet_link(page: str, title: str, label: str) -> str:
@@ -244,7 +245,7 @@ def test_the_page_links_rows_sorts_pages_and_data(client: FlaskClient,
     page = client.get("/benchmarks?size=3&sort=-released", headers={"Accept": "text/html"})
     text = page.get_data(as_text=True)
     assert page.status_code == 200 and "Accept" in page.vary
-    newest = store.browse(BrowseRequest(sort="-released", limit=3)).rows
+    newest = store.artefacts().browse(BrowseRequest(sort="-released", limit=3)).rows
     assert listed(text) == [row.label for row in newest]
     assert 'href="/benchmark/' in text
     assert 'href="/benchmarks?sort=-released&amp;page=2&amp;size=3" rel="next"' in text
@@ -277,7 +278,7 @@ def test_csv_is_every_row_of_the_view(client: FlaskClient, store: Store) -> None
                           "&size=2&page=2")
     assert response.mimetype == "text/csv"
     table = list(csv.DictReader(io.StringIO(response.get_data(as_text=True), newline="")))
-    view = store.browse(BrowseRequest({"access": ("bench:Gated", "bench:Public")},
+    view = store.artefacts().browse(BrowseRequest({"access": ("bench:Gated", "bench:Public")},
                                       sort="-name", limit=None))
     assert [row["iri"] for row in table] == [row.iri for row in view.rows]
     assert len(table) == view.total > 2
@@ -316,7 +317,7 @@ def test_a_value_written_as_the_not_stated_key_has_a_key_of_its_own(
             page["status"] = status
         (tmp_path / f"{identifier}.json").write_text(json.dumps({"page": page}))
     with opened("memory", build([tmp_path], settings), tmp_path, settings) as store:
-        statuses = next(facet for facet in store.browse(BrowseRequest()).facets
+        statuses = next(facet for facet in store.artefacts().browse(BrowseRequest()).facets
                         if facet.name == "status")
         assert [(count.value.key, count.count) for count in statuses.values] == [('"-"', 1)]
         assert statuses.not_stated.count == 1

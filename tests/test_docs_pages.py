@@ -204,7 +204,7 @@ def test_store_keeps_the_report_of_its_build(
     from graph.build.graphs import build
     from graph.validation.validate import validate
 
-    kept = crawl_store.validation()
+    kept = crawl_store.artefacts().validation()
     assert kept is not None and kept.results
     assert kept == validate(build(crawl_paths, settings).quads, settings)
 
@@ -212,7 +212,7 @@ def test_store_keeps_the_report_of_its_build(
 def test_validation_page_groups_by_shape_and_by_record(
     client: FlaskClient, crawl_store: LocalStore
 ) -> None:
-    report = crawl_store.validation()
+    report = crawl_store.artefacts().validation()
     assert report is not None
     html = client.get("/validation", headers=HTML).get_data(as_text=True)
     hrefs = parsed(html).hrefs
@@ -227,7 +227,7 @@ def test_validation_page_groups_by_shape_and_by_record(
 
 
 def test_a_shapes_results_page(client: FlaskClient, crawl_store: LocalStore) -> None:
-    report = crawl_store.validation()
+    report = crawl_store.artefacts().validation()
     assert report is not None
     shape = report.by_shape()
     node, results = max(shape.items(), key=lambda item: len(item[1]))
@@ -241,7 +241,7 @@ def test_a_shapes_results_page(client: FlaskClient, crawl_store: LocalStore) -> 
 
 
 def test_validation_as_data(client: FlaskClient, crawl_store: LocalStore) -> None:
-    report = crawl_store.validation()
+    report = crawl_store.artefacts().validation()
     assert report is not None
     as_json = client.get("/validation.json")
     assert as_json.headers["Content-Type"].startswith("application/json")
@@ -272,7 +272,7 @@ def test_a_store_built_without_validating_says_so(
 def test_hostile_values_show_as_text(client: FlaskClient, crawl_store: LocalStore) -> None:
     """A record's words reach the report's pages escaped, whatever they hold: the hostile
     records' labels (``<img src=x onerror=...>``) are shown, as text."""
-    report = crawl_store.validation()
+    report = crawl_store.artefacts().validation()
     assert report is not None
     pages = [f"/validation?page={n}" for n in range(1, len(report.by_record()) // 25 + 2)]
     pages += [f"/validation/shape/{str(shape).rsplit('#', 1)[-1]}" for shape in report.by_shape()]

@@ -77,7 +77,7 @@ def test_a_dump_holds_the_statements_of_the_build_output(
 @pytest.mark.parametrize("suffix", sorted(SUFFIXES))
 def test_dump_headers(client: FlaskClient, crawl_store: LocalStore, suffix: str) -> None:
     fmt: Format = SUFFIXES[suffix]
-    kept = crawl_store.dump(fmt)
+    kept = crawl_store.artefacts().dump(fmt)
     response = client.get(f"/dump.{suffix}")
     media_type, _, parameters = response.headers["Content-Type"].partition(";")
     assert media_type == fmt.media_type
@@ -134,8 +134,9 @@ def test_a_store_writes_a_dump_once_when_first_asked_for(
     try:  # the Oxigraph data is whole
         count = store.query("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }").rows[0][0]
         assert count is not None and int(count.value) == manifest.quads
-        assert store.validation() is None and store.validation_file(".json") is None
-        made = store.dump(TURTLE)
+        artefacts = store.artefacts()
+        assert artefacts.validation() is None and artefacts.validation_file(".json") is None
+        made = store.artefacts().dump(TURTLE)
         assert made.path == generation / dump_name(TURTLE)
         written = made.path.stat().st_mtime_ns
         assert [path.name for path in generation.glob("*dump*")] == [dump_name(TURTLE)]
@@ -143,7 +144,7 @@ def test_a_store_writes_a_dump_once_when_first_asked_for(
         store.close()
     again = open_store(StoreSpec.parse(f"oxigraph:{tmp_path / 'store'}"), settings)
     try:  # another process serving the folder finds it made
-        assert again.dump(TURTLE).path.stat().st_mtime_ns == written
+        assert again.artefacts().dump(TURTLE).path.stat().st_mtime_ns == written
     finally:
         again.close()
 

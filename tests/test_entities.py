@@ -26,7 +26,7 @@ from graph.build.graphs import build
 from graph.settings import Settings
 from graph.slug import node_key
 from graph.sparql.result import QueryResult
-from graph.store.base import Description, Statement, Store
+from graph.store.base import BuildFacts, Description, Statement, Store
 from graph.store.kinds import StoreSpec, open_store
 from tests.seeds import SEEDS
 from tests.store_kinds import opened
@@ -381,8 +381,8 @@ class _OneNodeStore:
               limits: object = None) -> QueryResult:
         return QueryResult("ASK", boolean=False)
 
-    def record_graphs(self) -> tuple[()]:
-        return ()
+    def build_facts(self) -> BuildFacts:
+        return BuildFacts(BASE, "2026-01-01T00:00:00Z")
 
     def reading(self) -> nullcontext[_OneNodeStore]:
         return nullcontext(self)

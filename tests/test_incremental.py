@@ -387,13 +387,13 @@ def test_a_rebuilt_store_is_served_without_writing_its_folder(
     served = open_store(StoreSpec.parse(f"oxigraph:{store}"), settings)
     try:
         for fmt in DUMP_FORMATS:
-            made = served.dump(fmt)
+            made = served.artefacts().dump(fmt)
             assert made.size > 0 and generation not in made.path.parents, fmt.name
         suffixes: tuple[ValidationSuffix, ...] = (".json", ".ttl")
         for suffix in suffixes:
-            found = served.validation_file(suffix)
+            found = served.artefacts().validation_file(suffix)
             assert found is not None and found.path.stat().st_size > 0, suffix
-        assert served.search("bench", limit=5).total > 0
+        assert served.artefacts().search("bench", limit=5).total > 0
     finally:
         served.close()
     assert files_of(generation) == before

@@ -464,8 +464,8 @@ def test_a_manifest_and_report_in_many_parts_read_back_whole(
         assert sum(quad.graph_name == ox.NamedNode(graph) for quad in held) > 5, graph
     store = open_store(StoreSpec.parse(engine.spec), settings)
     try:
-        assert len(store.record_graphs()) == len(RECORDS)
-        kept = store.validation()
+        assert len(store.build_facts().records) == len(RECORDS)
+        kept = store.artefacts().validation()
         assert kept is not None and kept.to_json() == report.to_json()
     finally:
         store.close()
@@ -509,7 +509,7 @@ def test_build_into_a_sparql_store_is_a_push(tmp_path: Path, oxigraph: RunningEn
     store = open_store(StoreSpec.parse(f"sparql:{oxigraph.query}"), settings_for(oxigraph),
                        lazy=True)
     try:
-        assert store.validation() is not None
+        assert store.artefacts().validation() is not None
     finally:
         store.close()
     assert main(["build", *common, "-o", str(tmp_path / "graph.ttl")]) == 2

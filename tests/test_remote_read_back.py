@@ -52,7 +52,8 @@ def test_the_data_graphs_are_read_back_a_few_graphs_a_query(
         try:
             proxy.forget()
             dumped = ox.Store()
-            dumped.load(store.dump(NQUADS).path.read_bytes(), format=ox.RdfFormat.N_QUADS)
+            dumped.load(store.artefacts().dump(NQUADS).path.read_bytes(),
+                        format=ox.RdfFormat.N_QUADS)
         finally:
             store.close()
     texts = [parse_qs(seen.body.decode())["query"][0] for seen in proxy.seen

@@ -153,5 +153,5 @@ def test_the_dumps_are_the_graph_as_the_engine_holds_it(store: Store, seed_build
         holder.load(data, format=ox.RdfFormat.N_QUADS)
         return set(holder)
 
-    dumped = store.dump(NQUADS)
+    dumped = store.artefacts().dump(NQUADS)
     assert read(dumped.path.read_bytes()) == read(serialize(seed_build.table, NQUADS).data)

@@ -31,14 +31,14 @@ def labels(results: SearchResults) -> list[str]:
 
 
 def test_exact_name_then_prefix_then_text(store: Store) -> None:
-    found = store.search("HealthBench")
+    found = store.artefacts().search("HealthBench")
     assert labels(found) == ["HealthBench", "HealthBench Professional", "Clinic Chat"]
     assert [hit.match for hit in found.hits] == ["exact", "prefix", "text"]
     assert found.total == 3
 
 
 def test_an_exact_match_of_any_kind_comes_before_a_benchmark_by_prefix(store: Store) -> None:
-    hits = store.search("helm").hits
+    hits = store.artefacts().search("helm").hits
     assert (hits[0].label, hits[0].kind, hits[0].match) == ("HELM", "harness", "exact")
     assert {hit.label for hit in hits if hit.match == "prefix"} >= {"HELM QA", "HELM QA v2"}
 
@@ -53,12 +53,12 @@ def test_an_exact_match_of_any_kind_comes_before_a_benchmark_by_prefix(store: St
 ])
 def test_names_aliases_and_identifiers_match_exactly(store: Store, query: str,
                                                      label: str) -> None:
-    first = store.search(query).hits[0]
+    first = store.artefacts().search(query).hits[0]
     assert (first.label, first.match) == (label, "exact")
 
 
 def test_benchmarks_come_first_among_equal_matches(store: Store) -> None:
-    hits = store.search("stanford").hits
+    hits = store.artefacts().search("stanford").hits
     assert [(hit.label, hit.kind, hit.match) for hit in hits[:2]] == [
         ("Stanford Quiz", "benchmark", "prefix"),
         ("Stanford University", "organisation", "prefix"),
@@ -68,25 +68,25 @@ def test_benchmarks_come_first_among_equal_matches(store: Store) -> None:
 @pytest.mark.parametrize("typo", ["healthbnech", "helthbench", "healthbenchh", "healthbanch",
                                   "HEALTHBENHC"])
 def test_one_typo_is_forgiven(store: Store, typo: str) -> None:
-    first = store.search(typo).hits[0]
+    first = store.artefacts().search(typo).hits[0]
     assert (first.label, first.match) == ("HealthBench", "typo name")
 
 
 def test_one_typo_in_each_word(store: Store) -> None:
-    first = store.search("mimc rrs").hits[0]
+    first = store.artefacts().search("mimc rrs").hits[0]
     assert (first.label, first.match) == ("MIMIC-RRS (MedHELM)", "typo name")
-    assert store.search("clinc chta").hits[0].label == "Clinic Chat"
+    assert store.artefacts().search("clinc chta").hits[0].label == "Clinic Chat"
 
 
 def test_two_typos_in_a_word_and_short_words_are_not(store: Store) -> None:
-    assert "HealthBench" not in labels(store.search("hlthbnch"))
-    assert "KBL" in labels(store.search("kbl"))
-    assert "KBL" not in labels(store.search("kbx"))  # three letters: as typed
+    assert "HealthBench" not in labels(store.artefacts().search("hlthbnch"))
+    assert "KBL" in labels(store.artefacts().search("kbl"))
+    assert "KBL" not in labels(store.artefacts().search("kbx"))  # three letters: as typed
 
 
 def test_a_typo_reading_ranks_below_the_words_as_typed(store: Store) -> None:
     """``trivia`` is in a summary; no reading with a typo comes before it."""
-    found = store.search("trivia")
+    found = store.artefacts().search("trivia")
     assert found.hits[0].label == "Stanford Quiz"
     assert found.hits[0].match == "text"
 
@@ -94,25 +94,25 @@ def test_a_typo_reading_ranks_below_the_words_as_typed(store: Store) -> None:
 @pytest.mark.parametrize("query", ["helm", "medical", "health", "stanford", "mimic", "gated",
                                    "model", "bench"])
 def test_the_order_is_tier_then_kind_then_label(store: Store, query: str) -> None:
-    found = store.search(query, limit=100)
+    found = store.artefacts().search(query, limit=100)
     keys = [(MATCHES.index(hit.match), RANK[hit.kind]) for hit in found.hits]
     assert keys == sorted(keys), query
     assert found.total == len(found.hits)
-    assert store.search(query, limit=100) == found  # deterministic
+    assert store.artefacts().search(query, limit=100) == found  # deterministic
 
 
 def test_pages_cut_one_ranking(store: Store) -> None:
-    whole = store.search("medical", limit=100)
+    whole = store.artefacts().search("medical", limit=100)
     assert whole.total >= 4
     paged = [hit for offset in range(0, whole.total, 2)
-             for hit in store.search("medical", limit=2, offset=offset).hits]
+             for hit in store.artefacts().search("medical", limit=2, offset=offset).hits]
     assert paged == list(whole.hits)
-    past = store.search("medical", limit=2, offset=whole.total + 10)
+    past = store.artefacts().search("medical", limit=2, offset=whole.total + 10)
     assert (past.hits, past.total) == ((), whole.total)
 
 
 def test_snippets_mark_the_words_found(store: Store) -> None:
-    (hit,) = store.search("zebra").hits
+    (hit,) = store.artefacts().search("zebra").hits
     marked = [piece.text for piece in hit.snippet if piece.match]
     assert marked == ["zebra"]  # the \x02 \x03 planted in the summary mark nothing
     assert "planted" in "".join(piece.text for piece in hit.snippet)
@@ -121,22 +121,22 @@ def test_snippets_mark_the_words_found(store: Store) -> None:
 @pytest.mark.parametrize("query", ['"', 'a OR b', "NEAR(a b)", "*", "-x", "x:y", "^a", "(((",
                                    "'; DROP TABLE entity; --", "\x00\x02", "mimic*"])
 def test_query_syntax_is_only_ever_words(store: Store, query: str) -> None:
-    store.search(query)  # no error: FTS5 sees each word as a quoted string
+    store.artefacts().search(query)  # no error: FTS5 sees each word as a quoted string
 
 
 @pytest.mark.parametrize("query", ["", "   ", "!!! ??", "\x02"])
 def test_no_words_find_nothing(store: Store, query: str) -> None:
-    found = store.search(query)
+    found = store.artefacts().search(query)
     assert (found.hits, found.total) == ((), 0)
 
 
 def test_absurd_queries_are_refused(store: Store) -> None:
     with pytest.raises(SearchError, match="at most 200 characters; this one has 201"):
-        store.search("x" * 201)
+        store.artefacts().search("x" * 201)
     with pytest.raises(SearchError, match="at most 12 words; this one has 13"):
-        store.search(" ".join(["word"] * 13))
+        store.artefacts().search(" ".join(["word"] * 13))
     with pytest.raises(SearchError, match="1 to 100"):
-        store.search("x", limit=0)
+        store.artefacts().search("x", limit=0)
 
 
 @pytest.mark.parametrize(("a", "b", "near"), [
@@ -165,7 +165,7 @@ def test_the_index_is_built_into_the_generation_and_switches_with_it(
     assert (folder / first / INDEX_FILE).is_file()
     store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)
     try:
-        assert store.search("Clinic Chat").total == 0
+        assert store.artefacts().search("Clinic Chat").total == 0
     finally:
         store.close()
     build_into(folder, build(CATALOG, settings), settings)
@@ -173,10 +173,10 @@ def test_the_index_is_built_into_the_generation_and_switches_with_it(
     assert not (folder / first).exists()
     store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)
     try:
-        assert labels(store.search("Clinic Chat")) == ["Clinic Chat"]
+        assert labels(store.artefacts().search("Clinic Chat")) == ["Clinic Chat"]
         (folder / second / INDEX_FILE).unlink()
         with pytest.raises(BenchgraphError, match="no search index") as refused:
-            store.search("x")
+            store.artefacts().search("x")
         assert refused.value.kind is ErrorKind.STORE
     finally:
         store.close()
@@ -286,10 +286,10 @@ def test_a_summary_is_searched_and_shown_as_the_text_its_markdown_reads_as(
     build_into(folder, build([records], settings), settings)
     store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)
     try:
-        assert store.search("arxiv").total == 0  # a link's target is not its text
-        (hit,) = store.search("zebra").hits
+        assert store.artefacts().search("arxiv").total == 0  # a link's target is not its text
+        (hit,) = store.artefacts().search("zebra").hits
         assert hit.summary == "Puzzles from the Zebra paper."
-        rows = store.browse(BrowseRequest()).rows
+        rows = store.artefacts().browse(BrowseRequest()).rows
         (row,) = [row for row in rows if row.label == "Markdown Bench"]
         assert row.summary == "Puzzles from the Zebra paper."
     finally:

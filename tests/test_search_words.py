@@ -69,11 +69,11 @@ def first(results: SearchResults) -> tuple[str, str]:
 ])
 def test_a_name_is_found_whatever_its_word_breaks(store: Store, query: str,
                                                   label: str) -> None:
-    assert first(store.search(query)) == (label, "joined")
+    assert first(store.artefacts().search(query)) == (label, "joined")
 
 
 def test_a_name_starting_with_the_words_joined_is_found(store: Store) -> None:
-    assert first(store.search("gsm 8k plat")) == ("GSM8k Platinum", "joined prefix")
+    assert first(store.artefacts().search("gsm 8k plat")) == ("GSM8k Platinum", "joined prefix")
 
 
 def test_the_joined_words_come_after_the_words_as_typed(store: Store) -> None:
@@ -81,13 +81,13 @@ def test_the_joined_words_come_after_the_words_as_typed(store: Store) -> None:
     the words as typed; but a name starting with them comes before one starting with them
     joined, as the words were typed (``human ev``, still being typed); and a text with the
     words as typed (GSM Hard's) comes after a name with them joined."""
-    assert labels_and_matches(store.search("human eval"))[:3] == [
+    assert labels_and_matches(store.artefacts().search("human eval"))[:3] == [
         ("HumanEval", "joined"), ("Human Evaluation Harness", "prefix"),
         ("HumanEval Plus", "joined prefix")]
-    assert labels_and_matches(store.search("human ev")) == [
+    assert labels_and_matches(store.artefacts().search("human ev")) == [
         ("Human Evaluation Harness", "prefix"), ("HumanEval", "joined prefix"),
         ("HumanEval Plus", "joined prefix")]
-    assert labels_and_matches(store.search("gsm 8k")) == [
+    assert labels_and_matches(store.artefacts().search("gsm 8k")) == [
         ("GSM8K", "joined"), ("GSM8k Platinum", "joined prefix"), ("GSM Hard", "text")]
 
 
@@ -97,12 +97,13 @@ def test_the_joined_words_come_after_the_words_as_typed(store: Store) -> None:
 ])
 def test_a_name_spelt_out_comes_before_one_joined(store: Store, query: str, spelt: str,
                                                   joined: str) -> None:
-    assert labels_and_matches(store.search(query)) == [(spelt, "exact"), (joined, "joined")]
+    found = store.artefacts().search(query)
+    assert labels_and_matches(found) == [(spelt, "exact"), (joined, "joined")]
 
 
 def test_a_names_word_is_found_in_its_text(store: Store) -> None:
     """``hella swag`` is one word of Multilingual HellaSwag's name: found as text."""
-    hit = next(hit for hit in store.search("hella swag", limit=100).hits
+    hit = next(hit for hit in store.artefacts().search("hella swag", limit=100).hits
                if hit.label == "Multilingual HellaSwag")
     assert hit.match == "text"
     assert [piece.text for piece in hit.snippet if piece.match] == ["HellaSwag"]
@@ -111,7 +112,7 @@ def test_a_names_word_is_found_in_its_text(store: Store) -> None:
 @pytest.mark.parametrize("query", ["human eval", "human ev", "hella swag", "gsm 8k",
                                    "seedbench", "multilingual hella swag", "grade school"])
 def test_the_order_is_tier_then_kind(store: Store, query: str) -> None:
-    found = store.search(query, limit=100)
+    found = store.artefacts().search(query, limit=100)
     keys = [(MATCHES.index(hit.match), RANK[hit.kind]) for hit in found.hits]
     assert keys == sorted(keys), query
     assert found.total == len(found.hits)

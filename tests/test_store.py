@@ -90,7 +90,7 @@ def test_default_graph_is_the_merge(tmp_path: Path, settings: Settings) -> None:
 
 
 def test_dataset_picks_record_graphs(store: Store) -> None:
-    record = store.record_graphs()[0].graph
+    record = store.build_facts().records[0].graph
     only = store.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }",
                        dataset=QueryDataset(named_graphs=(record,)))
     assert only.rows == ((ox.NamedNode(record),),)
@@ -100,10 +100,10 @@ def test_dataset_picks_record_graphs(store: Store) -> None:
 
 
 def test_a_record_graph_is_found_by_its_name(store: Store) -> None:
-    records = store.record_graphs()
-    assert records and all(store.record_graph(record.graph) == record for record in records)
-    assert store.record_graph(f"{BASE}record/no-such-record") is None
-    assert store.record_graph(f"{BASE}build") is None
+    records = store.build_facts().records
+    assert records and all(store.build_facts().record(record.graph) == record for record in records)
+    assert store.build_facts().record(f"{BASE}record/no-such-record") is None
+    assert store.build_facts().record(f"{BASE}build") is None
 
 
 def test_construct_gives_triples(store: Store) -> None:
@@ -271,7 +271,7 @@ def _request(text: str) -> QueryRequest:
 def test_store_folder_keeps_its_build_facts(
     oxigraph_store: LocalStore, seed_build: BuildResult
 ) -> None:
-    records = oxigraph_store.record_graphs()
+    records = oxigraph_store.build_facts().records
     assert [r.source_file for r in records] == [
         str(loaded.source.relative) for loaded in seed_build.report.records]
     assert all(len(r.sha256) == 64 for r in records)

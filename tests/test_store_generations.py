@@ -57,7 +57,7 @@ def _generations(folder: Path) -> set[str]:
 
 def _finds(store: LocalStore, benchmark: str) -> bool:
     """Whether searching for ``benchmark``'s words finds it."""
-    hits = store.search(benchmark.replace("_", " ")).hits
+    hits = store.artefacts().search(benchmark.replace("_", " ")).hits
     return any(hit.iri.endswith(f"/benchmark/{benchmark}") for hit in hits)
 
 
@@ -94,12 +94,12 @@ def test_a_store_follows_its_folder_to_each_new_generation(folder: Path,
                                                            store: LocalStore) -> None:
     assert not _asks(store, ASK_CLINIC)
     assert not _finds(store, "clinic_chat")
-    records = len(store.record_graphs())
+    records = len(store.build_facts().records)
     _build(folder, SECOND, "--full")
     assert _asks(store, ASK_CLINIC)
     assert _finds(store, "clinic_chat")
-    assert len(store.record_graphs()) == records + 1
-    assert b"clinic_chat" in store.dump(NQUADS).path.read_bytes()
+    assert len(store.build_facts().records) == records + 1
+    assert b"clinic_chat" in store.artefacts().dump(NQUADS).path.read_bytes()
     _build(folder, THIRD)  # incremental
     assert _asks(store, ASK_QUIZ)
     assert store.counts() == read_manifest(folder).counts
@@ -113,7 +113,7 @@ def test_a_rebuild_under_another_base_is_not_moved_to(folder: Path, store: Local
     _build(folder, SECOND, "--full", "--base", "https://example.org/")
     with caplog.at_level("WARNING", logger="graph.store.following"):
         assert not _asks(store, ASK_CLINIC)
-        assert store.base == base and store.dump(NQUADS).size > 0
+        assert store.base == base and store.artefacts().dump(NQUADS).size > 0
     assert "https://example.org/" in caplog.text and "cannot be served" in caplog.text
 
 
@@ -122,13 +122,13 @@ def test_what_a_reader_began_on_one_generation_it_finishes_on_it(folder: Path,
     old = _generations(folder)
     with store.reading() as view:
         assert isinstance(view, LocalStore)
-        before = view.dump(NQUADS)
-        records = len(view.record_graphs())
+        before = view.artefacts().dump(NQUADS)
+        records = len(view.build_facts().records)
         _build(folder, SECOND, "--full")
         assert _asks(store, ASK_CLINIC)  # the store has moved on
         assert not _asks(view, ASK_CLINIC)  # the view answers from the generation it began on
         assert not _finds(view, "clinic_chat")
-        assert len(view.record_graphs()) == records
+        assert len(view.build_facts().records) == records
         with before.path.open("rb") as dump:
             assert b"clinic_chat" not in dump.read()
         _build(folder, THIRD)

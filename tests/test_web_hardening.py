@@ -55,7 +55,8 @@ def client(store: Store, settings: Settings) -> FlaskClient:
 def server_paths(store: Store, *more: Path) -> list[str]:
     """Paths on the server that no answer may name: where the store keeps its files, the
     test's folders, the working directory and the code."""
-    paths = {store.dump(TURTLE).path.parent, store.dump(TURTLE).path.parent.parent, *more,
+    turtle = store.artefacts().dump(TURTLE).path
+    paths = {turtle.parent, turtle.parent.parent, *more,
              Path.cwd(), Path(__file__).resolve().parent.parent}
     return sorted({str(path) for path in paths if str(path) not in ("/", "/tmp")})
 
@@ -96,7 +97,7 @@ def test_a_kept_file_that_is_gone_is_a_503_that_names_the_address_not_the_file(
         client = create_app(settings, store).test_client()
         paths = server_paths(store, tmp_path)
         assert client.get("/dump.nt").status_code == 200
-        dump, report = store.dump(NTRIPLES), store.validation_file(".json")
+        dump, report = store.artefacts().dump(NTRIPLES), store.artefacts().validation_file(".json")
         for kept in (dump, report):
             assert kept is not None
             kept.path.unlink()
@@ -129,7 +130,7 @@ def test_a_dump_that_cannot_be_written_names_no_folder(
         assert "/dump.nt" in answer.get_json()["error"]["message"]
         assert_names_no_path(answer, [str(tmp_path), str(generation)])
         with pytest.raises(StoreError, match=f"dump of {generation}"):
-            store.dump(NTRIPLES)
+            store.artefacts().dump(NTRIPLES)
         assert not [path for path in generation.iterdir() if "dump" in path.name]
     finally:
         store.close()

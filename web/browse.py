@@ -12,7 +12,7 @@ the pages before and after), for clients that page; ``.csv`` is every row of the
 its order, for a spreadsheet (the facets and the page do not apply to a table file). Each
 facet of the JSON has its ``values`` stated and, apart, ``not_stated``: the same key, label,
 count and choice for its benchmarks that state none (a count of 0 when all do). The
-counts and rows come from the index built with the store (``Store.browse``): live SPARQL
+counts and rows come from the index built with the store (``Artefacts.browse``): live SPARQL
 took longer than a page may for the counts alone (perf/decisions/facets-from-the-index.md).
 """
 
@@ -61,8 +61,10 @@ def listing(suffix: str | None = None) -> Response:
     asked = DataView(OFFERS, suffix)
     view = read_view(SHAPE)
     store = get_store()
+    artefacts = store.artefacts()
     if asked.form is TABLE:
-        every = store.browse(BrowseRequest(view.selection, view.sort, limit=None, facet_size=0))
+        every = artefacts.browse(BrowseRequest(view.selection, view.sort, limit=None,
+                                               facet_size=0))
         return asked.respond(data=lambda offer: table_response(_csv(every.rows),
                                                                "benchmarks.csv"),
                              alternates=view.alternates())
@@ -80,7 +82,7 @@ def listing(suffix: str | None = None) -> Response:
 
 
 def _page(store: Store, view: View) -> BrowsePage:
-    return store.browse(BrowseRequest(view.selection, view.sort, limit=view.size,
+    return store.artefacts().browse(BrowseRequest(view.selection, view.sort, limit=view.size,
                                       offset=(view.page - 1) * view.size, expanded=view.more))
 
 

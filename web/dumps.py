@@ -2,7 +2,7 @@
 page that lists them.
 
 Each dump is a file the store writes from its engine's data the first time it is asked for
-(``Store.dump``), then streamed from disk as it is: the server's file wrapper (waitress sends
+(``Artefacts.dump``), then streamed from disk as it is: the server's file wrapper (waitress sends
 it from the file a block at a time) and never the whole file in the server's memory. The
 response says what it is
 (Content-Type from the one format table, Content-Length, ``Content-Disposition`` with a file
@@ -71,7 +71,7 @@ def dump(suffix: str) -> Response:
     if fmt is None:
         abort(404, f"there is no dump in .{suffix}: the dumps are "
                    + ", ".join(f"dump.{name}" for name in _BY_SUFFIX))
-    return stream_file(get_store().dump(fmt), media_type_of(fmt),
+    return stream_file(get_store().artefacts().dump(fmt), media_type_of(fmt),
                        f"{DOWNLOAD_STEM}{fmt.extension}")
 
 
@@ -83,7 +83,7 @@ def listing() -> Response:
              for suffix, fmt in _BY_SUFFIX.items()]
     return view.respond(lambda: render_template(
         "docs/dumps.html", links=links, counts=store.counts(),
-        records=len(store.record_graphs())))
+        records=len(store.build_facts().records)))
 
 
 __all__ = ["bp", "media_type_of", "stream_file"]

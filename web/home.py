@@ -5,7 +5,7 @@ was built and what that build changed, and where to go.
 describing a benchmark was reviewed or researched, ``bench:reviewed`` / ``bench:researched``),
 not by the build time: every record of one build shares that, so it would order nothing.
 A record without such a date (a directory page has none) is not listed. They come from the
-benchmark list's index (``Store.browse``, sorted ``-updated``), so the page costs no SPARQL.
+benchmark list's index (``Artefacts.browse``, sorted ``-updated``), so the page costs no SPARQL.
 
 The last build (``Store.build_facts``): when it was made, and the records it added, changed
 and removed against the build the store held before (``BuildChanges``), the first
@@ -114,7 +114,8 @@ def index() -> Response:
                for iri, count in counts.per_class.items()]
     preparing: str | None = None
     try:
-        listed = store.browse(BrowseRequest(sort="-updated", limit=RECENT, facet_size=0))
+        listed = store.artefacts().browse(BrowseRequest(sort="-updated", limit=RECENT,
+                                                        facet_size=0))
     except StorePreparing as waiting:  # a sparql: store still making its index: say so
         listed, preparing = None, waiting.message
     facts = store.build_facts()

@@ -51,7 +51,7 @@ def search(suffix: str | None = None) -> Response:
     text = request.args.get("q", "")
     page = whole_number("page", MAX_PAGE)
     store = get_store()
-    results = store.search(text, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+    results = store.artefacts().search(text, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
     hits = [ShownHit(hit, iri_href(hit.iri, store.base)) for hit in results.hits]
     pages = _pages(text, page, results.total)
     forms = alternates(view.offers, lambda name: url_for(

@@ -73,7 +73,7 @@ def _show_kept(args: argparse.Namespace, settings: Settings) -> int:
     """The report a store keeps from its build (no record is read)."""
     store = open_store(StoreSpec.parse(settings.store), settings, args.paths, lazy=True)
     try:
-        report = store.validation()
+        report = store.artefacts().validation()
     finally:
         store.close()
     if report is None:

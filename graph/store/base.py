@@ -2,9 +2,11 @@
 
 A store runs a query (typed bindings, an optional dataset, limits) and answers with a
 ``QueryResult``; describes a node (its outgoing and incoming statements, each with the graph
-that states it); lists the record graphs; gives the counts ``benchgraph stats`` prints; and
-hands out the whole graph as a dump file and the validation report kept from its build.
-Nothing above this module knows which kind of store it has (``graph.store.kinds``).
+that states it); says what build it holds (its record graphs) and gives the counts
+``benchgraph stats`` prints. What the build made besides the graph (the search index, the
+validation report, the dumps) is one object, ``artefacts()``, that every kind makes the same
+way (``graph.store.artefacts``). Nothing above this module knows which kind of store it has
+(``graph.store.kinds``).
 
 Terms are pyoxigraph's (``NamedNode``, ``BlankNode``, ``Literal``): the engine's own, so a
 result reaches a page or a file without a conversion per term.
@@ -12,22 +14,22 @@ result reaches a page or a file without a conversion per term.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import pyoxigraph as ox
 
 from graph.build.stats import GraphStats
-from graph.export.formats import Format
-from graph.search.results import BrowsePage, BrowseRequest, SearchResults
 from graph.sparql.query_text import BindingTerm, BindingValue
 from graph.sparql.result import QueryResult
 from graph.store.changes import NOT_KEPT, BuildChanges
-from graph.validation.report import ValidationReport
+
+if TYPE_CHECKING:  # it names these types; it reads nothing of them
+    from graph.store.artefacts import Artefacts
 
 Term = ox.NamedNode | ox.BlankNode | ox.Literal
 Bindings = Mapping[str, BindingValue]
@@ -195,14 +197,6 @@ class Store(Protocol):
         """Every statement from and to ``node`` (at most ``limit`` of each), with its graph."""
         ...
 
-    def record_graphs(self) -> Sequence[RecordGraph]:
-        """The record graphs, in the order of their files."""
-        ...
-
-    def record_graph(self, graph: str) -> RecordGraph | None:
-        """The record graph named ``graph``; None when no record's is (``BuildFacts.record``)."""
-        ...
-
     def counts(self) -> GraphStats:
         """The counts ``benchgraph stats`` prints."""
         ...
@@ -212,32 +206,10 @@ class Store(Protocol):
         what it changed against the one before it (``BuildFacts.changes``)."""
         ...
 
-    def search(self, text: str, limit: int = 20, offset: int = 0) -> SearchResults:
-        """The named nodes ``text`` finds (benchmarks first), ranked as ``graph.search.ranking``
-        says: ``limit`` hits from ``offset``, and how many there are. Raises ``SearchError``
-        for a query too long to mean anything; a query with no words finds nothing."""
-        ...
-
-    def browse(self, request: BrowseRequest) -> BrowsePage:
-        """One view of the benchmark list: the rows the facet values chosen give, in the
-        order and page asked for, with every facet's counts (``graph.search.browse``)."""
-        ...
-
-    def dump(self, fmt: Format) -> StoredFile:
-        """The whole graph in ``fmt``: a file on this machine, to stream as it is (never to
-        read whole), written now if it was not yet. The same statements as ``benchgraph build
-        -o FILE`` writes for the same records, each literal in the form the engine keeps.
-        StoreError when it cannot be made."""
-        ...
-
-    def validation(self) -> ValidationReport | None:
-        """The report of validating the graph against the shapes when the store was built, or
-        None when it was built without validating."""
-        ...
-
-    def validation_file(self, suffix: ValidationSuffix) -> StoredFile | None:
-        """The kept report as a file to stream: ``.json``, its JSON form; ``.ttl``, the W3C
-        SHACL report in Turtle. None when the store was built without validating."""
+    def artefacts(self) -> Artefacts:
+        """The search index, the validation report and the dumps of the build it answers from
+        now (``graph.store.artefacts``). Where a store folder may be built again meanwhile,
+        ask within a ``reading`` block and use them within it."""
         ...
 
     def prepare(self) -> None:

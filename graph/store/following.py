@@ -40,6 +40,7 @@ from pathlib import Path
 
 from graph.build.stats import GraphStats
 from graph.export.formats import Format
+from graph.store.artefacts import Artefacts
 from graph.store.base import BuildFacts, StoredFile
 from graph.store.errors import StoreError
 from graph.store.files import VALIDATION_JSON, made_dump
@@ -94,18 +95,18 @@ class Served:
                 self.dumps[fmt.name] = found
             return found
 
-    def kept(self, name: str) -> StoredFile | None:
-        """The file ``name`` of the generation folder (``graph.store.files``), if it has one."""
-        path = self.path / name
-        return StoredFile(path, self.path.name) if path.is_file() else None
+    @cached_property
+    def artefacts(self) -> Artefacts:
+        """The generation's search index, validation report and dumps."""
+        return Artefacts(self.facts.base, lambda: self.path, self.dump, lambda: self.validation)
 
     @cached_property
     def validation(self) -> ValidationReport | None:
         """The kept report, read once."""
-        kept = self.kept(VALIDATION_JSON)
-        if kept is None:
+        path = self.path / VALIDATION_JSON
+        if not path.is_file():
             return None
-        with kept.path.open(encoding="utf-8") as handle:
+        with path.open(encoding="utf-8") as handle:
             return ValidationReport.from_json(json.load(handle))
 
     def close(self) -> None:

@@ -18,40 +18,32 @@ from __future__ import annotations
 
 import copy
 import os
-import sqlite3
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from graph.build.stats import GraphStats
-from graph.export.formats import Format
 from graph.namespace import PREFIXES
-from graph.search import INDEX_FILE, BrowsePage, BrowseRequest, SearchResults, browse, search
-from graph.search import open_index as _open_index
 from graph.sparql.admission import admit_bound
 from graph.sparql.query_text import syntax_error
 from graph.sparql.result import QueryResult
+from graph.store.artefacts import Artefacts
 from graph.store.base import (
     Bindings,
     BuildFacts,
     Description,
     Limits,
     QueryDataset,
-    RecordGraph,
-    StoredFile,
-    ValidationSuffix,
 )
 from graph.store.describe import describe_node
 from graph.store.errors import StoreError
-from graph.store.files import VALIDATION_JSON, VALIDATION_TURTLE
 from graph.store.following import Generations, Served
 from graph.store.generations import Leased, lease_current
 from graph.store.process.executor import Failure, OnDisk, QueryRequest
 from graph.store.process.pool import PoolLimits, QueryPool, QueryProcessError, Zygotes
 from graph.store.query_log import logged
-from graph.validation.report import ValidationReport
 
 _SOURCE = "the query"
 """How an error names the query it is about (a store is not told where a query came from)."""
@@ -204,45 +196,18 @@ class LocalStore:
     def _ask(self, text: str, bindings: Bindings) -> QueryResult:
         return self.query(text, bindings=bindings)
 
-    def search(self, text: str, limit: int = 20, offset: int = 0) -> SearchResults:
-        with self._here() as here, self._index(here) as db:
-            return search(db, text, limit, offset)
-
-    def browse(self, request: BrowseRequest) -> BrowsePage:
-        with self._here() as here, self._index(here) as db:
-            return browse(db, request)
-
-    def _index(self, here: Served) -> closing[sqlite3.Connection]:
-        """The search index of the generation ``here``, opened for one call (a connection
-        costs little, and then no connection ever crosses a thread or a fork:
-        perf/decisions/index-connection-per-call.md)."""
-        return closing(_open_index(here.path / INDEX_FILE, self.base))
-
-    def record_graphs(self) -> Sequence[RecordGraph]:
-        return self._current().facts.records
-
-    def record_graph(self, graph: str) -> RecordGraph | None:
-        return self._current().facts.record(graph)
-
     def counts(self) -> GraphStats:
         return self._current().stats
 
     def build_facts(self) -> BuildFacts:
         return self._current().facts
 
-    def dump(self, fmt: Format) -> StoredFile:
-        """``fmt``'s dump, to stream within the ``reading`` block it was asked for in (once
-        the block ends, a build may remove its generation)."""
+    def artefacts(self) -> Artefacts:
+        """The artefacts of the generation a call is answered from: a view's own, else the
+        current one, which a build may remove once the store has moved on (a server asks
+        within a ``reading`` block)."""
         with self._here() as here:
-            return here.dump(fmt)
-
-    def validation(self) -> ValidationReport | None:
-        with self._here() as here:
-            return here.validation
-
-    def validation_file(self, suffix: ValidationSuffix) -> StoredFile | None:
-        with self._here() as here:
-            return here.kept(VALIDATION_JSON if suffix == ".json" else VALIDATION_TURTLE)
+            return here.artefacts
 
     def close(self) -> None:
         if self._held is not None:

@@ -1,7 +1,7 @@
 """A benchmark's SHACL findings, in the shapes' own words, from the store's validation report.
 
 The report is the one validated when the store folder was built and kept in it
-(``Store.validation()``). A store that keeps none has not been validated, and the page says
+(``Artefacts.validation()``). A store that keeps none has not been validated, and the page says
 exactly that: never an empty list of findings, which would read as "nothing wrong".
 
 A finding is the benchmark's when its focus node is the benchmark, one of its parts
@@ -49,7 +49,7 @@ class Findings:
 def stored_validation(store: Store) -> ValidationReport | None:
     """The validation report the store keeps; None when it keeps none.
 
-    ``Store.validation()`` comes with the store folders that keep their report; a store
+    ``Artefacts.validation()`` comes with the store folders that keep their report; a store
     without the method has none, and nor does one whose method answers None."""
     validation = getattr(store, "validation", None)
     if validation is None:

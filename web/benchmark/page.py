@@ -113,7 +113,7 @@ def render_benchmark(page: NodePage) -> str:
     """The HTML page of the benchmark ``page`` is about."""
     store = page.store
     hood = gather(store, page.description)
-    view = View(hood, store.base, store.record_graph)
+    view = View(hood, store.base, store.build_facts().record)
     results = sections.results(store, page.iri, page.iri[len(f"{store.base}benchmark/"):])
     built = _build(view, stored_validation(store), results)
     return render_template("benchmark/page.html", page=built, alternates=page.alternates)

@@ -122,7 +122,7 @@ def shapes_document(rest: str) -> Response:
 def validation(suffix: str | None = None) -> Response:
     view = DataView(_VALIDATION_OFFERS, suffix)
     store = get_store()
-    report = None if view.form else store.validation()
+    report = None if view.form else store.artefacts().validation()
     forms = _validation_alternates() if view.form or report else ()
     return view.respond(lambda: _validation_page(store, report, forms), _validation_file, forms)
 
@@ -140,7 +140,7 @@ def _validation_page(store: Store, report: ValidationReport | None,
 
 
 def _validation_file(offer: Offer) -> Body:
-    kept = get_store().validation_file(".json" if offer is JSON else ".ttl")
+    kept = get_store().artefacts().validation_file(".json" if offer is JSON else ".ttl")
     if kept is None:
         raise NotValidated("this store was built without validating, so it keeps no report")
     return stream_file(kept, offer.content_type, f"benchgraph-validation.{offer.name}")
@@ -171,7 +171,7 @@ def _validation_alternates() -> tuple[Alternate, ...]:
 
 
 def _report(store: Store) -> ValidationReport:
-    report = store.validation()
+    report = store.artefacts().validation()
     if report is None:
         raise NotValidated("this store was built without validating, so it keeps no report")
     return report

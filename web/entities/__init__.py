@@ -183,7 +183,7 @@ def _html(store: Store, description: Description, forms: tuple[Alternate, ...],
     if is_graph:
         contents = graph_contents(page.store, page.node, page.description,
                                   page_arg(request.args, "contents_page"))
-        record = page.store.record_graph(page.iri)
+        record = page.store.build_facts().record(page.iri)
         build = page.iri == str(Iris(page.base).build())
         return render_node("entities/record.html", page, contents_iris(contents),
                            title=f"Record {record.source_file}" if record else

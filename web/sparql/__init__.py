@@ -153,7 +153,7 @@ def _description(service: ox.NamedNode) -> list[ox.Triple]:
         ox.Triple(default, rdf_type, sd("Graph")),
     ]
     store = get_store()
-    names = [record.graph for record in store.record_graphs()]
+    names = [record.graph for record in store.build_facts().records]
     names += [f"{store.base}build", str(ONTOLOGY_IRI)]
     for number, name in enumerate(names):
         named = ox.BlankNode(f"graph{number}")

@@ -26,11 +26,10 @@ of their own while the store already answers (``graph.store.remote.prepared``).
 from __future__ import annotations
 
 import shutil
-import sqlite3
 import tempfile
 import threading
 from collections.abc import Sequence
-from contextlib import AbstractContextManager, closing, nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import islice
@@ -44,33 +43,24 @@ from graph.dataset.table import QuadTable
 from graph.export.formats import Format
 from graph.search import (
     INDEX_FILE,
-    BrowsePage,
-    BrowseRequest,
-    SearchResults,
-    browse,
-    search,
     write_index,
 )
-from graph.search import open_index as _open_index
 from graph.sparql.admission import Admitted, admit_bound
 from graph.sparql.errors import QueryError
 from graph.sparql.result import QueryResult
+from graph.store.artefacts import Artefacts
 from graph.store.base import (
     Bindings,
     BuildFacts,
     Description,
     Limits,
     QueryDataset,
-    RecordGraph,
     StoredFile,
-    ValidationSuffix,
 )
 from graph.store.describe import describe_node
 from graph.store.errors import StoreError
 from graph.store.files import (
     DUMP_FORMATS,
-    VALIDATION_JSON,
-    VALIDATION_TURTLE,
     dump_name,
     write_dumps,
     write_validation,
@@ -176,48 +166,30 @@ class RemoteStore:
     def _ask(self, text: str, bindings: Bindings) -> QueryResult:
         return self.query(text, bindings=bindings)
 
-    def record_graphs(self) -> Sequence[RecordGraph]:
-        return self.manifest.facts.records
-
-    def record_graph(self, graph: str) -> RecordGraph | None:
-        return self.manifest.facts.record(graph)
-
     def counts(self) -> GraphStats:
         return self.manifest.counts
 
     def build_facts(self) -> BuildFacts:
         return self.manifest.facts
 
-    def search(self, text: str, limit: int = 20, offset: int = 0) -> SearchResults:
-        with self._index() as db:
-            return search(db, text, limit, offset)
+    @cached_property
+    def _artefacts(self) -> Artefacts:
+        return Artefacts(self.base, self.loaded, self._dump, lambda: self._report)
 
-    def browse(self, request: BrowseRequest) -> BrowsePage:
-        with self._index() as db:
-            return browse(db, request)
+    def artefacts(self) -> Artefacts:
+        """The files made from the engine on first need (``loaded``); the report read from
+        the engine itself, without them."""
+        return self._artefacts
 
-    def _index(self) -> closing[sqlite3.Connection]:
-        return closing(_open_index(self.loaded() / INDEX_FILE, self.base))
-
-    def dump(self, fmt: Format) -> StoredFile:
+    def _dump(self, fmt: Format) -> StoredFile:
         generation = self.loaded()
         return StoredFile(generation / dump_name(fmt), generation.name)
 
-    def validation(self) -> ValidationReport | None:
-        return self._validation
-
     @cached_property
-    def _validation(self) -> ValidationReport | None:
+    def _report(self) -> ValidationReport | None:
         if not self.manifest.validated:
             return None
         return ValidationReport.from_json(read_report(self.engine, self.names))
-
-    def validation_file(self, suffix: ValidationSuffix) -> StoredFile | None:
-        if self.validation() is None:
-            return None
-        generation = self.loaded()
-        name = VALIDATION_JSON if suffix == ".json" else VALIDATION_TURTLE
-        return StoredFile(generation / name, generation.name)
 
     def loaded(self) -> Path:
         """The folder of what is made from the data (search index, dumps, the report's
@@ -250,7 +222,7 @@ class RemoteStore:
             generation.mkdir()
             write_dumps(generation, table, self.base, DUMP_FORMATS)
             write_index(generation / INDEX_FILE, table, self.base)
-            report = self.validation()
+            report = self._report
             if report is not None:
                 write_validation(generation, report)
         return generation
