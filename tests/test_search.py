@@ -9,7 +9,6 @@ from flask.testing import FlaskClient
 
 from graph.build.graphs import build
 from graph.errors import BenchgraphError, ErrorKind
-from graph.namespace import BENCH, RDF
 from graph.search import INDEX_FILE, SearchError, SearchResults
 from graph.search.entities import KINDS
 from graph.search.results import MATCHES, BrowseRequest
@@ -294,17 +293,3 @@ def test_a_summary_is_searched_and_shown_as_the_text_its_markdown_reads_as(
         assert row.summary == "Puzzles from the Zebra paper."
     finally:
         store.close()
-
-
-def test_the_index_reads_the_table_in_place() -> None:
-    """The index's facts read the table's own rows: taking them up makes under a byte a quad
-    (three 64-bit columns copied made 24 bytes a quad, 0.3 GB at 100,000 records)."""
-    from graph.dataset.table import QuadTable
-    from graph.search.extract import Facts
-    from tests.memory import traced
-
-    built = build(SEEDS, Settings()).table
-    table = QuadTable.of_rows(built.terms, built.rows())
-    facts, _, peak = traced(lambda: Facts(table))
-    assert facts.subjects_of(RDF.type, BENCH.Benchmark)
-    assert peak < len(table), (peak, len(table))

@@ -7,6 +7,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
+from graph.search import INDEX_FILE
 from graph.store import writing
 
 QUADS = [ox.Quad(ox.NamedNode(f"https://example.org/s{i}"), ox.NamedNode("https://example.org/p"),
@@ -29,7 +30,8 @@ class _Recording:
 def dumps(tmp_path: Path) -> tuple[Path, Path]:
     quads, merge = tmp_path / "dump.nq", tmp_path / "dump.nt"
     ox.serialize(QUADS, quads, format=ox.RdfFormat.N_QUADS)
-    ox.serialize([quad.triple for quad in QUADS], merge, format=ox.RdfFormat.N_TRIPLES)
+    # The merge as a read-back writes it: a triple once for each graph that states it.
+    ox.serialize([quad.triple for quad in QUADS * 2], merge, format=ox.RdfFormat.N_TRIPLES)
     return quads, merge
 
 
@@ -48,7 +50,8 @@ def test_a_store_loaded_by_blocks_holds_every_statement_once(
 ) -> None:
     monkeypatch.setattr(writing, "LOAD_BLOCK", 4)
     folder = tmp_path / "store"
-    writing.load(str(folder), *map(str, dumps))
+    writing.load(str(folder), *map(str, dumps), "https://example.org/")
+    assert (folder / INDEX_FILE).is_file()  # the index, written from the store beside it
     store = ox.Store.read_only(str(folder))
     named = {quad for quad in store if quad.graph_name != ox.DefaultGraph()}
     merged = {quad.triple for quad in store if quad.graph_name == ox.DefaultGraph()}

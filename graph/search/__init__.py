@@ -1,9 +1,9 @@
 """Search and the faceted benchmark list, over an index built with the graph.
 
-When a store folder is built, ``write_index`` writes ``INDEX_FILE`` into the new generation
-from the same ``QuadTable`` the graph is loaded from (``graph.store.disk``), so the index is
-always of the graph beside it. A store answers ``search`` and ``browse`` from it
-(``graph.store.local``): the ranking rule is in ``graph.search.ranking``, the facets in
+When a store is written, the process that writes it (``graph.store.writing``) writes
+``INDEX_FILE`` beside it with ``write_index``, from the graph it has just written, so the index
+is always of the graph beside it. A store answers ``search`` and ``browse`` from it
+(``graph.store.artefacts``): the ranking rule is in ``graph.search.ranking``, the facets in
 ``graph.search.facets`` and ``graph.search.browse``.
 """
 

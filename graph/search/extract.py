@@ -1,13 +1,12 @@
-"""Reading the facts the index needs straight from the build's ``QuadTable``.
+"""Reading the facts the index needs from a store: its default graph, the merge of every graph.
 
-The index is written while the store is built, from the same table the store is loaded from,
-so it is always of the same graph. Reading the table costs a numpy mask per predicate and a
-Python pass over the statements that match, about a second at 10,000 records; asking the
-freshly loaded store by SPARQL would cost a query process and several seconds more.
-
-Statements are read as the default graph holds them, the merge of every graph: a value two
-records state is one value here. Every list is in a fixed order (by the N-Triples form of
-its terms), so the same build always writes the same index.
+The index is written from the store it indexes, once the store is written (by the process that
+wrote it: ``graph.store.writing``), so it is always of the same graph. Statements are read as
+the default graph holds them: a value two records state is one value here. Each predicate's
+statements are read once, by pyoxigraph's index of the default graph, and each term is given a
+number the first time it is met, so that the lists the index reads are arrays of numbers
+(``Grouped``). Every list is in a fixed order (by the N-Triples form of its terms), so the same
+graph always gives the same index.
 """
 
 from __future__ import annotations
@@ -18,10 +17,10 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from rdflib import Literal, URIRef
+import pyoxigraph as ox
+from rdflib import URIRef
 
 from graph.dataset.canonical import first_of_runs, sorted_unique_rows
-from graph.dataset.table import OBJECT, PREDICATE, SUBJECT, QuadTable
 
 Values = Mapping[int, list[int]]
 """Object ids by subject id, for one predicate (or several)."""
@@ -70,18 +69,35 @@ class Grouped(Mapping[int, list[int]]):
             yield subject, objects[starts[index]:starts[index + 1]].tolist()
 
 
-class Facts:
-    """The statements of a table by predicate, and the text of its terms."""
+Term = ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple
+"""A term of a store (a quoted triple only where a graph states one: the build never does)."""
 
-    def __init__(self, table: QuadTable) -> None:
-        self._terms = table.terms
-        # The table's own 32-bit rows, read in place (it does not grow while it is indexed):
-        # three 64-bit columns copied were held while the index was written
-        # (perf/decisions/rows-read-in-place.md).
-        held = table.held_rows()
-        self._subjects, self._predicates, self._objects = (
-            held[:, SUBJECT], held[:, PREDICATE], held[:, OBJECT])
+
+def term_text(term: Term) -> str:
+    """A literal's lexical form, an IRI's text (a quoted triple's N-Triples form)."""
+    return str(term) if isinstance(term, ox.Triple) else term.value
+
+
+class Facts:
+    """The statements of a store's default graph by predicate, and the text of their terms,
+    each term by its number."""
+
+    def __init__(self, store: ox.Store) -> None:
+        self._store = store
+        self._numbers: dict[Term, int] = {}
+        self._terms: list[Term] = []
         self._cache: dict[tuple[URIRef, ...], Grouped] = {}
+
+    def _number(self, term: Term) -> int:
+        number = self._numbers.get(term)
+        if number is None:
+            number = self._numbers[term] = len(self._terms)
+            self._terms.append(term)
+        return number
+
+    def _statements(self, predicate: URIRef, obj: Term | None = None) -> Iterator[ox.Quad]:
+        return self._store.quads_for_pattern(None, ox.NamedNode(predicate), obj,
+                                             ox.DefaultGraph())
 
     def values(self, predicate: URIRef) -> Values:
         """What each subject has for ``predicate``: distinct objects, in N-Triples order."""
@@ -91,40 +107,42 @@ class Facts:
         """What each subject has for any of ``predicates``, distinct, in N-Triples order."""
         found = self._cache.get(predicates)
         if found is None:
-            ids = [term_id for term_id in map(self._terms.find_iri, predicates)
-                   if term_id is not None]
-            mask = np.isin(self._predicates, ids)
+            number = self._number
+            subjects: list[int] = []
+            objects: list[int] = []
+            for predicate in predicates:
+                for quad in self._statements(predicate):
+                    subjects.append(number(quad.subject))
+                    objects.append(number(quad.object))
             found = self._cache[predicates] = Grouped(
-                self._subjects[mask], self._objects[mask], len(self._terms),
-                self._terms.ntriples.__getitem__)
+                np.asarray(subjects, dtype=np.int64), np.asarray(objects, dtype=np.int64),
+                max(len(self._terms), 1), self.ntriples)
         return found
 
     def id_of(self, iri: URIRef) -> int | None:
-        """The id of an IRI the graph holds; None for one it does not (nothing is added)."""
-        return self._terms.find_iri(iri)
+        """The number of an IRI met so far; None for one not met."""
+        return self._numbers.get(ox.NamedNode(iri))
 
     def subjects_of(self, predicate: URIRef, obj: URIRef) -> list[int]:
-        """The subjects that state ``predicate obj``, distinct, in id order."""
-        predicate_id, object_id = self.id_of(predicate), self.id_of(obj)
-        if predicate_id is None or object_id is None:
-            return []
-        mask = (self._predicates == predicate_id) & (self._objects == object_id)
-        return [int(term) for term in np.unique(self._subjects[mask])]
+        """The subjects that state ``predicate obj``, distinct, in the order they were met."""
+        number = self._number
+        return list(dict.fromkeys(number(quad.subject)
+                                  for quad in self._statements(predicate, ox.NamedNode(obj))))
 
     def text(self, term_id: int) -> str:
         """A literal's lexical form, an IRI's text."""
-        return str(self._terms.terms[term_id])
+        return term_text(self._terms[term_id])
 
     def texts(self, term_ids: Iterable[int]) -> list[str]:
         """The texts of literals (IRIs among them are skipped), in the order given."""
-        terms = self._terms.terms
-        return [str(terms[i]) for i in term_ids if isinstance(terms[i], Literal)]
+        terms = self._terms
+        return [term_text(terms[i]) for i in term_ids if isinstance(terms[i], ox.Literal)]
 
     def is_iri(self, term_id: int) -> bool:
-        return isinstance(self._terms.terms[term_id], URIRef)
+        return isinstance(self._terms[term_id], ox.NamedNode)
 
     def ntriples(self, term_id: int) -> str:
-        return self._terms.ntriples[term_id]
+        return str(self._terms[term_id])
 
 
 def first_text(facts: Facts, values: Values, subject: int) -> str:

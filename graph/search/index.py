@@ -32,8 +32,8 @@ from typing import TypeVar
 from urllib.request import pathname2url
 
 import numpy as np
+import pyoxigraph as ox
 
-from graph.dataset.table import QuadTable
 from graph.errors import BenchgraphError, ErrorKind
 from graph.search import bits
 from graph.search.entities import Entity, entities
@@ -112,10 +112,10 @@ def fts5_available() -> bool:
     return True
 
 
-def write_index(path: Path, table: QuadTable, base: str) -> IndexFigures:
-    """Write the index of ``table`` (built with ``base``) to the new file ``path``."""
+def write_index(path: Path, store: ox.Store, base: str) -> IndexFigures:
+    """Write the index of ``store``'s graph (built with ``base``) to the new file ``path``."""
     with gc_paused(), closing(sqlite3.connect(path)) as db:
-        facts = Facts(table)
+        facts = Facts(store)
         db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + _SCHEMA)
         db.executemany("INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("base", base)])
         entity_count, names, words = _write_search(db, facts)

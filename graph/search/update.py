@@ -1,11 +1,10 @@
 """The index of an incremental build: the previous generation's index with the rows of what
 changed written again, when that gives the file a full build writes; else written whole.
 
-A full write reads every statement of the table (``Facts``) and every entity and benchmark
-(perf/decisions/search-index-updated.md). After one record changed, only the entities and
-benchmarks whose rows read a changed statement can differ, so the previous file is copied
-and those rows written again, from a table of the statements about them alone. Which rows
-read what:
+A full write reads every statement the index needs from the store (``Facts``). After one
+record changed, only the entities and benchmarks whose rows read a changed statement can
+differ, so the previous file is copied and those rows written again, from the statements
+about them alone, read from the store into a small store of their own. Which rows read what:
 
 - an entity's row (``graph.search.entities``): its own statements (subject), and the labels
   of its tags (``bench:tag`` objects);
@@ -28,19 +27,17 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
+import pyoxigraph as ox
 from rdflib import URIRef
 
-from graph.dataset.table import OBJECT, PREDICATE, SUBJECT, QuadTable
 from graph.namespace import BENCH
 from graph.search.entities import entities
-from graph.search.extract import Facts
+from graph.search.extract import Facts, Term, term_text
 from graph.search.facets import ORDER_COLUMNS, BenchmarkRow, benchmark_rows
 from graph.search.index import (
     FORMAT,
@@ -53,15 +50,15 @@ from graph.search.index import (
 )
 from graph.system.gc_pause import gc_paused
 
-Ids = npt.NDArray[np.int64]
+_MERGE = ox.DefaultGraph()
 
 
-def update_index(path: Path, before: Path, table: QuadTable, base: str, changed: Ids
-                 ) -> bool:
-    """Write the index of ``table`` to the new file ``path``: ``before`` (the index of the
-    table before ``changed``: the statements, as rows, that one of the two tables holds and
-    the other does not) updated where that gives a full build's file, else written whole.
-    Returns whether it was updated."""
+def update_index(path: Path, before: Path, store: ox.Store, base: str,
+                 mentioned: Iterable[Term]) -> bool:
+    """Write the index of ``store``'s graph to the new file ``path``: ``before`` (the index of
+    the graph before a change; ``mentioned``, the subjects and objects of every statement the
+    change removed or added) updated where that gives a full build's file, else written
+    whole. Returns whether it was updated."""
     with gc_paused():
         if before.is_file():
             shutil.copyfile(before, path)
@@ -69,55 +66,46 @@ def update_index(path: Path, before: Path, table: QuadTable, base: str, changed:
                 # As ``write_index`` writes it: no journal, no sync (the commit's fsync wrote
                 # the whole copied file out).
                 db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
-                if _Update(db, table, base, changed).apply():
+                if _Update(db, store, base, set(mentioned)).apply():
                     db.commit()
                     return True
             path.unlink()
-        write_index(path, table, base)
+        write_index(path, store, base)
         return False
 
 
 class _Update:
-    """One index file brought up to date with a table, if no number moves."""
+    """One index file brought up to date with a store's graph, if no number moves."""
 
-    def __init__(self, db: sqlite3.Connection, table: QuadTable, base: str,
-                 changed: Ids) -> None:
-        self.db, self.base = db, base
-        self.terms = table.terms
-        self.rows = table.held_rows()  # read in place: rows() copies 1.3 M rows as 64-bit ids
-        mentioned = np.union1d(changed[:, SUBJECT], changed[:, OBJECT])
+    def __init__(self, db: sqlite3.Connection, store: ox.Store, base: str,
+                 mentioned: set[Term]) -> None:
+        self.db, self.base, self.store = db, base, store
         pointing = self._subjects(mentioned)
-        self.entity_nodes = np.union1d(mentioned, pointing)  # a tag's label: its holders
+        self.entity_nodes = mentioned | pointing  # a tag's label: its holders
         tasks = self._subjects(pointing, BENCH.harnessTask)  # a harness's label: via tasks
         described = self._objects(mentioned, BENCH.describes)  # a record's review day
-        self.bench_nodes = np.union1d(self.entity_nodes, np.union1d(tasks, described))
+        self.bench_nodes = self.entity_nodes | tasks | described
         harnesses = self._objects(self._objects(self.bench_nodes, BENCH.harnessTask),
                                   BENCH.harness)
-        around = np.concatenate([
-            self.entity_nodes, self.bench_nodes, harnesses,
-            self._objects(self.entity_nodes), self._objects(self.bench_nodes),
-            self._subjects(self.bench_nodes, BENCH.describes)])
-        rows = self.rows
-        about = rows[np.isin(rows[:, SUBJECT], around)]
-        self.facts = Facts(QuadTable.of_rows(self.terms, about))
+        around = (self.entity_nodes | self.bench_nodes | harnesses
+                  | self._objects(self.entity_nodes) | self._objects(self.bench_nodes)
+                  | self._subjects(self.bench_nodes, BENCH.describes))
+        about = ox.Store()
+        about.extend(quad for node in around if isinstance(node, ox.NamedNode | ox.BlankNode)
+                     for quad in store.quads_for_pattern(node, None, None, _MERGE))
+        self.facts = Facts(about)
 
-    def _subjects(self, objects: Ids, predicate: URIRef | None = None) -> Ids:
+    def _subjects(self, objects: set[Term], predicate: URIRef | None = None) -> set[Term]:
         """The subjects of statements of ``objects`` (by ``predicate``, or any)."""
-        mask = np.isin(self.rows[:, OBJECT], objects)
-        if predicate is not None:
-            mask &= self.rows[:, PREDICATE] == self._id(predicate)
-        return np.unique(self.rows[mask, SUBJECT])
+        named = None if predicate is None else ox.NamedNode(predicate)
+        return {quad.subject for node in objects
+                for quad in self.store.quads_for_pattern(None, named, node, _MERGE)}
 
-    def _objects(self, subjects: Ids, predicate: URIRef | None = None) -> Ids:
+    def _objects(self, subjects: set[Term], predicate: URIRef | None = None) -> set[Term]:
         """The objects of statements of ``subjects`` (by ``predicate``, or any)."""
-        mask = np.isin(self.rows[:, SUBJECT], subjects)
-        if predicate is not None:
-            mask &= self.rows[:, PREDICATE] == self._id(predicate)
-        return np.unique(self.rows[mask, OBJECT])
-
-    def _id(self, iri: URIRef) -> int:
-        found = self.terms.find_iri(iri)
-        return -1 if found is None else found
+        named = None if predicate is None else ox.NamedNode(predicate)
+        return {quad.object for node in subjects if isinstance(node, ox.NamedNode | ox.BlankNode)
+                for quad in self.store.quads_for_pattern(node, named, None, _MERGE)}
 
     def apply(self) -> bool:
         return self._same_format() and self._search() and self._browse()
@@ -129,7 +117,7 @@ class _Update:
 
     def _search(self) -> bool:
         db, facts = self.db, self.facts
-        wanted = {facts.text(node) for node in self.entity_nodes.tolist()}
+        wanted = {term_text(node) for node in self.entity_nodes}
         fresh = [entity for entity in entities(facts) if entity.iri in wanted]
         held = self._held("SELECT iri, id, kind FROM entity WHERE iri IN", wanted)
         if {entity.iri: entity.kind for entity in fresh} != {
@@ -161,7 +149,7 @@ class _Update:
 
     def _browse(self) -> bool:
         db, facts = self.db, self.facts
-        wanted = {facts.text(node) for node in self.bench_nodes.tolist()}
+        wanted = {term_text(node) for node in self.bench_nodes}
         fresh = [row for row in benchmark_rows(facts, self.base) if row.iri in wanted]
         held = self._held("SELECT iri, id, '' FROM bench WHERE iri IN", wanted)
         if {row.iri for row in fresh} != set(held):

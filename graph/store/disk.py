@@ -39,7 +39,6 @@ from typing import TYPE_CHECKING
 from graph.build.stats import GraphStats
 from graph.dataset.table import QuadTable
 from graph.export.formats import NQUADS, NTRIPLES
-from graph.search import INDEX_FILE, write_index
 from graph.store.base import BuildFacts
 from graph.store.changes import NOT_KEPT, BuildChanges
 from graph.store.errors import StoreError
@@ -79,11 +78,11 @@ def build_store(
     let_go: bool = False, lock: BuildLock | None = None,
 ) -> Manifest:
     """Write a new generation of ``table`` under ``folder`` and switch to it: the pyoxigraph
-    store, the search index, ``validation`` (the build's report, when it was validated) and,
-    with ``kept`` (the state of this build), what the next build needs to be an incremental
-    one (``graph.store.rebuild``). ``stats`` are the table's counts, kept in the manifest. The
-    dumps are not written here: a store writes each from its Oxigraph data when it is first
-    asked for it (``graph.store.files``).
+    store and its search index (written by the process that loads it), ``validation`` (the
+    build's report, when it was validated) and, with ``kept`` (the state of this build), what
+    the next build needs to be an incremental one (``graph.store.rebuild``). ``stats`` are the
+    table's counts, kept in the manifest. The dumps are not written here: a store writes each
+    from its Oxigraph data when it is first asked for it (``graph.store.files``).
 
     The load comes last, in a process of its own (``graph.store.writing``), from the
     table's N-Quads and N-Triples written to files that are removed once it is done. With
@@ -116,13 +115,13 @@ def _build_store(
         written = write_dumps(loaded, table, facts.base, LOADED_FORMATS)
         if kept is not None:
             kept.save(loading, None)
-        write_index(loading / INDEX_FILE, table, facts.base)
         if validation is not None:
             write_validation(loading, validation)
         if let_go:
             table.let_go()
         release_free_memory()  # before the load's process starts, beside this one
-        _Writing("load", loading, *(loaded / dump_name(fmt) for fmt in LOADED_FORMATS)).wait()
+        quads, union = (loaded / dump_name(fmt) for fmt in LOADED_FORMATS)
+        load_generation(loading, quads, union, facts.base)
         shutil.rmtree(loaded)
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
@@ -131,6 +130,13 @@ def _build_store(
                         triples=written[NTRIPLES].statements)
     _switch(folder, loading, manifest)
     return manifest
+
+
+def load_generation(path: Path, quads: Path, union: Path, base: str) -> None:
+    """Write a new store at ``path`` from the N-Quads file ``quads`` (its named graphs) and the
+    N-Triples file ``union`` (their merge, repeats allowed), and its search index, the data's
+    base IRI being ``base``: by the writing process (``graph.store.writing``)."""
+    _Writing("load", path, quads, union, base).wait()
 
 
 def compared_with(folder: Path, facts: BuildFacts) -> BuildFacts:
@@ -165,12 +171,16 @@ class StoreUpdate:
         self._generation = new_generation_name()
         self._loading = folder / loading_name(self._generation)
         self._child = _Writing("update", self._loading, folder / previous.generation,
-                               sends_input=True)
+                               previous.facts.base, sends_input=True)
+        self.index_updated = False
+        """Whether the index was the previous one updated (else written whole), once
+        applied."""
 
     def apply(self, update: GraphUpdate, facts: BuildFacts, stats: GraphStats,
               write: Callable[[Path], None]) -> Manifest:
-        """Give the store's process ``update`` and, while it applies it, let ``write`` put the
-        rest of the generation into its folder (the index, the state); then switch to it. As
+        """Give the store's process ``update`` and, while it applies it (and brings the search
+        index up to date), let ``write`` put the rest of the generation into its folder (the
+        state); then switch to it. As
         for ``build_store``, nothing is switched to until all of it is complete, and a full
         disk is ``NoSpace``."""
         with reported_when_full(self._folder):
@@ -178,7 +188,8 @@ class StoreUpdate:
                 child.send(update)
                 child.wait_ready()
                 write(self._loading)
-            more_quads, more_triples = map(int, child.output.split())
+            more_quads, more_triples, updated = map(int, child.output.split())
+            self.index_updated = bool(updated)
             manifest = Manifest(self._generation, facts, stats,
                                 quads=self._previous.quads + more_quads,
                                 triples=self._previous.triples + more_triples)
@@ -259,16 +270,17 @@ def _write_out(folder: Path) -> None:
 
 
 class _Writing:
-    """A store's Oxigraph data written at ``path`` by its own process
+    """A store's Oxigraph data and search index written at ``path`` by its own process
     (``graph.store.writing``, which says why not a forked one) while the block runs:
-    ``load`` (bulk-loading the N-Quads and N-Triples files ``arguments`` names) or ``update``
-    (a checkpoint of the store at ``arguments[0]``, with ``update`` applied). ``wait_ready``
+    ``load`` (bulk-loading the N-Quads and N-Triples files ``arguments`` names, the data's
+    base IRI last) or ``update`` (a checkpoint of the store at ``arguments[0]``, with
+    ``update`` applied; the base IRI second). ``wait_ready``
     returns once the folder ``path`` is there; leaving the block waits for the rest and
     raises StoreError if it failed; ``output`` is then what it wrote after ``ready``."""
 
     output: str = ""
 
-    def __init__(self, command: str, path: Path, *arguments: Path,
+    def __init__(self, command: str, path: Path, *arguments: Path | str,
                  sends_input: bool = False) -> None:
         self._path = path
         self._child = subprocess.Popen(
@@ -340,4 +352,4 @@ class _Writing:
 
 
 __all__ = ["MANIFEST", "GraphUpdate", "Manifest", "StoreUpdate", "build_store", "compared_with",
-           "read_manifest", "updating_store"]
+           "load_generation", "read_manifest", "updating_store"]

@@ -23,8 +23,9 @@ the base IRI, the reading limits); ``--full`` builds everything again.
 4. The next generation is written beside the current one (``graph.store.disk.updating_store``,
    whose process starts the checkpoint of the Oxigraph store as the rebuild starts):
    the Oxigraph store as a checkpoint of the current one with the changed graphs replaced and
-   their merge mended; the search index, the previous one with the rows around the change
-   written again where no number moves (``graph.search.update``), else whole; the state.
+   their merge mended, and then, by the same process from the store it has written, the
+   search index: the previous one with the rows around the change written again where no
+   number moves (``graph.search.update``), else whole; beside it, the state.
    Then the manifest switches to it, as after a full build. Its dumps are written from its
    store when first asked for (``graph.store.files``).
 
@@ -59,8 +60,6 @@ from graph.mapping.context import MappingContext
 from graph.mapping.identity import BenchmarkIndex
 from graph.mapping.iris import Iris
 from graph.namespace import BENCH
-from graph.search import INDEX_FILE
-from graph.search.update import update_index
 from graph.settings import Settings
 from graph.store.base import BuildFacts
 from graph.store.changes import BuildChanges
@@ -208,15 +207,13 @@ def _rebuild_into(next_generation: StoreUpdate, previous: _Previous, paths: Sequ
     figures.files_imported = len(fresh)
 
     def write(loading: Path) -> None:
-        figures.index_updated = update_index(loading / INDEX_FILE, before / INDEX_FILE,
-                                             table, settings.base, change.statements)
-        clock.lap("index")
         if validation is not None:
             write_validation(loading, validation)
         state.save(loading, before, fresh)
         clock.lap("state")
 
     switched = next_generation.apply(update, facts, stats, write)
+    figures.index_updated = next_generation.index_updated
     clock.lap("switch")
     return Rebuilt(result, switched, figures)
 
@@ -299,9 +296,6 @@ class _Change:
     """Term ids of the named graphs whose statements may have changed."""
     subjects: Ids
     """Term ids of the subjects whose statements (in any graph) may have changed."""
-    statements: Ids
-    """The statements (subject, predicate, object) one of the two tables holds and the other
-    does not, in any graph (a statement a record graph held and holds again is none)."""
     records: Ids
     """Term ids of the record graphs whose statements are not the same in the two tables
     (of ``graphs``, those that were not merely mapped again to the same statements)."""
@@ -413,10 +407,8 @@ def _changes(removed: Ids, added: Ids, build: int) -> _Change:
     if len(build_subjects):
         graphs = np.union1d(graphs, [build])
     subjects = np.union1d(np.unique(records[:, SUBJECT]), build_subjects)
-    net = sorted(_statements(removed) ^ _statements(added))
-    statements = np.asarray(net, dtype=np.int64).reshape(len(net), 3)
     differ = sorted({quad[0] for quad in _quads(old_records) ^ _quads(new_records)})
-    return _Change(graphs.astype(np.int64), subjects.astype(np.int64), statements,
+    return _Change(graphs.astype(np.int64), subjects.astype(np.int64),
                    np.asarray(differ, dtype=np.int64))
 
 

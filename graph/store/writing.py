@@ -1,10 +1,10 @@
 """The process that writes a generation's Oxigraph store (``graph.store.disk``): the only
 process that ever opens a store for writing.
 
-- ``python -m graph.store.writing load PATH QUADS UNION``: a new store at PATH, bulk-loaded
-  with the named graphs (an N-Quads file) and their merge (an N-Triples file) in the default
-  graph (a full build).
-- ``python -m graph.store.writing update PATH PREVIOUS``: the store at PATH is made a
+- ``python -m graph.store.writing load PATH QUADS UNION BASE``: a new store at PATH,
+  bulk-loaded with the named graphs (an N-Quads file) and their merge (an N-Triples file, whose
+  repeated lines the loader keeps once) in the default graph (a full build).
+- ``python -m graph.store.writing update PATH PREVIOUS BASE``: the store at PATH is made a
   checkpoint of the one at PREVIOUS (opened read-only: it may be serving; RocksDB hard-links
   the files they share); then the named graphs its standard input names are replaced by what
   that says they hold, and their merge in the default graph is mended (an incremental
@@ -12,10 +12,16 @@ process that ever opens a store for writing.
   is read after the checkpoint, so that a rebuild starts this process before it knows what
   changed, and the start and the checkpoint run beside its reading and mapping.
 
+Either then writes the search index beside the store, from the graph it has just written
+(``graph.search``, data of base IRI BASE): a load writes it whole; an update brings
+PREVIOUS's index up to date around the statements it removed or added
+(``graph.search.update``).
+
 Each writes ``ready`` on its standard output once the folder PATH exists (the parent may
-then write files beside the store's), and exits with 0 when the store is complete, an update
-having written on the line after ``ready`` how many statements the named graphs and the
-merge hold more than before (``replace_graphs``); a system
+then write files beside the store's), and exits with 0 when the store and its index are
+complete, an update having written on the line after ``ready`` how many statements the named
+graphs and the merge hold more than before (``replace_graphs``), and 1 when it updated the
+index, 0 when it wrote it whole; a system
 error is written on its standard error, with exit code 1, or ``NO_SPACE`` when it says the
 disk (or the quota) is full (RocksDB's errors carry the system's words, not its number).
 
@@ -32,14 +38,18 @@ process-wide pool of background threads that a fork does not copy: a forked chil
 process that had opened any store (a test, the performance suite) waits for ever when it
 opens or flushes one. And a process that has run RocksDB and then forks (a forking server
 does, for its workers) leaves its threads behind in each child, whose exit then crashes.
-It imports nothing but pyoxigraph, so it starts in a tenth of a second.
+It imports nothing but pyoxigraph until its store is written, so it starts in a tenth of a
+second; an update imports the index's code while its parent still reads and maps.
 """
 
 import errno
 import json
 import os
+import sqlite3
 import sys
+from dataclasses import dataclass
 from itertools import islice
+from pathlib import Path
 
 import pyoxigraph as ox
 
@@ -58,13 +68,16 @@ def _ready() -> None:
     sys.stdout.flush()
 
 
-def load(path: str, quads: str, union: str) -> None:
+def load(path: str, quads: str, union: str, base: str) -> None:
     store = ox.Store(path)
     _ready()
     _load_blocks(store, quads, ox.RdfFormat.N_QUADS)
     _load_blocks(store, union, ox.RdfFormat.N_TRIPLES)
     store.flush()
     store.optimize()
+    from graph.search import INDEX_FILE, write_index
+
+    write_index(Path(path) / INDEX_FILE, store, base)
     del store
 
 
@@ -75,39 +88,57 @@ def _load_blocks(store: ox.Store, dump: str, fmt: ox.RdfFormat) -> None:
             store.bulk_load(block, format=fmt)
 
 
-def update(path: str, previous: str) -> None:
+def update(path: str, previous: str, base: str) -> None:
     old = ox.Store.read_only(previous)
     old.backup(path)
     del old
     _ready()
+    from graph.search import INDEX_FILE
+    from graph.search.update import update_index
+
     graphs = json.loads(sys.stdin.buffer.readline() or b"[]")
     nquads = sys.stdin.buffer.read()
     store = ox.Store(path)
-    quads, triples = replace_graphs(store, graphs, nquads)
+    replaced = replace_graphs(store, graphs, nquads)
     store.flush()
+    updated = update_index(Path(path) / INDEX_FILE, Path(previous) / INDEX_FILE, store, base,
+                           replaced.mentioned)
     del store
-    sys.stdout.write(f"{quads} {triples}\n")
+    sys.stdout.write(f"{replaced.quads} {replaced.triples} {int(updated)}\n")
 
 
-def replace_graphs(store: ox.Store, graphs: list[str], nquads: bytes) -> tuple[int, int]:
+@dataclass(frozen=True)
+class Replaced:
+    """What ``replace_graphs`` changed."""
+
+    quads: int
+    """How many statements the named graphs hold more than before (or fewer: negative)."""
+    triples: int
+    """How many the merge holds more than before (or fewer: negative)."""
+    mentioned: frozenset[ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple]
+    """The subjects and objects of every statement removed or added."""
+
+
+def replace_graphs(store: ox.Store, graphs: list[str], nquads: bytes) -> Replaced:
     """Make each of ``graphs`` hold exactly its statements in ``nquads``; a triple that no
-    named graph holds any more leaves the default graph (the merge), a new one joins it.
-    Returns how many statements the named graphs, and the merge, hold more than before (or
-    fewer: negative)."""
+    named graph holds any more leaves the default graph (the merge), a new one joins it."""
     default = ox.DefaultGraph()
     stated: dict[ox.NamedNode, set[ox.Quad]] = {ox.NamedNode(g): set() for g in graphs}
     for quad in ox.parse(nquads, format=ox.RdfFormat.N_QUADS):
         stated[quad.graph_name].add(quad)
     gone: list[ox.Triple] = []
+    mentioned: set[ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] = set()
     quads = triples = 0
     for graph, now in stated.items():
         before = set(store.quads_for_pattern(None, None, None, graph))
         for quad in before - now:
             store.remove(quad)
             gone.append(quad.triple)
+            mentioned.update((quad.subject, quad.object))
             quads -= 1
         for quad in now - before:
             store.add(quad)
+            mentioned.update((quad.subject, quad.object))
             quads += 1
             merged = ox.Quad(quad.subject, quad.predicate, quad.object, default)
             if merged not in store:
@@ -118,7 +149,7 @@ def replace_graphs(store: ox.Store, graphs: list[str], nquads: bytes) -> tuple[i
         if not any(quad.graph_name != default for quad in held):
             store.remove(ox.Quad(triple.subject, triple.predicate, triple.object, default))
             triples -= 1
-    return quads, triples
+    return Replaced(quads, triples, frozenset(mentioned))
 
 
 def main(arguments: list[str]) -> int:
@@ -128,15 +159,19 @@ def main(arguments: list[str]) -> int:
             load(*rest)
         else:
             update(*rest)
-    except OSError as error:
+    except (OSError, sqlite3.Error) as error:
         print(error, file=sys.stderr)
         return exit_code(error)
     return 0
 
 
-def exit_code(error: OSError) -> int:
-    """The exit code of a process that met ``error``: ``NO_SPACE`` for a full disk or quota."""
-    full = error.errno in _FULL or any(os.strerror(code) in str(error) for code in _FULL)
+def exit_code(error: OSError | sqlite3.Error) -> int:
+    """The exit code of a process that met ``error``: ``NO_SPACE`` for a full disk or quota
+    (SQLite's own code for it, writing the index)."""
+    if isinstance(error, sqlite3.Error):
+        full = getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+    else:
+        full = error.errno in _FULL or any(os.strerror(code) in str(error) for code in _FULL)
     return NO_SPACE if full else 1
 
 

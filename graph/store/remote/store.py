@@ -16,11 +16,13 @@ as an empty graph, not left to the engine. A query that names graphs itself (``G
 ``FROM``) reads the engine's own dataset: every named graph the engine holds, which on an
 engine whose default graph is the union of all (Virtuoso) includes the merge graph too.
 
-Search, browsing, dumps and the validation report's files are made here, once, from the
-data graphs read back, a thousand graphs a query (the same files a store folder keeps, by
-the same writers: ``graph.store.files``), in a temporary folder removed at
-``close``: on first use, or, after ``start_preparing`` (what ``serve`` does), in a process
-of their own while the store already answers (``graph.store.remote.prepared``).
+Search, browsing, dumps and the validation report's files are made here from the data
+graphs read back, a thousand graphs a query, into a local store of their own in a temporary
+folder removed at ``close``: a generation like a store folder's, written by the same process
+(``graph.store.writing``: the Oxigraph data and the search index), with the report's files
+beside it and each dump written from it when first asked for (``graph.store.files``). It is
+made on first use, or, after ``start_preparing`` (what ``serve`` does), in a process of its
+own while the store already answers (``graph.store.remote.prepared``).
 """
 
 from __future__ import annotations
@@ -31,20 +33,13 @@ import threading
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from itertools import islice
+from functools import cached_property
 from pathlib import Path
 
 import pyoxigraph as ox
 
 from graph.build.stats import GraphStats
-from graph.dataset.oxigraph import to_rdflib
-from graph.dataset.table import QuadTable
 from graph.export.formats import Format
-from graph.search import (
-    INDEX_FILE,
-    write_index,
-)
 from graph.sparql.admission import Admitted, admit_bound
 from graph.sparql.errors import QueryError
 from graph.sparql.result import QueryResult
@@ -58,13 +53,10 @@ from graph.store.base import (
     StoredFile,
 )
 from graph.store.describe import describe_node
+from graph.store.disk import load_generation
 from graph.store.errors import StoreError
-from graph.store.files import (
-    DUMP_FORMATS,
-    dump_name,
-    write_dumps,
-    write_validation,
-)
+from graph.store.files import LOADED_FORMATS, dump_name, write_validation
+from graph.store.following import Served
 from graph.store.process.pool import QueryTimeout
 from graph.store.query_log import logged
 from graph.store.remote.client import EngineLimit, RemoteError, RemoteTimeout
@@ -76,14 +68,6 @@ from graph.store.space import reported_when_full
 from graph.validation.report import ValidationReport
 
 _SOURCE = "the query"
-_BATCH = 100_000
-"""Statements read back from the engine into the table at a time (its terms then held
-once, in the table)."""
-_TERMS_KEPT = 1 << 16
-"""Terms of the answers whose rdflib form is kept, the most recently met: a graph's
-statements share their graph, predicates and most subjects, and the vocabulary recurs, and
-making every term one by one was nearly half the time of making the files
-(perf/decisions/remote-read-back-terms-kept.md)."""
 GRAPHS_PER_QUERY = 1_000
 """Data graphs read back a query. One query for them all, at 100,000 records, did not
 finish within the time limit, and an engine may also stop a long query at a limit of its
@@ -111,6 +95,7 @@ class RemoteStore:
     _folder: Path | None = field(default=None, init=False, repr=False)
     _preparation: Preparation | None = field(default=None, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    _served: Served | None = field(default=None, init=False, repr=False)
     kind = "sparql"
     """The kind of store it is (``graph.store.kinds``), as its queries' log lines name it."""
 
@@ -182,8 +167,15 @@ class RemoteStore:
         return self._artefacts
 
     def _dump(self, fmt: Format) -> StoredFile:
-        generation = self.loaded()
-        return StoredFile(generation / dump_name(fmt), generation.name)
+        return self._files().dump(fmt)
+
+    def _files(self) -> Served:
+        """The local store made from the engine, served as a generation's files are."""
+        folder = self.loaded()
+        with self._lock:
+            if self._served is None:
+                self._served = Served(folder, self.manifest.facts, self.manifest.counts)
+            return self._served
 
     @cached_property
     def _report(self) -> ValidationReport | None:
@@ -214,38 +206,44 @@ class RemoteStore:
                 self._preparation = Preparation.start(self._make_into)
 
     def _make_into(self, folder: Path) -> Path:
-        """Make the search index, dumps and the report's files in ``folder``; the generation
-        folder that holds them."""
-        table = self._read_data_graphs()
+        """Make the local store of the data graphs, its search index and the report's files
+        in ``folder``; the generation folder that holds them."""
         generation = folder / "files"
+        load = folder / "load"
         with reported_when_full(folder):
-            generation.mkdir()
-            write_dumps(generation, table, self.base, DUMP_FORMATS)
-            write_index(generation / INDEX_FILE, table, self.base)
+            load.mkdir()
+            quads, union = (load / dump_name(fmt) for fmt in LOADED_FORMATS)
+            self._read_data_graphs(quads, union)
+            load_generation(generation, quads, union, self.base)
+            shutil.rmtree(load)
             report = self._report
             if report is not None:
                 write_validation(generation, report)
         return generation
 
-    def _read_data_graphs(self) -> QuadTable:
-        """Every statement of the data graphs, ``GRAPHS_PER_QUERY`` graphs a query;
+    def _read_data_graphs(self, quads: Path, union: Path) -> None:
+        """Every statement of the data graphs, ``GRAPHS_PER_QUERY`` graphs a query, written
+        as N-Quads to ``quads`` and, without their graphs, as N-Triples to ``union``;
         StoreError when the engine gave fewer than the push wrote (an engine's own row cap,
         say)."""
         graphs = self.manifest.data_graphs()
         timeout = max(self.engine.client.timeout, self.limits.timeout)
-        table = QuadTable()
-        converted = lru_cache(maxsize=_TERMS_KEPT)(to_rdflib)
-        for start in range(0, len(graphs), GRAPHS_PER_QUERY):
-            text = read_back(graphs[start:start + GRAPHS_PER_QUERY])
-            rows = self.engine.each_row(text, Dataset(), timeout=timeout)
-            while batch := [tuple(map(converted, row)) for row in islice(rows, _BATCH)]:
-                table.extend(batch)  # type: ignore[arg-type]
-        if len(table) != self.manifest.quads:
-            raise StoreError(f"{self.engine.query_url.url} gave {len(table):,} statements of "
+        count = 0
+        with quads.open("w", encoding="utf-8") as nquads, \
+                union.open("w", encoding="utf-8") as ntriples:
+            for start in range(0, len(graphs), GRAPHS_PER_QUERY):
+                text = read_back(graphs[start:start + GRAPHS_PER_QUERY])
+                for subject, predicate, obj, graph in self.engine.each_row(text, Dataset(),
+                                                                          timeout=timeout):
+                    triple = f"{subject} {predicate} {obj}"
+                    nquads.write(f"{triple} {graph} .\n")
+                    ntriples.write(f"{triple} .\n")
+                    count += 1
+        if count != self.manifest.quads:
+            raise StoreError(f"{self.engine.query_url.url} gave {count:,} statements of "
                              f"the data graphs, where the push wrote {self.manifest.quads:,}: "
                              "its own limit on answers (Virtuoso's ResultSetMaxRows) may have "
                              "cut it, or the graphs changed since; push again")
-        return table
 
     def prepare(self) -> None:
         """Nothing to start: a worker opens its connection on its first query."""
@@ -258,6 +256,9 @@ class RemoteStore:
         self.engine.close()
         if self._preparation is not None:
             self._preparation.stop()
+        if self._served is not None:
+            self._served.close()
+            self._served = None
         if self._folder is not None:
             shutil.rmtree(self._folder.parent, ignore_errors=True)
             self._folder = None
