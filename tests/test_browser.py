@@ -209,7 +209,13 @@ HOSTILE_NAME = "<script>alert('name')</script> Hostile <img src=x onerror=alert(
 
 
 def test_hostile_labels_in_the_editors_results_are_text(watched: Watched) -> None:
-    """YASR draws the cells of a result table itself: a label holding markup stays text."""
+    """YASR draws the cells of a result table itself: a label holding markup stays text.
+
+    YASR also keys each cell for sorting and filtering with DOMPurify, which parses the raw
+    label as HTML in a document of its own: the label's ``onerror`` is parsed there and never
+    run. Chromium (from 156 at least) reports that parse as an inline handler blocked by the
+    policy, the second wall. Those reports alone are let through here, and only with no
+    dialog opened (the fixture checks it): any other violation still fails the test."""
     watched.open("/sparql")
     page = watched.page
     query = ('PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n'
@@ -222,6 +228,10 @@ def test_hostile_labels_in_the_editors_results_are_text(watched: Watched) -> Non
     assert HOSTILE_NAME in table.inner_text()
     assert table.locator("script, img, svg, iframe").count() == 0
     watched.shoot("editor-hostile")
+    page.evaluate("() => new Promise((done) => setTimeout(done, 50))")  # reports in flight
+    watched.violations[:] = [
+        seen for seen in watched.violations
+        if not seen.startswith(("script-src-attr inline ", "Executing inline event handler"))]
 
 
 def test_hostile_text_on_the_validation_pages_is_text(watched: Watched) -> None:
