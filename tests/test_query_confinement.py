@@ -17,9 +17,9 @@ from graph.build.graphs import BuildResult
 from graph.errors import BenchgraphError
 from graph.settings import Settings
 from graph.sparql.admission import Admitted
-from graph.store.process import confinement
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.local import LocalStore
+from graph.store.process import confinement
 from tests.test_service_trap import Trap, trapping
 
 LOCAL_KINDS = ["memory", "oxigraph"]

@@ -6,7 +6,7 @@ the default graph holds them: a value two records state is one value here. Each 
 statements are read once, by pyoxigraph's index of the default graph, and each term is given a
 number the first time it is met, so that the lists the index reads are arrays of numbers
 (``Grouped``). Every list is in a fixed order (by the N-Triples form of its terms), so the same
-graph always gives the same index.
+graph always gives the same index (perf/decisions/search-index-from-the-store.md).
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """The index of an incremental build: the previous generation's index with the rows of what
 changed written again, when that gives the file a full build writes; else written whole.
 
-A full write reads every statement the index needs from the store (``Facts``). After one
-record changed, only the entities and benchmarks whose rows read a changed statement can
-differ, so the previous file is copied and those rows written again, from the statements
-about them alone, read from the store into a small store of their own. Which rows read what:
+A full write reads every statement the index needs from the store (``Facts``), and every
+entity and benchmark (perf/decisions/search-index-updated.md). After one record changed,
+only the entities and benchmarks whose rows read a changed statement can differ, so the
+previous file is copied and those rows written again, from the statements about them alone,
+read from the store into a small store of their own. Which rows read what:
 
 - an entity's row (``graph.search.entities``): its own statements (subject), and the labels
   of its tags (``bench:tag`` objects);
