@@ -121,11 +121,19 @@ class Replaced:
 
 def replace_graphs(store: ox.Store, graphs: list[str], nquads: bytes) -> Replaced:
     """Make each of ``graphs`` hold exactly its statements in ``nquads``; a triple that no
-    named graph holds any more leaves the default graph (the merge), a new one joins it."""
+    named graph holds any more leaves the default graph (the merge), a new one joins it.
+
+    The statements are compared as the store keeps them: Oxigraph keeps a literal in its
+    canonical form (``"100.0"^^xsd:decimal`` as ``"100"``, a time zone ``+00:00`` as ``Z``), so
+    ``nquads`` are put in a store of their own in memory first and read back from it, and a
+    statement written in another form of the same value is no change (else it would count as
+    one removed and one added, and its literal, shared by many nodes, as a changed term)."""
     default = ox.DefaultGraph()
-    stated: dict[ox.NamedNode, set[ox.Quad]] = {ox.NamedNode(g): set() for g in graphs}
-    for quad in ox.parse(nquads, format=ox.RdfFormat.N_QUADS):
-        stated[quad.graph_name].add(quad)
+    kept = ox.Store()
+    kept.extend(ox.parse(nquads, format=ox.RdfFormat.N_QUADS))
+    stated: dict[ox.NamedNode, set[ox.Quad]] = {
+        ox.NamedNode(g): set(kept.quads_for_pattern(None, None, None, ox.NamedNode(g)))
+        for g in graphs}
     gone: list[ox.Triple] = []
     mentioned: set[ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] = set()
     quads = triples = 0
