@@ -155,13 +155,14 @@ def test_the_load_files_are_written_once_and_removed(
     """A store is bulk-loaded from the build's N-Quads and N-Triples, written once each, and
     gone once it is loaded."""
     written: list[str] = []
-    real = disk.write_dumps
+    real = disk.write_load_files
 
-    def counting(folder: Path, table: object, base: str, formats: tuple[Format, ...]) -> object:
-        written.extend(fmt.name for fmt in formats)
-        return real(folder, table, base, formats)  # type: ignore[arg-type]
+    def counting(folder: Path, table: object, base: str) -> object:
+        files = real(folder, table, base)  # type: ignore[arg-type]
+        written.extend(fmt.name for fmt in files)
+        return files
 
-    monkeypatch.setattr(disk, "write_dumps", counting)
+    monkeypatch.setattr(disk, "write_load_files", counting)
     manifest = build_into(tmp_path / "store", seed_build, settings)
     assert sorted(written) == sorted(fmt.name for fmt in LOADED_FORMATS)
     generation = tmp_path / "store" / manifest.generation

@@ -129,7 +129,7 @@ def test_a_full_disk_where_the_build_writes_is_one_line(
     def full(*args: object, **kwargs: object) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    target = {"load files": "write_dumps", "manifest": "_write_manifest"}
+    target = {"load files": "write_load_files", "manifest": "_write_manifest"}
     monkeypatch.setattr(disk, target[where], full)
     capsys.readouterr()
     assert main(["build", *map(str, MORE), "--store", f"oxigraph:{folder}", "--full"]) == 2

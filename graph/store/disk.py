@@ -42,7 +42,7 @@ from graph.export.formats import NQUADS, NTRIPLES
 from graph.store.base import BuildFacts
 from graph.store.changes import NOT_KEPT, BuildChanges
 from graph.store.errors import StoreError
-from graph.store.files import LOADED_FORMATS, dump_name, write_dumps, write_validation
+from graph.store.files import LOADED_FORMATS, dump_name, write_load_files, write_validation
 from graph.store.generations import (
     CHECKPOINTING,
     loading_name,
@@ -112,7 +112,7 @@ def _build_store(
     try:
         loading.mkdir()
         loaded.mkdir()
-        written = write_dumps(loaded, table, facts.base, LOADED_FORMATS)
+        written = write_load_files(loaded, table, facts.base)
         if kept is not None:
             kept.save(loading, None)
         if validation is not None:

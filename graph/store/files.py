@@ -1,4 +1,6 @@
-"""The files a store generation keeps beside its Oxigraph data: the dumps and the validation report.
+"""The files a store generation keeps beside its Oxigraph data: the dumps and the validation
+report (the search index beside them is written by the store's writing process:
+``graph.store.writing``).
 
 - ``dump.ttl``, ``dump.nt``, ``dump.trig``, ``dump.nq``, ``dump.jsonld``: the graph in every
   dump format, each written from the generation's own Oxigraph store the first time it is
@@ -48,10 +50,11 @@ def dump_name(fmt: Format) -> str:
     return f"{DUMP_STEM}{fmt.extension}"
 
 
-def write_dumps(folder: Path, table: QuadTable, base: str,
-                formats: tuple[Format, ...]) -> dict[Format, Written]:
-    """Write ``table`` in each of ``formats`` into ``folder``, one after another."""
-    return {fmt: write_file(folder / dump_name(fmt), table, fmt, base=base) for fmt in formats}
+def write_load_files(folder: Path, table: QuadTable, base: str) -> dict[Format, Written]:
+    """Write what a store is loaded from (``LOADED_FORMATS``: the named graphs, and their
+    merge) of ``table`` into ``folder``, one after another."""
+    return {fmt: write_file(folder / dump_name(fmt), table, fmt, base=base)
+            for fmt in LOADED_FORMATS}
 
 
 def made_dump(generation: Path, fmt: Format, base: str, spare: Path) -> StoredFile:
@@ -99,6 +102,6 @@ __all__ = [
     "VALIDATION_TURTLE",
     "dump_name",
     "made_dump",
-    "write_dumps",
+    "write_load_files",
     "write_validation",
 ]
