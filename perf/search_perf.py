@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from graph.build.graphs import build
+from graph.build.graphs import read
 from graph.search import BrowseRequest, write_index
 from graph.settings import Settings
 from graph.store.disk import read_manifest
@@ -71,11 +71,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         folder = args.store or Path(scratch) / "store"
         if args.store is None:
-            built = build([args.catalog], settings)
             wall = time.perf_counter()
-            build_into(folder, built, settings)
-            print(f"store folder (graph and index): {time.perf_counter() - wall:.1f} s wall")
-            del built
+            build_into(folder, read([args.catalog], settings), settings)
+            print(f"build into the store folder (graph and index): "
+                  f"{time.perf_counter() - wall:.1f} s wall")
         generation = folder / read_manifest(folder).generation
         # A process of its own: this one forks the store's zygote below, after which no
         # process of the family may have opened RocksDB (graph.store.writing).

@@ -28,10 +28,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+import pyoxigraph as ox
 
 from graph.build.graphs import build
-from graph.dataset.table import GRAPH, PREDICATE
 from graph.namespace import ONTOLOGY_IRI, curie
 from graph.settings import Settings
 from perf.generate_catalog import DEFAULT_PROFILE, PROFILES, write_catalog
@@ -79,13 +78,12 @@ def shape(path: Path) -> Shape:
     files = [path] if path.is_file() else sorted(path.glob("*.txt"))
     records = [json.loads(file.read_text(encoding="utf-8")) for file in files]
     count = len(records)
-    table = build([path], Settings()).table
-    rows = table.held_rows()
-    ontology = table.terms.find_iri(ONTOLOGY_IRI)
-    predicates = rows[rows[:, GRAPH] != (-1 if ontology is None else ontology), PREDICATE]
-    ids, counts = np.unique(predicates, return_counts=True)
-    by_predicate = {curie(str(table.terms.terms[int(term)])): int(n) / count
-                    for term, n in zip(ids.tolist(), counts.tolist(), strict=True)}
+    store = build([path], Settings()).store
+    ontology = ox.NamedNode(ONTOLOGY_IRI)
+    predicates: Counter[str] = Counter(
+        quad.predicate.value for quad in store.quads_for_pattern(None, None, None, None)
+        if isinstance(quad.graph_name, ox.NamedNode) and quad.graph_name != ontology)
+    by_predicate = {curie(iri): n / count for iri, n in predicates.items()}
     filled: Counter[str] = Counter()
     for record in records:
         filled.update({leaf: int(full) for leaf, full in fields(record)})
@@ -93,7 +91,7 @@ def shape(path: Path) -> Shape:
     return Shape(
         records=count,
         bytes=sum(file.stat().st_size for file in files) / count,
-        quads=len(predicates) / count,
+        quads=predicates.total() / count,
         predicates=dict(sorted(by_predicate.items())),
         filled={leaf: n / count for leaf, n in sorted(filled.items())},
         body_sections=sum(len(re.findall(r"^## ", b, re.MULTILINE)) for b in bodies) / count,

@@ -80,8 +80,10 @@ def describe(built: Run, reused: bool) -> str:
 
 def _build(argv: Sequence[str]) -> dict[str, Any]:
     import resource
+    from functools import partial
 
-    from graph.build.apart import build_apart
+    from graph.build.graphs import read
+    from graph.ingest.kept import Spool
     from graph.settings import Settings
     from graph.store.kinds import build_into
     from graph.store.rebuild import kept_build
@@ -94,15 +96,15 @@ def _build(argv: Sequence[str]) -> dict[str, Any]:
     catalog, folder = Path(argv[0]), Path(argv[1])
     settings = Settings()
     started = time.perf_counter()
-    result = build_apart([catalog], settings)
+    records = read([catalog], settings, keep=Spool())
     built = time.perf_counter()
-    build_into(folder, result, settings, validate=True, kept=kept_build(result, settings),
-               let_go=True)
+    result = build_into(folder, records, settings, validate=True,
+                        state=partial(kept_build, settings=settings))[0]
     stored = time.perf_counter()
     return {"seconds": stored - started, "build_seconds": built - started,
             "store_seconds": stored - built, "cpu_seconds": cpu(),
-            "how": f"load and map {built - started:.1f} s, validation, dumps and store "
-                   f"{stored - built:.1f} s; CPU {cpu():.1f} s",
+            "how": f"read {built - started:.1f} s, mapped into the store, validated and "
+                   f"indexed {stored - built:.1f} s; CPU {cpu():.1f} s",
             "records": len(result.report.records), "folder_mb": folder_mb(folder)}
 
 

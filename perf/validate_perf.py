@@ -1,16 +1,14 @@
 """The validate section: ``graph.validation.validate`` on N synthetic records and on N/10, and one
-record
-changed, against plain pyshacl on the same data.
+record changed, against plain pyshacl on the same data.
 
     python -m perf.run validate [--records 10000] [--rounds 3] [--plain] [--updates 20]
 
 Measured in rounds, each phase in a fresh process (``python -m perf.validate_perf PHASE``);
-the catalog is built untimed first in every phase, as ``benchgraph build --store`` builds it
-(mapped in a forked child, ``graph.build.apart``):
+the catalog is built untimed first in every phase, into a store in memory:
 
-- ours, full: ``graph.validation.validate.validate(table)`` on N/10 records and on N records, as
-  ``benchgraph build --store`` and ``benchgraph validate`` run it (the build's table read
-  graph by graph, nothing kept once checked), and the growth ratio between the two (10.0 is
+- ours, full: ``graph.validation.validate.validate(store)`` on N/10 records and on N records, as
+  ``benchgraph build --store`` and ``benchgraph validate`` run it (the store read graph by
+  graph, nothing kept once checked), and the growth ratio between the two (10.0 is
   linear); with ``--small-rounds K``, N/10 records are validated K times a round, once
   before N and the rest after, and the ratio is read from their median;
 - ours, kept: ``ValidationSession().validate(quads)`` on N records, the session that keeps
@@ -201,26 +199,25 @@ def _clock(work: Callable[[], Any]) -> tuple[dict[str, float], Any]:
 
 
 def _built(folder: str) -> tuple[Any, dict[str, Any]]:
-    """DIR built as ``benchgraph build --store`` builds it: loaded and mapped in a forked child
-    (``graph.build.apart``), so that what this process holds before validating (``rss_before_mb``)
-    is what the command's process holds; the child's peak is in the phase's, from ``wait4``."""
-    from graph.build.apart import build_apart
+    """DIR built into a store in memory (``graph.build.graphs.build``); what this process
+    holds before validating is ``rss_before_mb``."""
+    from graph.build.graphs import build
     from graph.settings import Settings
     from graph.validation.validate import bundled_shapes
 
     bundled_shapes()  # parsing the shapes is start-up, not validation
-    result = build_apart([Path(folder)], Settings())  # a catalog with defects has files rejected
-    return result, {"quads": len(result.table), "records": len(result.report.records),
+    result = build([Path(folder)], Settings())  # a catalog with defects has files rejected
+    return result, {"quads": len(result.quads), "records": len(result.report.records),
                     "rejected": len(result.report.rejected), "rss_before_mb": _peak_mb()}
 
 
 def phase_full(args: Sequence[str]) -> dict[str, Any]:
-    """Builds DIR (untimed), then validates every record of it from the build's table (timed),
-    as ``benchgraph build --store`` does."""
+    """Builds DIR (untimed), then validates every record of it from the build's store (timed),
+    graph by graph, as ``benchgraph build --store`` does."""
     from graph.validation.validate import validate
 
     result, detail = _built(args[0])
-    clock, report = _clock(lambda: validate(result.table))
+    clock, report = _clock(lambda: validate(result.store))
     return {**clock, **detail, **_counts(report)}
 
 

@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from rdflib import Dataset
 
-from graph.build.graphs import BuildResult, build
+from graph.build.graphs import GraphInMemory, build
 from graph.export import to_dataset
 from graph.resources import data_dir
 from graph.settings import Settings
@@ -50,28 +50,27 @@ def settings() -> Settings:
 
 
 @pytest.fixture(scope="session")
-def seed_build(settings: Settings) -> BuildResult:
+def seed_build(settings: Settings) -> GraphInMemory:
     return build(list(SEEDS), settings)
 
 
 @pytest.fixture(scope="session")
-def bundled_build(settings: Settings) -> BuildResult:
+def bundled_build(settings: Settings) -> GraphInMemory:
     """The bundled catalog built once per test process: several test modules read it, and its
-    build is the slowest fixture they share. Read it, never change it; writing it into a store
-    (``build_into``) freezes its term table, so a test that looks terms up builds its own."""
+    build is the slowest fixture they share. Read it, never change it."""
     return build([data_dir("catalog")], settings)
 
 
 @pytest.fixture(scope="session")
-def seed_store(seed_build: BuildResult, settings: Settings) -> Iterator[Store]:
+def seed_store(seed_build: GraphInMemory, settings: Settings) -> Iterator[Store]:
     """The seeds in a memory store: what commands and pages query."""
-    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build)
+    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build.records)
     yield store
     store.close()
 
 
 @pytest.fixture(scope="session")
-def seed_dataset(seed_build: BuildResult) -> Dataset:
+def seed_dataset(seed_build: GraphInMemory) -> Dataset:
     """The seeds' graph; queries see the union of all named graphs."""
     return to_dataset(seed_build.quads)
 
@@ -88,7 +87,7 @@ def no_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", params=STORE_KINDS)
-def live_server(request: pytest.FixtureRequest, seed_build: BuildResult, settings: Settings,
+def live_server(request: pytest.FixtureRequest, seed_build: GraphInMemory, settings: Settings,
                 tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """``benchgraph serve --port 0`` on the bundled catalog, one for the whole session on each
     kind of store (memory; an oxigraph:DIR store built from it; a sparql: store over each
@@ -101,7 +100,7 @@ def live_server(request: pytest.FixtureRequest, seed_build: BuildResult, setting
         return
     folder = tmp_path_factory.mktemp(f"served-{kind}")
     if kind == "oxigraph":
-        build_into(folder / "store", seed_build, settings, validate=True)
+        build_into(folder / "store", seed_build.records, settings, validate=True)
         with serve(["--store", f"oxigraph:{folder / 'store'}"]) as server:
             yield server
         return
@@ -126,7 +125,7 @@ def crawl_store(settings: Settings, crawl_paths: list[Path]) -> Iterator[LocalSt
 
 
 @pytest.fixture(scope="module")
-def built(request: pytest.FixtureRequest, settings: Settings) -> BuildResult:
+def built(request: pytest.FixtureRequest, settings: Settings) -> GraphInMemory:
     """The ``CATALOG`` folders of the requesting test module, built."""
     catalog: list[Path] = request.module.CATALOG
     return build(catalog, settings)
@@ -149,7 +148,7 @@ def shared_engines(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedE
 
 
 @pytest.fixture(scope="module")
-def store(built: BuildResult, settings: Settings, store_kind: str,
+def store(built: GraphInMemory, settings: Settings, store_kind: str,
           tmp_path_factory: pytest.TempPathFactory,
           shared_engines: SharedEngines) -> Iterator[Store]:
     """The module's catalog in a store of each kind in turn; a remote kind's pushed into the

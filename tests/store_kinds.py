@@ -11,6 +11,7 @@ engine is not installed (``tests.system_tools``).
 
 from __future__ import annotations
 
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -19,12 +20,13 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from graph.build.graphs import BuildResult, build
+from graph.build.graphs import GraphInMemory, build
 from graph.settings import Settings
 from graph.store.base import Store
-from graph.store.kinds import StoreSpec, build_facts, build_into, open_store
+from graph.store.kinds import StoreSpec, build_into, open_store
+from graph.store.remote.engine import Engine
 from graph.store.remote.manifest import engine_for
-from graph.store.remote.push import push
+from graph.store.remote.push import Progress, PushOutcome, push
 from tests.engines import ENGINES, RunningEngine
 from tests.seeds import SEEDS
 from tests.system_tools import OXIGRAPH, VIRTUOSO, VIRTUOSO_ISQL, needs
@@ -74,23 +76,29 @@ def remote_settings(settings: Settings, engine: RunningEngine) -> Settings:
     return settings.model_copy(update={"graph_store": engine.store})
 
 
-def push_into(engine: RunningEngine, built: BuildResult, settings: Settings, *,
-              validate: bool = False) -> None:
-    """``benchgraph push`` of ``built`` into ``engine``, as the command does it."""
-    report = None
-    if validate:
-        from graph.validation.validate import validate as run_validation
-
-        report = run_validation(built.quads, settings)
+def push_into(engine: RunningEngine, built: GraphInMemory, settings: Settings, *,
+              validate: bool = False) -> PushOutcome:
+    """``benchgraph push`` of ``built`` into ``engine``, as the command does it: built into a
+    local store first (validated too with ``validate``), which the push reads."""
     client = engine_for(engine.query, remote_settings(settings, engine))
     try:
-        push(client, built, build_facts(built, settings.base), report)
+        return pushed(client, built, settings, validate=validate)
     finally:
         client.close()
 
 
+def pushed(client: Engine, built: GraphInMemory, settings: Settings, *, validate: bool = False,
+           progress: Progress | None = None) -> PushOutcome:
+    """``built`` pushed by ``client``: built into a local store first (validated too with
+    ``validate``), which the push reads, as ``benchgraph push`` does."""
+    with tempfile.TemporaryDirectory(prefix="benchgraph-test-push-") as folder:
+        manifest = build_into(Path(folder), built.records, settings, validate=validate,
+                              served=False)[1]
+        return push(client, Path(folder) / manifest.generation, manifest, progress)
+
+
 @contextmanager
-def opened(kind: str, built: BuildResult, folder: Path, settings: Settings, *,
+def opened(kind: str, built: GraphInMemory, folder: Path, settings: Settings, *,
            validate: bool = False, engines: SharedEngines | None = None) -> Iterator[Store]:
     """A store of ``kind`` holding ``built`` (validated too with ``validate``), made in
     ``folder`` (an empty folder of the test's); closed, and its engine stopped, after. With
@@ -99,9 +107,10 @@ def opened(kind: str, built: BuildResult, folder: Path, settings: Settings, *,
     with ExitStack() as stack:
         store: Store
         if kind == "memory":
-            store = open_store(StoreSpec("memory"), settings, built=built, validate=validate)
+            store = open_store(StoreSpec("memory"), settings, built=built.records,
+                               validate=validate)
         elif kind == "oxigraph":
-            build_into(folder / "store", built, settings, validate=validate)
+            build_into(folder / "store", built.records, settings, validate=validate)
             store = open_store(StoreSpec("oxigraph", str(folder / "store")), settings)
         else:
             engine = (engines.of(kind) if engines is not None
@@ -143,17 +152,17 @@ def seeds_and(folder: Path, settings: Settings | None = None) -> SeedsAnd:
     chosen = settings or Settings()
 
     @pytest.fixture(scope="module")
-    def built() -> BuildResult:
+    def built() -> GraphInMemory:
         result = build([*SEEDS, folder], chosen)
         assert result.report.rejected == [] and result.report.warnings == []
         return result
 
     @pytest.fixture(scope="module")
-    def triples(built: BuildResult) -> set[tuple[object, object, object]]:
+    def triples(built: GraphInMemory) -> set[tuple[object, object, object]]:
         return {(s, p, o) for s, p, o, _g in built.quads}
 
     @pytest.fixture(scope="module")
-    def store(built: BuildResult, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    def store(built: GraphInMemory, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
         with opened("oxigraph", built, tmp_path_factory.mktemp("store"), chosen) as found:
             yield found
 

@@ -20,7 +20,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from graph.build.graphs import BuildResult
+from graph.build.graphs import GraphInMemory
 from graph.settings import Settings
 from graph.store.base import Store
 from graph.validation.validate import ValidationReport, validate
@@ -35,7 +35,7 @@ BASE = Settings().base
 
 
 @pytest.fixture(scope="module")
-def report(built: BuildResult) -> ValidationReport:
+def report(built: GraphInMemory) -> ValidationReport:
     return validate(built.quads, Settings())
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from graph.build.graphs import BuildResult, build
+from graph.build.graphs import GraphInMemory, build
 from graph.search import BrowseRequest, SearchError
 from graph.search.facets import FACETS, NOT_STATED, SORTS
 from graph.search.text import name_key
@@ -332,7 +332,7 @@ VIRTUOSO_PUSH = ("Virtuoso 7.2.5 refuses the PUT of the bundled catalog's push m
 
 
 @pytest.fixture(scope="module")
-def bundled(store_kind: str, settings: Settings, bundled_build: BuildResult,
+def bundled(store_kind: str, settings: Settings, bundled_build: GraphInMemory,
             tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlaskClient]:
     """A client of the bundled catalog (``catalog/``) in a store of each kind."""
     if store_kind == "virtuoso":

@@ -165,10 +165,10 @@ def two_builds(kind: str, folder: Path, settings: Settings) -> Iterator[Store]:
     with ExitStack() as stack:
         store: Store
         if kind == "memory":
-            store = open_store(StoreSpec("memory"), settings, built=after)
+            store = open_store(StoreSpec("memory"), settings, built=after.records)
         elif kind == "oxigraph":
             for made in (before, after):
-                build_into(folder / "store", made, settings)
+                build_into(folder / "store", made.records, settings)
             store = open_store(StoreSpec("oxigraph", str(folder / "store")), settings)
         else:
             engine = stack.enter_context(ENGINES[kind](folder / "engine"))

@@ -15,7 +15,7 @@ import pytest
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 
-from graph.build.graphs import BuildResult, build
+from graph.build.graphs import GraphInMemory, build
 from graph.dataset.oxigraph import to_rdflib
 from graph.settings import Settings
 from graph.sparql.named import ad_hoc_query
@@ -73,7 +73,7 @@ NO_DEFECT = ["paper-url-only.json", "paper-doi-only.json"]
 
 
 @pytest.fixture(scope="module")
-def report(built: BuildResult) -> ValidationReport:
+def report(built: GraphInMemory) -> ValidationReport:
     return validate(built.quads, Settings())
 
 
@@ -97,7 +97,7 @@ def test_every_fixture_is_listed_here_and_in_the_readme() -> None:
     assert all(f"`{case.shape}`" in readme and f"`{case.field}`" in readme for case in CASES)
 
 
-def test_no_file_is_rejected_and_each_defect_is_one_warning(built: BuildResult) -> None:
+def test_no_file_is_rejected_and_each_defect_is_one_warning(built: GraphInMemory) -> None:
     assert built.report.rejected == []
     assert len(built.report.records) == len(CASES) + len(NO_DEFECT)
     assert sorted(w.path.name for w in built.report.warnings) == sorted(c.file for c in CASES)
@@ -121,7 +121,7 @@ def test_the_value_comes_back_verbatim_as_plain_text(store: Store, case: Defect)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.file)
-def test_the_warning_names_the_file_and_the_field(built: BuildResult, case: Defect) -> None:
+def test_the_warning_names_the_file_and_the_field(built: GraphInMemory, case: Defect) -> None:
     (warning,) = [w for w in built.report.warnings if w.path.name == case.file]
     assert (warning.path, warning.field, warning.value) == (DEFECTS / case.file, case.field,
                                                             case.value)
@@ -202,7 +202,7 @@ def test_a_directory_page_release_date_in_words_is_kept_and_warned(tmp_path: Pat
     (warning,) = result.report.warnings
     assert (warning.path.name, warning.field, warning.value) == ("page.txt", "facts.released",
                                                                  "c. 2018")
-    with closing(open_store(StoreSpec.parse("memory"), Settings(), built=result)) as store:
+    with closing(open_store(StoreSpec.parse("memory"), Settings(), built=result.records)) as store:
         rows = select(store, "SELECT ?value WHERE { $benchmark bench:released ?value }",
                       "toy_directory_benchmark")
     assert rows == [(Literal("c. 2018"),)]

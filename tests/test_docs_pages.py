@@ -13,7 +13,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.compare import isomorphic
 from rdflib.namespace import OWL, RDF, SH, XSD
 
-from graph.build.graphs import BuildResult
+from graph.build.graphs import GraphInMemory
 from graph.namespace import BENCH, BENCH_IRI
 from graph.ontology import ontology_graph
 from graph.settings import Settings
@@ -256,9 +256,9 @@ def test_validation_as_data(client: FlaskClient, crawl_store: LocalStore) -> Non
 
 
 def test_a_store_built_without_validating_says_so(
-    client: FlaskClient, seed_build: BuildResult, settings: Settings
+    client: FlaskClient, seed_build: GraphInMemory, settings: Settings
 ) -> None:
-    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build)
+    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build.records)
     try:
         plain = create_app(settings, store).test_client()
         page = plain.get("/validation", headers=HTML)

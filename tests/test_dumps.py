@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from graph.build.graphs import BuildResult
+from graph.build.graphs import GraphInMemory
 from graph.cli import main
 from graph.export.formats import TURTLE, Format
 from graph.settings import Settings
@@ -18,7 +18,7 @@ from graph.store import disk
 from graph.store.disk import read_manifest
 from graph.store.errors import StoreError
 from graph.store.files import DUMP_FORMATS as FORMATS
-from graph.store.files import LOADED_FORMATS, dump_name
+from graph.store.files import dump_name
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.local import LocalStore
 from web import create_app
@@ -124,9 +124,9 @@ def test_dumps_page_lists_every_dump(client: FlaskClient, crawl_store: LocalStor
 
 
 def test_a_store_writes_a_dump_once_when_first_asked_for(
-    tmp_path: Path, seed_build: BuildResult, settings: Settings
+    tmp_path: Path, seed_build: GraphInMemory, settings: Settings
 ) -> None:
-    manifest = build_into(tmp_path / "store", seed_build, settings)
+    manifest = build_into(tmp_path / "store", seed_build.records, settings)[1]
     generation = tmp_path / "store" / manifest.generation
     assert not list(generation.glob("*dump*"))  # nothing written before it is asked for
     assert not (generation / "validation.json").exists()  # not asked to validate
@@ -149,32 +149,23 @@ def test_a_store_writes_a_dump_once_when_first_asked_for(
         again.close()
 
 
-def test_the_load_files_are_written_once_and_removed(
-    tmp_path: Path, seed_build: BuildResult, settings: Settings, monkeypatch: pytest.MonkeyPatch
+def test_a_store_build_leaves_no_file_of_its_statements(
+    tmp_path: Path, seed_build: GraphInMemory, settings: Settings
 ) -> None:
-    """A store is bulk-loaded from the build's N-Quads and N-Triples, written once each, and
-    gone once it is loaded."""
-    written: list[str] = []
-    real = disk.write_load_files
-
-    def counting(folder: Path, table: object, base: str) -> object:
-        files = real(folder, table, base)  # type: ignore[arg-type]
-        written.extend(fmt.name for fmt in files)
-        return files
-
-    monkeypatch.setattr(disk, "write_load_files", counting)
-    manifest = build_into(tmp_path / "store", seed_build, settings)
-    assert sorted(written) == sorted(fmt.name for fmt in LOADED_FORMATS)
+    """A build streams its statements into the store's writing process: no file of them is
+    written beside the store, and no dump until one is asked for."""
+    manifest = build_into(tmp_path / "store", seed_build.records, settings)[1]
     generation = tmp_path / "store" / manifest.generation
-    assert not [path for path in generation.rglob("*") if path.suffix in (".nq", ".nt")]
+    assert not [path for path in generation.rglob("*")
+                if path.suffix in (".nq", ".nt", ".ttl", ".trig", ".jsonld")]
 
 
 def test_a_store_of_the_earlier_format_is_refused(
-    tmp_path: Path, seed_build: BuildResult, settings: Settings
+    tmp_path: Path, seed_build: GraphInMemory, settings: Settings
 ) -> None:
     """A store folder written before generations kept their files cannot serve them."""
     folder = tmp_path / "store"
-    build_into(folder, seed_build, settings)
+    build_into(folder, seed_build.records, settings)
     manifest = folder / disk.MANIFEST
     manifest.write_text(manifest.read_text().replace('"format": 2', '"format": 1'))
     with pytest.raises(StoreError, match="another version"):

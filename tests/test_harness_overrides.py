@@ -6,7 +6,7 @@ another answer."""
 import pytest
 from rdflib import URIRef
 
-from graph.build.graphs import BuildResult, index_records
+from graph.build.graphs import GraphInMemory, index_records
 from graph.ingest.loader import LoadReport, load_records
 from graph.ingest.records import HarnessEntry
 from graph.mapping.identity import BenchmarkIndex, grouping_id, index_benchmarks
@@ -157,7 +157,7 @@ def test_an_entry_that_is_no_benchmark_is_set_apart(
 
 
 def test_the_bundled_catalog_warns_only_of_the_entries_left_out(
-        bundled_build: BuildResult) -> None:
+        bundled_build: GraphInMemory) -> None:
     """No override misses its entry or its tasks, and no two entries of one name disagree
     that neither an override has settled nor ``KEPT_APART`` lists; what is left out is named,
     one warning each."""
@@ -180,7 +180,7 @@ def test_every_shared_dataset_and_paper_is_a_merge_or_checked_apart(
 
 
 def test_an_override_names_the_benchmark_its_entry_alone_describes(
-        bundled_build: BuildResult) -> None:
+        bundled_build: GraphInMemory) -> None:
     built = bundled_build
     kobest = URIRef(f"{Settings().base}benchmark/kobest")
     labels = {(p, str(o)) for s, p, o, _ in built.quads if s == kobest and p in (RDFS.label,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from rdflib import Literal, URIRef
 
-from graph.build.graphs import BuildResult, build
+from graph.build.graphs import GraphInMemory, build
 from graph.dataset.quads import Quad
 from graph.ingest.importers.base import RecordRejected
 from graph.ingest.importers.harness_snapshot import HarnessSnapshotImporter
@@ -33,15 +33,15 @@ BASE = SETTINGS.base
 
 
 @pytest.fixture(scope="module")
-def built() -> BuildResult:
+def built() -> GraphInMemory:
     result = build([*SEEDS, MATCH], SETTINGS)
     assert result.report.rejected == []
     return result
 
 
 @pytest.fixture(scope="module")
-def store(built: BuildResult) -> Iterator[Store]:
-    opened = open_store(StoreSpec.parse("memory"), SETTINGS, built=built)
+def store(built: GraphInMemory) -> Iterator[Store]:
+    opened = open_store(StoreSpec.parse("memory"), SETTINGS, built=built.records)
     yield opened
     opened.close()
 
@@ -129,7 +129,7 @@ def test_the_notice_beside_the_snapshots_is_no_record() -> None:
 # -- matching -----------------------------------------------------------------------------
 
 
-def test_entries_meet_by_name_confirmed_by_the_arxiv_id(built: BuildResult) -> None:
+def test_entries_meet_by_name_confirmed_by_the_arxiv_id(built: GraphInMemory) -> None:
     found = described(built.quads)
     assert {k: v for k, v in found.items() if not k[0].isdigit()} == {
         "helm_mimic_rrs": "mimic_rrs",        # the seed's catalog page
@@ -163,19 +163,19 @@ def test_entries_meet_by_name_confirmed_by_the_arxiv_id(built: BuildResult) -> N
     }
 
 
-def test_a_disagreement_of_papers_is_a_warning_and_no_merge(built: BuildResult) -> None:
+def test_a_disagreement_of_papers_is_a_warning_and_no_merge(built: GraphInMemory) -> None:
     warned = [str(w) for w in built.report.warnings]
     assert f"{MATCH / 'lm_eval.json'}: entries[twin].papers: entries of the same name cite " \
            "another paper: kept apart (value 'twin: arXiv 2402.00002')" in warned
 
 
-def test_an_override_naming_a_task_the_entry_lacks_is_a_warning(built: BuildResult) -> None:
+def test_an_override_naming_a_task_the_entry_lacks_is_a_warning(built: GraphInMemory) -> None:
     warned = [str(w) for w in built.report.warnings]
     assert any("entries[super_glue].tasks: an override names a task the entry does not have"
                in w for w in warned)
 
 
-def test_a_task_override_moves_the_task_to_its_benchmark(built: BuildResult) -> None:
+def test_a_task_override_moves_the_task_to_its_benchmark(built: GraphInMemory) -> None:
     quads = set(built.quads)
     boolq_task = URIRef(f"{BASE}benchmark/boolq/task/lm_eval")
     glue_task = URIRef(f"{BASE}benchmark/superglue/task/lm_eval")
@@ -193,7 +193,7 @@ def test_the_match_never_depends_on_the_order() -> None:
     assert forward.entry_labels == backward.entry_labels
 
 
-def test_a_planted_merge_on_the_arxiv_id_alone_would_be_caught(built: BuildResult) -> None:
+def test_a_planted_merge_on_the_arxiv_id_alone_would_be_caught(built: GraphInMemory) -> None:
     """The test above fails on the over-merge it guards against: give ToyQA-Hard ToyQA's
     name as an alias and it joins ToyQA."""
     records = [loaded.record for loaded in load_records([*SEEDS, MATCH], SETTINGS).records]
@@ -210,7 +210,7 @@ def test_a_planted_merge_on_the_arxiv_id_alone_would_be_caught(built: BuildResul
 
 
 def test_curated_and_harvested_records_meet_on_one_node_in_their_own_graphs(
-    built: BuildResult,
+    built: GraphInMemory,
 ) -> None:
     quads = set(built.quads)
     node = benchmark("mimic_rrs")
@@ -225,7 +225,7 @@ def test_curated_and_harvested_records_meet_on_one_node_in_their_own_graphs(
     assert any(s == entry and o == package for s, _, o, _ in quads)
 
 
-def test_access_is_stated_never_guessed(built: BuildResult) -> None:
+def test_access_is_stated_never_guessed(built: GraphInMemory) -> None:
     quads = set(built.quads)
     entry = record("helm_mimic_rrs")
     stated = {(s, p, o) for s, p, o, g in quads if g == entry}
@@ -241,13 +241,13 @@ def test_access_is_stated_never_guessed(built: BuildResult) -> None:
     assert not any(s == benchmark("toyqa") and p == BENCH.accessLevel for s, p, _, _ in quads)
 
 
-def test_a_harness_suite_is_the_vocabularys_member(built: BuildResult) -> None:
+def test_a_harness_suite_is_the_vocabularys_member(built: GraphInMemory) -> None:
     quads = {(s, p, o) for s, p, o, _ in built.quads}
     assert (benchmark("mimic_rrs"), BENCH.inSuite, URIRef(BENCH_IRI + "MedHELM")) in quads
     assert (benchmark("gsm8k"), BENCH.inSuite, URIRef(BENCH_IRI + "HELMLite")) in quads
 
 
-def test_two_spellings_of_one_tag_are_one_tag_node(built: BuildResult) -> None:
+def test_two_spellings_of_one_tag_are_one_tag_node(built: GraphInMemory) -> None:
     tag = URIRef(f"{BASE}tag/math_word_problems")
     notations = {o for s, p, o, _ in built.quads if s == tag and p == SKOS.notation}
     assert notations == {Literal("math-word-problems")}

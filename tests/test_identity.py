@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from graph.build.graphs import BuildResult
+from graph.build.graphs import GraphInMemory
 from graph.ingest.loader import load_records
 from graph.ingest.records import CatalogPage, DirectoryPage, HarnessEntry, HarnessPackage, Record
 from graph.ingest.records.harness_snapshot import Entry
@@ -77,7 +77,7 @@ def test_own_ids() -> None:
     assert own_id("***").startswith("h")
 
 
-def test_the_seeds_resolve_by_name_alias_and_title(seed_build: BuildResult) -> None:
+def test_the_seeds_resolve_by_name_alias_and_title(seed_build: GraphInMemory) -> None:
     records = [loaded.record for loaded in seed_build.report.records]
     index = index_benchmarks(records)
     assert [index.described_by(r) for r in records] == ["mimic_rrs", "mimic_cxr_classification"]

@@ -11,19 +11,21 @@ import shutil
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pyoxigraph as ox
 import pytest
 
-from graph.build.graphs import BuildResult, build
+from graph.build import derived
+from graph.build.graphs import BuildResult, build, read
 from graph.cli import main
-from graph.export import serialize
-from graph.export.formats import NQUADS
 from graph.ingest import loader
 from graph.ingest.importers.reading import find_record_files
+from graph.ingest.kept import Spool
+from graph.mapping.iris import Iris
+from graph.namespace import BENCH
 from graph.resources import data_dir
 from graph.search import INDEX_FILE
 from graph.settings import Settings
@@ -38,7 +40,6 @@ from graph.store.files import (
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.rebuild import Rebuilt, kept_build, rebuild_store
 from graph.store.state import records as record_chunks
-from graph.store.state import terms as terms_chunks
 from tests.conftest import CRAWL_CATALOG
 
 pytestmark = pytest.mark.slow
@@ -85,9 +86,9 @@ def records(tmp_path: Path) -> Path:
 
 
 def full_build(folder: Path, records: Path, settings: Settings) -> BuildResult:
-    result = build([records], settings)
-    build_into(folder, result, settings, kept=kept_build(result, settings))
-    return result
+    read_now = read([records], settings, keep=Spool())
+    return build_into(folder, read_now, settings,
+                      state=partial(kept_build, settings=settings))[0]
 
 
 def incremental(folder: Path, records: Path, settings: Settings) -> Rebuilt:
@@ -128,7 +129,6 @@ def assert_same_report(rebuilt: Rebuilt, result: BuildResult) -> None:
     assert len(mine.records) == len(theirs.records)
     assert list(map(str, mine.warnings)) == list(map(str, theirs.warnings))
     assert list(map(str, mine.rejected)) == list(map(str, theirs.rejected))
-    assert serialize(rebuilt.result.table, NQUADS).data == serialize(result.table, NQUADS).data
 
 
 def rewrite_page(path: Path, change: Callable[[dict[str, object]], None]) -> None:
@@ -183,42 +183,11 @@ def test_the_records_chunks_are_written_as_one_past_their_bound(
     assert counts == [2, 1, 2]
     kept = state.KeptBuild.load(generation, state.fingerprint(settings))
     assert kept is not None
-    reference = build([records], settings).report.imported
+    reference = read([records], settings).report.imported
     assert {relative: [part.record.record for part in made.parts]
             for relative, made in kept.imported.items()} == {
         str(relative): [part.record.record for part in made.parts]
         for relative, made in reference.items()}
-
-
-def test_the_terms_chunks_are_written_as_one_past_their_bound(
-    tmp_path: Path, records: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A rebuild that states a new term keeps the terms added in a chunk of its own (three
-    files); past ``TERMS_CHUNKS`` chunks the state writes every term as one chunk, and the
-    table reads back as the rebuild held it, term for term and row for row."""
-    monkeypatch.setattr(terms_chunks, "TERMS_CHUNKS", 2)
-    store = tmp_path / "store"
-    full_build(store, records, settings)
-    counts = []
-    for round_number in range(3):
-        rewrite_page(records / SEED_PAGE,
-                     lambda p, n=round_number: p.update(summary=f"Terms round {n}."))
-        rebuilt = incremental(store, records, settings)
-        generation = store / read_manifest(store).generation
-        chunks = json.loads((generation / "state" / "build.json").read_text())["chunks"]
-        counts.append(len(chunks))
-        assert chunks == [f"terms-{n}.json" for n in range(len(chunks))]
-        assert {path.name for path in (generation / "state").glob("terms-*")} == {
-            f"terms-{n}{suffix}" for n in range(len(chunks))
-            for suffix in (".json", ".nt", ".index.npy")}
-    assert counts == [2, 1, 2]
-    kept = state.KeptBuild.load(generation, state.fingerprint(settings))
-    assert kept is not None
-    held = rebuilt.result.table
-    assert len(kept.table.terms) == len(held.terms)
-    assert [kept.table.terms.terms[n] for n in range(len(held.terms))] == [
-        held.terms.terms[n] for n in range(len(held.terms))]
-    assert np.array_equal(kept.table.held_rows(), held.held_rows())
 
 
 def test_a_file_whose_stat_is_kept_is_not_read_again(
@@ -259,7 +228,7 @@ def test_a_file_written_just_before_the_build_is_read_again(
     assert len(read) == len(find_record_files([records]))
 
 
-@pytest.mark.parametrize("failing", ["load_records", "updated_stats", "KeptBuild.save"])
+@pytest.mark.parametrize("failing", ["read", "build_facts", "KeptBuild.save"])
 def test_an_incremental_build_switches_atomically(
     tmp_path: Path, records: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch,
     failing: str,
@@ -340,14 +309,13 @@ def test_a_validated_store_keeps_the_report_a_full_build_makes(
     tmp_path: Path, records: Path, settings: Settings
 ) -> None:
     store, reference = tmp_path / "store", tmp_path / "reference"
-    result = build([records], settings)
-    build_into(store, result, settings, validate=True, kept=kept_build(result, settings))
+    build_into(store, read([records], settings, keep=Spool()), settings, validate=True,
+               state=partial(kept_build, settings=settings))
     # A record whose release date is no date: a warning in the report.
     rewrite_page(records / SEED_PAGE, lambda p: p.update(released="sometime"))
     rebuilt = rebuild_store(store, [records], settings, validate=True)
     assert rebuilt is not None and rebuilt.figures.records_read == 1
-    result = build([records], settings)
-    build_into(reference, result, settings, validate=True)
+    build_into(reference, read([records], settings), settings, validate=True)
     assert_same_store(store, reference)
     generations = [folder / read_manifest(folder).generation for folder in (store, reference)]
     reports = [json.loads((g / VALIDATION_JSON).read_text(encoding="utf-8")) for g in generations]
@@ -375,8 +343,8 @@ def test_a_rebuilt_store_is_served_without_writing_its_folder(
     in the generation, and the dumps, which a store writes on first use, are written into a
     folder of the server's own, never into the generation."""
     store = tmp_path / "store"
-    result = build([records], settings)
-    build_into(store, result, settings, validate=True, kept=kept_build(result, settings))
+    build_into(store, read([records], settings, keep=Spool()), settings, validate=True,
+               state=partial(kept_build, settings=settings))
     rewrite_page(records / SEED_PAGE, lambda p: p.update(summary="changed"))
     assert rebuild_store(store, [records], settings, validate=True) is not None
     generation = store / read_manifest(store).generation
@@ -418,47 +386,24 @@ def test_a_rebuild_copies_the_files_it_may_not_link(
     assert kept and all(path.stat().st_nlink == 1 for path in kept)
 
 
-@pytest.fixture(scope="module")
-def own_bundled_build(settings: Settings) -> BuildResult:
-    """The bundled catalog built for this module: the test looks terms up in its table, and
-    the session's shared build may have been written into a store by then, which freezes its
-    term table (``build_into``)."""
-    return build([data_dir("catalog")], settings)
-
-
 @pytest.mark.parametrize("flip", ["uncatalogued", "catalogued", "none"])
-def test_the_build_graph_mended_is_the_one_derived_whole(settings: Settings, flip: str,
-                                                         own_bundled_build: BuildResult) -> None:
+def test_the_build_graph_mended_is_the_one_derived_whole(settings: Settings, flip: str) -> None:
     """A rebuild derives the build graph again only for the subjects of the statements removed
-    or mapped and the nodes whose ``bench:catalogued`` turns (``rebuild._mend_build_graph``):
+    or added and the nodes whose ``bench:catalogued`` turns (``graph.build.derived.mend``):
     here no statement changed, only which benchmarks are catalogued, and the mended build
-    graph is the one ``add_build_graph`` derives from the whole table."""
-    from graph.build.graphs import add_build_graph
-    from graph.dataset.table import GRAPH, QuadTable
-    from graph.mapping.iris import Iris
-    from graph.namespace import BENCH
-    from graph.store import rebuild
-
-    result = own_bundled_build  # read only: the tables below are new, on its terms
-    iris, terms = Iris(settings.base), result.table.terms
-    build_id = terms.iri(iris.build())
-    rows = result.table.rows()
-    in_build = rows[:, GRAPH] == build_id
-    flags = {terms.terms[s]: str(terms.terms[o]) == "true"
-             for s, p, o, _ in rows[in_build].tolist() if p == terms.iri(BENCH.catalogued)}
+    graph is the one derived from the whole store."""
+    built = build([data_dir("catalog")], settings)
+    store, build_graph = built.store, ox.NamedNode(Iris(settings.base).build())
+    flags = {quad.subject.value: quad.object.value == "true" for quad in
+             store.quads_for_pattern(None, ox.NamedNode(str(BENCH.catalogued)), None, build_graph)}
     catalogued = {node for node, on in flags.items() if on}
     if flip == "uncatalogued":
         catalogued -= {min(catalogued)}
     elif flip == "catalogued":
         catalogued |= {min(node for node, on in flags.items() if not on)}
-    whole = QuadTable.of_rows(terms, rows[~in_build])
-    add_build_graph(whole, catalogued, iris)
-    none = np.empty((0, 4), dtype=np.int64)
-    mended, built, unbuilt = rebuild._mend_build_graph(
-        QuadTable.of_rows(terms, rows[~in_build]), rows[in_build], none, none, catalogued, iris)
-
-    def statements(table: QuadTable) -> set[tuple[int, ...]]:
-        return set(map(tuple, table.rows().tolist()))
-
-    assert statements(mended) == statements(whole)
-    assert (len(built) == len(unbuilt) == 0) == (flip == "none")
+    changed = derived.Changed()
+    derived.mend(store, build_graph, catalogued, derived.flipped(store, build_graph, catalogued),
+                 changed)
+    assert set(store.quads_for_pattern(None, None, None, build_graph)) == derived.derive(
+        store, build_graph, catalogued)
+    assert (changed.quads == 0 and not changed.mentioned) == (flip == "none")

@@ -7,7 +7,7 @@ from typing import Any, cast
 
 import pytest
 
-from graph.build.graphs import BuildResult
+from graph.build.graphs import GraphInMemory
 from graph.cli import main
 from graph.cli.report import MAX_LINES, group_problems, normalised_field, report_lines
 from graph.ingest.importers.base import Problem
@@ -182,7 +182,8 @@ def test_a_report_file_that_cannot_be_written_is_one_line(
     assert err.startswith("benchgraph stats: cannot write ") and err.count("\n") == 1
 
 
-def test_a_build_and_its_report_name_their_size_not_their_contents(seed_build: BuildResult) -> None:
+def test_a_build_and_its_report_name_their_size_not_their_contents(
+        seed_build: GraphInMemory) -> None:
     """pytest writes the arguments of each frame of a failing test: a build's repr holding
     every record and quad took gigabytes on the bundled catalog, and killed the worker."""
     for shown in (repr(seed_build), repr(seed_build.report)):
@@ -190,4 +191,4 @@ def test_a_build_and_its_report_name_their_size_not_their_contents(seed_build: B
     assert repr(seed_build.report) == (
         f"LoadReport({len(seed_build.report.records)} records, "
         f"{len(seed_build.report.warnings)} warnings, 0 rejected)")
-    assert repr(seed_build).startswith(f"BuildResult({len(seed_build.table)} quads, LoadReport(")
+    assert repr(seed_build).startswith("GraphInMemory(LoadReport(")

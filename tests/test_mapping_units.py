@@ -7,17 +7,15 @@ from pathlib import Path, PurePosixPath
 import pytest
 from rdflib import Literal, URIRef
 
-from graph.build.graphs import map_records
 from graph.ingest.importers.base import SourceFile
 from graph.ingest.loader import LoadedRecord
 from graph.ingest.records import CatalogPage
 from graph.mapping.dates import partial_date
-from graph.mapping.iris import Iris
 from graph.mapping.references import Link, markdown_links
 from graph.namespace import BENCH
 from graph.settings import DEFAULT_BASE
 from graph.slug import node_key, slugify
-from graph.vocabulary import bundled_vocabulary
+from tests.mapped import mapped_quads
 
 
 @pytest.mark.parametrize(
@@ -88,7 +86,7 @@ def test_the_same_model_twice_in_one_record_gives_two_results() -> None:
         }
     )
     loaded = LoadedRecord(SourceFile(Path("r.json"), PurePosixPath("r.json"), ""), record)
-    quads = map_records([loaded], Iris(DEFAULT_BASE), bundled_vocabulary()).quads()
+    quads = mapped_quads([loaded])
     scores = {s: o for s, p, o, _ in quads if p == BENCH.score}
     first = f"{DEFAULT_BASE}benchmark/x/result/command_r/r"
     assert scores == {

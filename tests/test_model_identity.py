@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from rdflib import Literal, URIRef
 
-from graph.build.graphs import BuildResult, build
+from graph.build.graphs import GraphInMemory, build
 from graph.ingest.harvest.alpaca_eval import AlpacaEvalReader
 from graph.ingest.harvest.model_ids import with_model_ids
 from graph.ingest.harvest.snapshot import read_snapshot
@@ -46,14 +46,14 @@ def org(key: str) -> URIRef:
 
 
 @pytest.fixture(scope="module")
-def built() -> BuildResult:
+def built() -> GraphInMemory:
     result = build([*SEEDS, FOLDER], SETTINGS)
     assert result.report.rejected == [] and result.report.warnings == []
     return result
 
 
 @pytest.fixture(scope="module")
-def triples(built: BuildResult) -> Triples:
+def triples(built: GraphInMemory) -> Triples:
     return {(s, p, o) for s, p, o, _g in built.quads}
 
 

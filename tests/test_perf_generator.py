@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from graph.cli import main as benchgraph
 from graph.ingest.loader import load_records
 from graph.ingest.records.catalog_page import CatalogPage
 from graph.settings import default_settings
@@ -480,15 +481,11 @@ def test_the_json_report_is_read_in_either_shape(tmp_path: Path) -> None:
 def test_the_records_phase_lists_each_file_and_the_benchmark_it_describes(
     tmp_path: Path,
 ) -> None:
-    from graph.build.graphs import build
-    from graph.export import write_file
-    from graph.export.formats import TURTLE
     from perf.faithful_perf import phase_records
 
     folder = tmp_path / "catalog"
     written = write_catalog(12, folder, seed=4, directory_pages=1, defect_share=0)
-    settings = default_settings()
-    write_file(tmp_path / "out.ttl", build([folder], settings).table, TURTLE, base=settings.base)
+    assert benchgraph(["build", str(folder), "-o", str(tmp_path / "out.ttl")]) == 0
     found = phase_records([str(tmp_path / "out.ttl"), str(folder)])
     assert sorted(found["files"]) == sorted(p.name for p in written) == sorted(found["records"])
     ids = {json.loads(path.read_text("utf-8"))["page"]["id"]: path.name

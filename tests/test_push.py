@@ -23,17 +23,17 @@ import pyoxigraph as ox
 import pytest
 from pydantic import SecretStr
 
-from graph.build.graphs import BuildResult, build
+from graph.build.graphs import GraphInMemory, build
 from graph.settings import Settings
-from graph.store.kinds import StoreSpec, build_facts, open_store
+from graph.store.kinds import StoreSpec, open_store
 from graph.store.remote import push as remote_push
 from graph.store.remote.client import RemoteError, RemoteTimeout
 from graph.store.remote.engine import Dataset
 from graph.store.remote.manifest import engine_for
-from graph.store.remote.push import PushError, PushOutcome, push
+from graph.store.remote.push import PushError, PushOutcome
 from tests.engines import ENGINES, RunningEngine, free_port, oxigraph_server
 from tests.proxy import Proxy, proxy_to
-from tests.store_kinds import STORE_KINDS
+from tests.store_kinds import STORE_KINDS, pushed
 from tests.system_tools import OXIGRAPH, needs
 
 pytestmark = [pytest.mark.engine, needs(OXIGRAPH)]
@@ -88,10 +88,10 @@ def settings_for(engine: RunningEngine, **more: object) -> Settings:
     return Settings(graph_store=engine.store, remote_retries=1, **more)  # type: ignore[arg-type]
 
 
-def push_build(engine: RunningEngine, built: BuildResult, settings: Settings) -> PushOutcome:
+def push_build(engine: RunningEngine, built: GraphInMemory, settings: Settings) -> PushOutcome:
     client = engine_for(engine.query, settings)
     try:
-        return push(client, built, build_facts(built, settings.base), None)
+        return pushed(client, built, settings)
     finally:
         client.close()
 
@@ -223,7 +223,7 @@ def test_a_push_cut_short_by_the_engines_death_is_made_whole_by_the_next(
 
     try:
         with pytest.raises(PushError, match=r"graphs did not go \(.*bench_\d.txt") as failed:
-            push(client, built, build_facts(built, settings.base), None, kill_after_three)
+            pushed(client, built, settings, progress=kill_after_three)
     finally:
         client.close()
     assert "the next push sends them again" in failed.value.message
@@ -386,14 +386,12 @@ def test_a_connection_the_engine_gave_up_on_is_not_used_again(tmp_path: Path) ->
             client.close()
 
 
-def test_the_merge_sent_is_what_build_writes_as_n_triples(tmp_path: Path) -> None:
-    from graph.export import serialize
-    from graph.export.formats import NTRIPLES
+def test_the_merge_sent_is_the_stores_default_graph_as_n_triples(tmp_path: Path) -> None:
     from graph.store.remote.layout import DataGraphs
 
     built = build([write_catalog(tmp_path / "catalog")], Settings())
-    merged = DataGraphs(built.table).merge(None)
-    text = serialize(built.table, NTRIPLES).data
+    merged = DataGraphs(built.store).merge(None)
+    text = built.store.dump(format=ox.RdfFormat.N_TRIPLES, from_graph=ox.DefaultGraph())
     assert b"".join(merged.chunks()) == text
     assert b"".join(merged.chunks()) == text  # made again, the same, each time it is read
     assert (merged.size, merged.lines) == (len(text), text.count(b"\n"))
@@ -449,12 +447,11 @@ def test_a_manifest_and_report_in_many_parts_read_back_whole(
     monkeypatch.setattr(layout, "PART_CHARACTERS", 200)
     settings = settings_for(engine)
     built = build([write_catalog(tmp_path / "catalog")], settings)
-    report = validate(built.table, settings)
 
     def push_validated() -> PushOutcome:
         client = engine_for(engine.query, settings)
         try:
-            return push(client, built, build_facts(built, settings.base), report)
+            return pushed(client, built, settings, validate=True)
         finally:
             client.close()
 
@@ -466,6 +463,7 @@ def test_a_manifest_and_report_in_many_parts_read_back_whole(
     try:
         assert len(store.build_facts().records) == len(RECORDS)
         kept = store.artefacts().validation()
+        report = validate(built.store, settings)
         assert kept is not None and kept.to_json() == report.to_json()
     finally:
         store.close()

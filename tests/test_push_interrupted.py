@@ -26,16 +26,16 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from graph.build.graphs import BuildResult, build
+from graph.build.graphs import GraphInMemory, build
 from graph.settings import Settings
-from graph.store.kinds import build_facts
 from graph.store.remote import push as remote_push
 from graph.store.remote.client import Answer, Body, Client, Credentials, Endpoint
 from graph.store.remote.layout import PushManifest
 from graph.store.remote.manifest import engine_for, find_manifest
-from graph.store.remote.push import PushOutcome, push
+from graph.store.remote.push import PushOutcome
 from tests.engines import ENGINES, RunningEngine, oxigraph_server
 from tests.proxy import Proxy, proxy_to
+from tests.store_kinds import pushed
 from tests.system_tools import OXIGRAPH, needs
 from tests.test_push import BASE, RECORDS, REMOTE_KINDS, data, quads, settings_for, write_catalog
 
@@ -91,11 +91,11 @@ def _half_then_death(body: Body) -> Callable[[], Iterable[bytes]]:
     return chunks
 
 
-def push_with(engine: RunningEngine, built: BuildResult, client: Client) -> PushOutcome:
+def push_with(engine: RunningEngine, built: GraphInMemory, client: Client) -> PushOutcome:
     settings = settings_for(engine)
     remote = replace(engine_for(engine.query, settings), client=client)
     try:
-        return push(remote, built, build_facts(built, settings.base), None)
+        return pushed(remote, built, settings)
     finally:
         remote.close()
 
@@ -127,7 +127,7 @@ class Clean:
     graphs: dict[str, str]
 
 
-def clean_push(folder: Path, built: BuildResult) -> Clean:
+def clean_push(folder: Path, built: GraphInMemory) -> Clean:
     with oxigraph_server(folder) as fresh:
         push_with(fresh, built, DyingClient(None))
         return Clean(data(quads(fresh)), manifest_of(fresh).graphs)
@@ -150,7 +150,7 @@ def assert_whole(engine: RunningEngine, clean: Clean, where: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, BuildResult]:
+def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GraphInMemory]:
     settings = Settings()
     folder = tmp_path_factory.mktemp("catalogs")
     return {"old": build([write_catalog(folder / "old", OLD)], settings),
@@ -158,7 +158,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, BuildResult]:
 
 
 @pytest.fixture(scope="module")
-def clean(builds: dict[str, BuildResult],
+def clean(builds: dict[str, GraphInMemory],
           tmp_path_factory: pytest.TempPathFactory) -> dict[str, Clean]:
     folder = tmp_path_factory.mktemp("clean")
     return {version: clean_push(folder / version, built) for version, built in builds.items()}
@@ -167,7 +167,7 @@ def clean(builds: dict[str, BuildResult],
 @pytest.mark.parametrize("checkpoint", [1, 200])
 @pytest.mark.parametrize("cut", [False, True], ids=["between-requests", "mid-request"])
 def test_a_push_stopped_at_any_request_is_made_whole_by_the_next(
-        tmp_path: Path, builds: dict[str, BuildResult], clean: dict[str, Clean],
+        tmp_path: Path, builds: dict[str, GraphInMemory], clean: dict[str, Clean],
         monkeypatch: pytest.MonkeyPatch, checkpoint: int, cut: bool) -> None:
     """``OLD`` pushed, then ``NEW`` pushed and stopped at its Nth request, for every N; then
     a push of ``NEW`` again, or of ``OLD`` again: each leaves what a clean push does."""
@@ -191,7 +191,7 @@ def test_a_push_stopped_at_any_request_is_made_whole_by_the_next(
 
 
 def test_the_push_after_one_stopped_says_what_it_removes(
-        tmp_path: Path, builds: dict[str, BuildResult], clean: dict[str, Clean]) -> None:
+        tmp_path: Path, builds: dict[str, GraphInMemory], clean: dict[str, Clean]) -> None:
     """Stopped once every graph went, before the removed records' graphs were deleted: the
     next push of the same version removes them, and says so."""
     with oxigraph_server(tmp_path / "engine") as engine:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.build.graphs import BuildResult
+from graph.build.graphs import GraphInMemory
 from graph.errors import BenchgraphError
 from graph.settings import Settings
 from graph.sparql.admission import Admitted
@@ -42,12 +42,12 @@ def no_parser_wall(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("graph.sparql.admission.admit", admit_anything)
 
 
-def _opened(kind: str, seed_build: BuildResult, folder: Path) -> LocalStore:
+def _opened(kind: str, seed_build: GraphInMemory, folder: Path) -> LocalStore:
     settings = Settings()
     if kind == "memory":
-        store = open_store(StoreSpec.parse("memory"), settings, built=seed_build)
+        store = open_store(StoreSpec.parse("memory"), settings, built=seed_build.records)
     else:
-        build_into(folder / "store", seed_build, settings)
+        build_into(folder / "store", seed_build.records, settings)
         store = open_store(StoreSpec.parse(f"oxigraph:{folder / 'store'}"), settings)
     assert isinstance(store, LocalStore)
     return store
@@ -55,7 +55,7 @@ def _opened(kind: str, seed_build: BuildResult, folder: Path) -> LocalStore:
 
 @pytest.mark.parametrize("kind", LOCAL_KINDS)
 def test_a_query_process_cannot_reach_the_network(
-    kind: str, seed_build: BuildResult, tmp_path: Path, trap: Trap, no_parser_wall: None
+    kind: str, seed_build: GraphInMemory, tmp_path: Path, trap: Trap, no_parser_wall: None
 ) -> None:
     store = _opened(kind, seed_build, tmp_path)
     try:
@@ -78,7 +78,7 @@ def test_a_query_process_cannot_reach_the_network(
 
 
 def test_without_a_wall_one_warning_and_queries_still_answer(
-    seed_build: BuildResult, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    seed_build: GraphInMemory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """Where no filter can be loaded (here: no libseccomp by that name), the pool says so

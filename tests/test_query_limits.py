@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import pytest
 
-from graph.build.graphs import BuildResult, build
+from graph.build.graphs import GraphInMemory, read
 from graph.cli import main
 from graph.errors import BenchgraphError, ErrorKind
 from graph.settings import Settings
@@ -66,14 +66,14 @@ class _Answer(NamedTuple):
 
 
 @pytest.fixture(scope="module")
-def folder(seed_build: BuildResult, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def folder(seed_build: GraphInMemory, tmp_path_factory: pytest.TempPathFactory) -> Path:
     made = tmp_path_factory.mktemp("limits") / "store"
-    build_into(made, seed_build, Settings())
+    build_into(made, seed_build.records, Settings())
     return made
 
 
 @pytest.fixture(params=["memory", "oxigraph"])
-def opened(request: pytest.FixtureRequest, seed_build: BuildResult,
+def opened(request: pytest.FixtureRequest, seed_build: GraphInMemory,
            folder: Path) -> Iterator[Opened]:
     """Opens the seeds in a local store of each kind, with the settings given and that many
     query processes; closes what it opened."""
@@ -81,7 +81,7 @@ def opened(request: pytest.FixtureRequest, seed_build: BuildResult,
 
     def open_one(settings: Settings, processes: int) -> LocalStore:
         spec = "memory" if request.param == "memory" else f"oxigraph:{folder}"
-        store = open_store(StoreSpec.parse(spec), settings, built=seed_build,
+        store = open_store(StoreSpec.parse(spec), settings, built=seed_build.records,
                            processes=processes)
         assert isinstance(store, LocalStore)
         stores.append(store)
@@ -121,7 +121,7 @@ def _burst(kind: str, folder: Path, freed: int) -> tuple[str | None, str]:
     del chunks
     settings = Settings(query_memory_mb=MEMORY_MB)
     spec = StoreSpec.parse("memory" if kind == "memory" else f"oxigraph:{folder}")
-    store = open_store(spec, settings, built=build(list(SEEDS), Settings()), processes=1)
+    store = open_store(spec, settings, built=read(list(SEEDS), Settings()), processes=1)
     try:
         store.query(CHEAP)
         del kept
@@ -263,14 +263,14 @@ def test_one_long_query_too_many_is_refused_and_cheap_ones_answer(opened: Opened
 
 
 def test_the_endpoint_refuses_a_long_query_too_many_and_pages_answer(
-    seed_build: BuildResult,
+    seed_build: GraphInMemory,
 ) -> None:
     """On the web, with ``long_queries`` 1: of two runaways from two clients, one is a 503
     with ``Retry-After`` within seconds; meanwhile a benchmark page and a cheap query from a
     third client are answered while the other runaway still runs (how fast is the perf
     suite's to measure, not a test's)."""
     settings = Settings(long_queries=1, query_timeout=20)
-    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build, processes=3)
+    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build.records, processes=3)
     try:
         app = create_app(settings, store, {"TESTING": True})
         json = {"Accept": "application/sparql-results+json"}

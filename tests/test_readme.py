@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.build.graphs import BuildResult
+from graph.build.graphs import GraphInMemory
 from graph.cli import main, make_parser
 from graph.resources import data_dir
 from graph.settings import Settings
@@ -35,11 +35,11 @@ def test_the_readme_has_query_examples() -> None:
 
 
 @pytest.fixture(scope="module")
-def bundled_store(bundled_build: BuildResult, tmp_path_factory: pytest.TempPathFactory) -> str:
+def bundled_store(bundled_build: GraphInMemory, tmp_path_factory: pytest.TempPathFactory) -> str:
     """The bundled catalog in a store folder, built once: each example, run as written, would
     otherwise build the whole catalog again in memory (the README's `BENCHGRAPH_STORE`)."""
     folder = tmp_path_factory.mktemp("bundled") / "store"
-    build_into(folder, bundled_build, Settings())
+    build_into(folder, bundled_build.records, Settings())
     return f"oxigraph:{folder}"
 
 

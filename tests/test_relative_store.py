@@ -10,17 +10,17 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from graph.build.graphs import BuildResult
+from graph.build.graphs import GraphInMemory
 from graph.settings import Settings
 from graph.store.kinds import StoreSpec, build_into, open_store
 from web import create_app
 
 
 @pytest.fixture
-def relative_client(tmp_path: Path, seed_build: BuildResult, settings: Settings,
+def relative_client(tmp_path: Path, seed_build: GraphInMemory, settings: Settings,
                     monkeypatch: pytest.MonkeyPatch) -> Iterator[FlaskClient]:
     """The app over ``oxigraph:store``, opened in ``tmp_path``, asked from another folder."""
-    build_into(tmp_path / "store", seed_build, settings, validate=True)
+    build_into(tmp_path / "store", seed_build.records, settings, validate=True)
     monkeypatch.chdir(tmp_path)
     relative = settings.model_copy(update={"store": "oxigraph:store"})
     store = open_store(StoreSpec.parse(relative.store), relative)
@@ -49,12 +49,12 @@ def test_files_of_a_relative_store_are_served(relative_client: FlaskClient, path
 
 
 def test_a_relative_store_from_the_environment_is_served(
-    tmp_path: Path, seed_build: BuildResult, settings: Settings,
+    tmp_path: Path, seed_build: GraphInMemory, settings: Settings,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """As ``BENCHGRAPH_STORE=oxigraph:store`` gives it to an app that opens its store when
     first asked."""
-    build_into(tmp_path / "store", seed_build, settings)
+    build_into(tmp_path / "store", seed_build.records, settings)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("BENCHGRAPH_STORE", "oxigraph:store")
     app = create_app(Settings(), None, {"TESTING": True})

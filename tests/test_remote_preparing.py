@@ -17,7 +17,7 @@ from urllib.parse import quote_plus
 import pytest
 from flask.testing import FlaskClient
 
-from graph.build.graphs import BuildResult
+from graph.build.graphs import GraphInMemory
 from graph.settings import Settings
 from graph.store.errors import StoreError
 from graph.store.kinds import StoreSpec, open_store
@@ -35,7 +35,7 @@ JSON = {"Accept": "application/json"}
 
 
 @pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory, seed_build: BuildResult,
+def engine(tmp_path_factory: pytest.TempPathFactory, seed_build: GraphInMemory,
            settings: Settings) -> Iterator[RunningEngine]:
     with oxigraph_server(tmp_path_factory.mktemp("engine")) as running:
         push_into(running, seed_build, settings, validate=True)

@@ -302,6 +302,15 @@ def test_a_result_graph_is_written_exactly_as_an_export_of_the_same_triples() ->
         assert not [g for g in parsed.graphs() if len(g) and g.identifier != default], fmt.name
 
 
+def test_a_result_graph_writes_each_term_as_the_store_holds_it() -> None:
+    """A lexical form rdflib would make canonical (``+007`` to ``7``) is written as it is."""
+    seven = ox.Literal("+007", datatype=ox.NamedNode(str(XSD.integer)))
+    result = QueryResult.graph("CONSTRUCT", [
+        ox.Triple(ox.NamedNode("https://x/a"), ox.NamedNode(f"{BENCH}score"), seven)])
+    assert render(result, "ntriples") == f'<https://x/a> <{BENCH}score> {seven} .\n'.encode()
+    assert b" +007 .\n" in render(result, "turtle")
+
+
 def test_a_result_graph_with_blank_nodes_is_written_all_the_same() -> None:
     from graph.export.formats import RDF_FORMATS
 

@@ -18,7 +18,7 @@ import pytest
 from flask.testing import FlaskClient
 from rdflib import RDF, URIRef
 
-from graph.build.graphs import BuildResult, build
+from graph.build.graphs import GraphInMemory, read
 from graph.namespace import BENCH, BENCH_IRI, PROV
 from graph.settings import Settings
 from graph.store.kinds import StoreSpec, open_store
@@ -55,7 +55,7 @@ def key(term: object) -> str:
 
 
 @pytest.fixture(scope="module")
-def stated(built: BuildResult) -> dict[str, Stated]:
+def stated(built: GraphInMemory) -> dict[str, Stated]:
     """Every result, by IRI, with its facets' values as the statements give them."""
     found: defaultdict[tuple[object, object], list[object]] = defaultdict(list)
     graph_of: dict[object, object] = {}
@@ -336,7 +336,7 @@ def hostile_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlaskCl
             result["date_stated_as"] = HOSTILE
     (folder / "inspect_evals.json").write_text(json.dumps(snapshot))
     settings = Settings()
-    store = open_store(StoreSpec("memory"), settings, built=build([folder], settings))
+    store = open_store(StoreSpec("memory"), settings, built=read([folder], settings))
     try:
         yield create_app(settings, store, {"TESTING": True}).test_client()
     finally:

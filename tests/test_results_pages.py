@@ -21,7 +21,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from graph.build.graphs import BuildResult
+from graph.build.graphs import GraphInMemory
 from graph.settings import Settings
 from graph.store.base import Store
 from graph.store.process.stops import QueryTimeout
@@ -37,7 +37,7 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
-def store(built: BuildResult, settings: Settings,
+def store(built: GraphInMemory, settings: Settings,
           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     with opened("oxigraph", built, tmp_path_factory.mktemp("store"), settings) as found:
         yield found

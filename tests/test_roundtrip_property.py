@@ -11,7 +11,6 @@ from pydantic import ValidationError
 from rdflib import Graph
 from rdflib.term import Node
 
-from graph.build.graphs import map_records
 from graph.dataset.quads import Quad
 from graph.export import serialize
 from graph.export.formats import NTRIPLES, TURTLE, Format
@@ -19,10 +18,8 @@ from graph.ingest.importers.base import SourceFile
 from graph.ingest.loader import LoadedRecord
 from graph.ingest.records import CatalogPage, DirectoryPage
 from graph.ingest.records.directory_page import Fact, RelatedEntry, Score, ScoresSection
-from graph.mapping.iris import Iris
 from graph.resources import data_dir
-from graph.settings import DEFAULT_BASE
-from graph.vocabulary import bundled_vocabulary
+from tests.mapped import mapped_quads
 
 pytestmark = pytest.mark.slow
 
@@ -44,7 +41,7 @@ def triples_after(quads: list[Quad], fmt: Format) -> set[tuple[Node, Node, Node]
 
 def assert_round_trips(record: CatalogPage | DirectoryPage) -> None:
     loaded = LoadedRecord(SourceFile(Path("r.json"), PurePosixPath("r.json"), ""), record)
-    quads = map_records([loaded], Iris(DEFAULT_BASE), bundled_vocabulary()).quads()
+    quads = mapped_quads([loaded])
     expected = {(s, p, o) for s, p, o, _ in quads}
     for fmt in (TURTLE, NTRIPLES):
         assert triples_after(quads, fmt) == expected

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from graph.build.graphs import build
+from graph.build.graphs import read
 from graph.errors import BenchgraphError, ErrorKind
 from graph.search import INDEX_FILE, SearchError, SearchResults
 from graph.search.entities import KINDS
@@ -159,7 +159,7 @@ def test_the_index_is_built_into_the_generation_and_switches_with_it(
     tmp_path: Path, settings: Settings
 ) -> None:
     folder = tmp_path / "store"
-    build_into(folder, build(list(SEEDS), settings), settings)
+    build_into(folder, read(list(SEEDS), settings), settings)
     first = read_manifest(folder).generation
     assert (folder / first / INDEX_FILE).is_file()
     store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)
@@ -167,7 +167,7 @@ def test_the_index_is_built_into_the_generation_and_switches_with_it(
         assert store.artefacts().search("Clinic Chat").total == 0
     finally:
         store.close()
-    build_into(folder, build(CATALOG, settings), settings)
+    build_into(folder, read(CATALOG, settings), settings)
     second = read_manifest(folder).generation
     assert not (folder / first).exists()
     store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)
@@ -282,7 +282,7 @@ def test_a_summary_is_searched_and_shown_as_the_text_its_markdown_reads_as(
         "id": "md_bench", "name": "Markdown Bench",
         "summary": "Puzzles from *the* [Zebra paper](https://arxiv.org/abs/2101.00001)."}}))
     folder = tmp_path / "store"
-    build_into(folder, build([records], settings), settings)
+    build_into(folder, read([records], settings), settings)
     store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)
     try:
         assert store.artefacts().search("arxiv").total == 0  # a link's target is not its text

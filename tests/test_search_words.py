@@ -15,7 +15,7 @@ import pyoxigraph as ox
 import pytest
 from flask.testing import FlaskClient
 
-from graph.build.graphs import BuildResult, build
+from graph.build.graphs import GraphInMemory, build
 from graph.dataset.oxigraph import to_oxigraph
 from graph.search import INDEX_FILE, SearchResults, open_index, search
 from graph.search.results import MATCHES
@@ -44,7 +44,7 @@ RECORDS = {
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory, settings: Settings) -> BuildResult:
+def built(tmp_path_factory: pytest.TempPathFactory, settings: Settings) -> GraphInMemory:
     """``RECORDS`` as catalog pages, built (the store fixtures take it from here)."""
     folder = tmp_path_factory.mktemp("words")
     for identifier, page in RECORDS.items():
@@ -135,11 +135,11 @@ def test_joinings_join_one_run_of_two_or_three_words() -> None:
         ["gsm", "8", "kx"]]
 
 
-def test_an_index_of_another_format_is_written_whole(tmp_path: Path, built: BuildResult,
+def test_an_index_of_another_format_is_written_whole(tmp_path: Path, built: GraphInMemory,
                                                      settings: Settings) -> None:
     """An incremental build never updates an index written by another version in place: it
     writes it whole, so its search finds what a full build's does."""
-    build_into(tmp_path / "store", built, settings)
+    build_into(tmp_path / "store", built.records, settings)
     (before,) = (tmp_path / "store").glob(f"*/{INDEX_FILE}")
     with closing(sqlite3.connect(before)) as db:
         db.executescript("DROP TABLE joined; UPDATE meta SET value = '1' WHERE key = 'format';")

@@ -9,7 +9,7 @@ from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 from rdflib.term import Node
 
-from graph.build.graphs import BuildResult
+from graph.build.graphs import GraphInMemory
 from graph.namespace import BENCH_IRI
 from graph.resources import data_dir
 from graph.validation.across import IMPLEMENTED
@@ -192,7 +192,7 @@ def test_the_build_date_rule_covers_every_date_property(ontology: Graph,
 
 
 def test_every_property_holding_web_addresses_is_checked_for_http(
-    seed_build: BuildResult, shapes: Graph
+    seed_build: GraphInMemory, shapes: Graph
 ) -> None:
     with_urls = {p for _, p, o, _ in seed_build.quads
                  if isinstance(o, Literal) and o.datatype == XSD.anyURI}

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.build.graphs import build
+from graph.build.graphs import read
 from graph.ingest.kept import ImportedFile, Spool
 from graph.settings import Settings
 from graph.store.state import records as record_chunks
@@ -21,7 +21,7 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ImportedFile
     """What a kept build imported: each record's pickle in the build's spool."""
     folder = tmp_path_factory.mktemp("catalog")
     write_catalog(RECORDS, folder, defect_share=0)
-    made = build([folder], Settings(), keep=Spool()).report.imported
+    made = read([folder], Settings(), keep=Spool()).report.imported
     return {str(relative): found for relative, found in made.items()}  # as the state keeps them
 
 

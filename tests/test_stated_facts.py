@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from pybtex.database import parse_string
 from rdflib import Literal, URIRef
 
-from graph.build.graphs import BuildResult
+from graph.build.graphs import GraphInMemory
 from graph.mapping.paper_node import arxiv_month
 from graph.namespace import BENCH, DCTERMS, FOAF, PROV, RDF, SCHEMA, XSD
 from graph.settings import Settings
@@ -71,7 +71,7 @@ def test_a_paper_known_by_its_doi_keeps_its_citation(triples: set) -> None:
     assert (DCTERMS.creator, URIRef(f"{BASE}person/jorg_muller")) in about
 
 
-def test_access_levels_cite_the_repository_they_were_read_at(built: BuildResult,
+def test_access_levels_cite_the_repository_they_were_read_at(built: GraphInMemory,
                                                              triples: set) -> None:
     private = benchmark("shc_ptbm_med")
     levels = {o for s, p, o in triples if s == private and p == BENCH.accessLevel}

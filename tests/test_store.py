@@ -10,7 +10,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from graph.build.graphs import BuildResult
+from graph.build.graphs import GraphInMemory
 from graph.errors import ErrorKind
 from graph.settings import Settings
 from graph.sparql.errors import QuerySyntaxError, ReadOnlyError
@@ -38,10 +38,10 @@ CATALOG = list(SEEDS)
 
 @pytest.fixture(scope="module")
 def oxigraph_store(
-    seed_build: BuildResult, settings: Settings, tmp_path_factory: pytest.TempPathFactory
+    seed_build: GraphInMemory, settings: Settings, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[LocalStore]:
     folder = tmp_path_factory.mktemp("stores") / "seeds"
-    build_into(folder, seed_build, settings)
+    build_into(folder, seed_build.records, settings)
     store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)
     yield store
     store.close()
@@ -189,9 +189,9 @@ def test_syntax_error_names_line_and_column(store: Store) -> None:
 
 
 def test_runaway_query_is_stopped_and_the_store_answers_after(
-    seed_build: BuildResult, settings: Settings
+    seed_build: GraphInMemory, settings: Settings
 ) -> None:
-    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build, processes=2)
+    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build.records, processes=2)
     try:
         started = time.monotonic()
         with pytest.raises(QueryTimeout, match="time limit of 1 s") as stopped:
@@ -203,8 +203,9 @@ def test_runaway_query_is_stopped_and_the_store_answers_after(
         store.close()
 
 
-def test_cheap_query_answers_beside_a_runaway(seed_build: BuildResult, settings: Settings) -> None:
-    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build, processes=2)
+def test_cheap_query_answers_beside_a_runaway(seed_build: GraphInMemory,
+                                              settings: Settings) -> None:
+    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build.records, processes=2)
     try:
         store.query("ASK { ?s ?p ?o }")  # one process started; the second when needed
         errors: list[BaseException] = []
@@ -269,7 +270,7 @@ def _request(text: str) -> QueryRequest:
 
 
 def test_store_folder_keeps_its_build_facts(
-    oxigraph_store: LocalStore, seed_build: BuildResult
+    oxigraph_store: LocalStore, seed_build: GraphInMemory
 ) -> None:
     records = oxigraph_store.build_facts().records
     assert [r.source_file for r in records] == [
@@ -295,29 +296,29 @@ def test_store_built_with_another_base_is_an_error(
 
 
 def test_missing_or_foreign_folder_is_a_clear_error(tmp_path: Path, settings: Settings,
-                                                    seed_build: BuildResult) -> None:
+                                                    seed_build: GraphInMemory) -> None:
     with pytest.raises(StoreError, match="holds no benchgraph store"):
         open_store(StoreSpec.parse(f"oxigraph:{tmp_path / 'none'}"), settings)
     foreign = tmp_path / "mine"
     foreign.mkdir()
     (foreign / "notes.txt").write_text("not a store")
     with pytest.raises(StoreError, match="not empty"):
-        build_into(foreign, seed_build, settings)
+        build_into(foreign, seed_build.records, settings)
     assert (foreign / "notes.txt").read_text() == "not a store"
 
 
 def test_interrupted_build_leaves_the_old_store_whole(
-    tmp_path: Path, settings: Settings, seed_build: BuildResult, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, settings: Settings, seed_build: GraphInMemory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = tmp_path / "store"
-    first = build_into(folder, seed_build, settings)
+    first = build_into(folder, seed_build.records, settings)[1]
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(disk, "_write_manifest", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        build_into(folder, seed_build, settings)
+        build_into(folder, seed_build.records, settings)
     monkeypatch.undo()
     assert read_manifest(folder) == first
     store = open_store(StoreSpec.parse(f"oxigraph:{folder}"), settings)
@@ -325,13 +326,13 @@ def test_interrupted_build_leaves_the_old_store_whole(
         assert store.query("ASK { ?s a bench:Benchmark }").boolean is True
     finally:
         store.close()
-    second = build_into(folder, seed_build, settings)
+    second = build_into(folder, seed_build.records, settings)[1]
     generations = sorted(p.name for p in folder.iterdir() if p.is_dir())
     assert generations == [second.generation]  # the old and the stray ones are gone
 
 
 def test_a_generation_is_written_out_before_the_switch(
-    tmp_path: Path, settings: Settings, seed_build: BuildResult, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, settings: Settings, seed_build: GraphInMemory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A store folder's new generation is on disk before its manifest names it (one
     ``syncfs`` of its file system), a memory store's temporary folder too."""
@@ -348,10 +349,10 @@ def test_a_generation_is_written_out_before_the_switch(
 
     monkeypatch.setattr(disk, "_write_out", writing_out)
     monkeypatch.setattr(disk, "_write_manifest", switching)
-    build_into(tmp_path / "store", seed_build, settings)
+    build_into(tmp_path / "store", seed_build.records, settings)
     assert steps == ["written out", "switched"]
     steps.clear()
-    open_store(StoreSpec.parse("memory"), settings, built=seed_build).close()
+    open_store(StoreSpec.parse("memory"), settings, built=seed_build.records).close()
     assert steps == ["written out", "switched"]
 
 
@@ -377,8 +378,8 @@ def test_a_store_that_cannot_be_written_out_is_an_error(
     assert synced == [True]
 
 
-def test_memory_store_removes_its_folder(seed_build: BuildResult, settings: Settings) -> None:
-    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build)
+def test_memory_store_removes_its_folder(seed_build: GraphInMemory, settings: Settings) -> None:
+    store = open_store(StoreSpec.parse("memory"), settings, built=seed_build.records)
     folder = store.folder
     assert folder.is_dir()
     store.close()

@@ -18,7 +18,6 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from graph.cli import main
@@ -26,7 +25,7 @@ from graph.settings import Settings
 from graph.store import disk, writing
 from graph.store.disk import MANIFEST
 from graph.store.kinds import StoreSpec, open_store
-from graph.store.space import is_no_space, save_array
+from graph.store.state import KeptBuild
 from tests.seeds import SEEDS
 from tests.serving import _command
 
@@ -118,7 +117,7 @@ def test_a_build_that_fills_the_disk_says_so_and_leaves_the_store_as_it_was(
     assert failed, "no build ran out of room: the margins are too wide"
 
 
-@pytest.mark.parametrize("where", ["load files", "manifest"])
+@pytest.mark.parametrize("where", ["state", "manifest"])
 def test_a_full_disk_where_the_build_writes_is_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         where: str) -> None:
@@ -129,8 +128,10 @@ def test_a_full_disk_where_the_build_writes_is_one_line(
     def full(*args: object, **kwargs: object) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    target = {"load files": "write_load_files", "manifest": "_write_manifest"}
-    monkeypatch.setattr(disk, target[where], full)
+    if where == "state":
+        monkeypatch.setattr(KeptBuild, "save", full)
+    else:
+        monkeypatch.setattr(disk, "_write_manifest", full)
     capsys.readouterr()
     assert main(["build", *map(str, MORE), "--store", f"oxigraph:{folder}", "--full"]) == 2
     err = capsys.readouterr().err
@@ -153,12 +154,3 @@ def test_the_writing_process_says_a_full_disk_where_sqlite_or_the_system_finds_i
     assert writing.exit_code(sqlite3.OperationalError("no such table: x")) == 1
     assert writing.exit_code(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))) == writing.NO_SPACE
     assert writing.exit_code(OSError(errno.EACCES, os.strerror(errno.EACCES))) == 1
-
-
-def test_an_array_written_to_a_full_disk_says_no_space(small_disk: Path) -> None:
-    """numpy writes a real file with C's fwrite, and its short write on a full disk raised
-    an OSError with no errno, which a build could not tell from a bug (a traceback)."""
-    big = np.zeros(128 * 1024 * 1024 // 8, dtype=np.int64)  # twice the disk
-    with pytest.raises(OSError) as full:
-        save_array(small_disk / "rows.npy", big)
-    assert full.value.errno == errno.ENOSPC and is_no_space(full.value)

@@ -1,5 +1,5 @@
 """The process that writes a store's Oxigraph data (``graph.store.writing``): a load gives
-pyoxigraph the dumps a block of lines at a time, so that its bulk loader never holds more
+pyoxigraph its input a block of lines at a time, so that its bulk loader never holds more
 than a block, and the store holds every statement once, as a load of the whole does."""
 
 from pathlib import Path
@@ -9,6 +9,7 @@ import pytest
 
 from graph.search import INDEX_FILE
 from graph.store import writing
+from graph.store.disk import load_generation
 
 QUADS = [ox.Quad(ox.NamedNode(f"https://example.org/s{i}"), ox.NamedNode("https://example.org/p"),
                  ox.Literal(f"value {i}\nwith a line break"),
@@ -40,17 +41,20 @@ def test_a_dump_is_loaded_a_block_of_whole_lines_at_a_time(
 ) -> None:
     monkeypatch.setattr(writing, "LOAD_BLOCK", 3)
     store = _Recording()
-    writing._load_blocks(store, str(dumps[0]), ox.RdfFormat.N_QUADS)  # type: ignore[arg-type]
+    with dumps[0].open("rb") as lines:
+        writing._load_blocks(store, lines)  # type: ignore[arg-type]
     assert [block.count(b"\n") for block in store.blocks] == [3, 3, 3, 1]
     assert b"".join(store.blocks) == dumps[0].read_bytes()
 
 
 def test_a_store_loaded_by_blocks_holds_every_statement_once(
-    dumps: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    dumps: tuple[Path, Path], tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(writing, "LOAD_BLOCK", 4)
+    """Given a store's data graphs and their merge (as a remote store reads them back), the
+    writing process loads each statement once, and counts and indexes what it holds."""
     folder = tmp_path / "store"
-    writing.load(str(folder), *map(str, dumps), "https://example.org/")
+    outcome = load_generation(folder, *dumps, "https://example.org/")
+    assert (outcome.quads, outcome.triples) == (len(QUADS), len(QUADS))
     assert (folder / INDEX_FILE).is_file()  # the index, written from the store beside it
     store = ox.Store.read_only(str(folder))
     named = {quad for quad in store if quad.graph_name != ox.DefaultGraph()}

@@ -13,7 +13,7 @@ import pytest
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS, SH
 
-from graph.build.graphs import BuildResult, build
+from graph.build.graphs import GraphInMemory, build
 from graph.cli import main
 from graph.dataset.quads import Quad
 from graph.namespace import BENCH, ONTOLOGY_IRI
@@ -83,7 +83,7 @@ def ours(report: ValidationReport) -> set[tuple[str, str, str]]:
 
 # -- the seeds and the fixtures ---------------------------------------------------------------
 
-def test_the_seeds_have_no_violations(seed_build: BuildResult, settings: Settings) -> None:
+def test_the_seeds_have_no_violations(seed_build: GraphInMemory, settings: Settings) -> None:
     report = validate(seed_build.quads, settings)
     assert report.conforms and report.count(Severity.VIOLATION) == 0
     assert report.records_checked == 2
@@ -91,7 +91,7 @@ def test_the_seeds_have_no_violations(seed_build: BuildResult, settings: Setting
                                                        "002_e36a0be437d5fce5.txt"}
 
 
-def test_the_seeds_warnings_are_what_the_directory_page_lacks(seed_build: BuildResult) -> None:
+def test_the_seeds_warnings_are_what_the_directory_page_lacks(seed_build: GraphInMemory) -> None:
     report = validate(seed_build.quads)
     assert {(r.source_file, r.shape_name) for r in report.results} == {
         ("002_e36a0be437d5fce5.txt", "paper"),
@@ -123,7 +123,7 @@ def test_the_same_results_as_plain_pyshacl_over_the_union(path: Path) -> None:
     assert ours(validate(quads)) == plain_pyshacl(quads)
 
 
-def test_the_seeds_give_the_same_results_as_plain_pyshacl(seed_build: BuildResult) -> None:
+def test_the_seeds_give_the_same_results_as_plain_pyshacl(seed_build: GraphInMemory) -> None:
     assert ours(validate(seed_build.quads)) == plain_pyshacl(seed_build.quads)
 
 
@@ -151,7 +151,7 @@ def test_a_cross_record_result_names_the_record_holding_the_link() -> None:
                                                       URIRef(f"{BASE}benchmark/ghost"))
 
 
-def test_results_grouped_by_record_and_by_shape(seed_build: BuildResult) -> None:
+def test_results_grouped_by_record_and_by_shape(seed_build: GraphInMemory) -> None:
     quads = list(seed_build.quads) + load(FIXTURES / "invalid" / "ResultShape-score.trig")
     report = validate(quads)
     by_record = report.by_record()
@@ -198,7 +198,7 @@ def test_json_and_severity_filter() -> None:
 
 # -- batches, sessions and updates ------------------------------------------------------------
 
-def synthetic(tmp_path: Path, count: int) -> BuildResult:
+def synthetic(tmp_path: Path, count: int) -> GraphInMemory:
     from perf.generate_catalog import write_catalog
 
     write_catalog(count, tmp_path / "catalog", seed=7)
@@ -258,7 +258,7 @@ def test_a_changed_build_fact_rechecks_the_records_naming_that_benchmark() -> No
 
 
 def test_an_update_may_carry_the_unchanged_ontology_but_not_a_changed_one(
-    seed_build: BuildResult,
+    seed_build: GraphInMemory,
 ) -> None:
     session = ValidationSession()
     session.validate(seed_build.quads)

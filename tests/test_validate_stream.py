@@ -1,27 +1,51 @@
-"""Validation read from the build's table graph by graph (``graph.validation.stream``) gives
-the report that validating the whole catalog's rdflib quads gives, and keeps no graph."""
+"""Validation read from a build's pyoxigraph store graph by graph (``graph.validation.stream``)
+gives the report that validating the whole catalog's rdflib quads gives, and keeps no graph."""
 
+from collections.abc import Callable
 from pathlib import Path
 
+import pyoxigraph as ox
 import pytest
 from rdflib import Literal, URIRef
 
 from graph.build.graphs import BuildResult, build
 from graph.dataset.quads import Quad
-from graph.dataset.table import QuadTable
 from graph.mapping.identity import index_benchmarks
+from graph.mapping.iris import Iris
 from graph.mapping.overrides import bundled_overrides
+from graph.namespace import ONTOLOGY_IRI
 from graph.resources import data_dir
 from graph.settings import Settings
-from graph.validation.stream import TableGraphs
+from graph.validation.stream import StoreGraphs
 from graph.validation.validate import ValidationSession, validate
 from tests.memory import traced
+from tests.quad_store import store_of
 
 CATALOG = [data_dir("catalog")]
+EX = "https://example.org/"
+LABEL = URIRef("http://www.w3.org/2000/01/rdf-schema#label")
 
 
-def test_the_bundled_catalog_streamed_gives_the_whole_report(built: BuildResult) -> None:
-    streamed = validate(built.table, Settings())
+@pytest.fixture(scope="module")
+def store(built: BuildResult) -> ox.Store:
+    """The bundled catalog's quads in a store as a build writes it: each record, the build
+    graph and the ontology a named graph, their merge in the default graph."""
+    return store_of(built.quads)
+
+
+def grouped(quads: list[Quad]) -> dict[URIRef, set[Quad]]:
+    """Each graph's statements (a store keeps each once, in an order of its own)."""
+    graphs: dict[URIRef, set[Quad]] = {}
+    for quad in quads:
+        graphs.setdefault(quad[3], set()).add(quad)
+    return graphs
+
+
+def test_the_bundled_catalog_from_a_store_gives_the_whole_report(
+        built: BuildResult, store: ox.Store) -> None:
+    """The store's graphs come in the order of their names, the quads' in the order stated:
+    the report is the same."""
+    streamed = validate(store, Settings())
     whole = validate(built.quads, Settings())
     assert streamed.results  # the bundled catalog has findings to compare
     assert streamed.results == whole.results
@@ -34,73 +58,102 @@ def test_the_bundled_catalog_streamed_gives_the_whole_report(built: BuildResult)
     assert streamed.to_json() == whole.to_json()
 
 
-def test_the_table_gives_each_graph_its_quads_in_the_order_stated(built: BuildResult) -> None:
-    grouped: dict[object, list[Quad]] = {}
-    for quad in built.quads:
-        grouped.setdefault(quad[3], []).append(quad)
-    graphs = TableGraphs(built.table)
-    assert graphs.names() == list(grouped)
-    assert all(graphs.quads(name) == quads for name, quads in grouped.items())
-    assert dict(graphs.each(skip=frozenset(graphs.names()[:1]))) == dict(list(grouped.items())[1:])
+def test_the_store_gives_each_graph_its_quads(built: BuildResult, store: ox.Store) -> None:
+    """Every named graph (not the default graph), in the order of their names, each with the
+    statements the build made."""
+    stated = grouped(built.quads)
+    graphs = StoreGraphs(store)
+    assert graphs.names() == sorted(stated)
+    assert Iris(Settings().base).build() in graphs.names() and ONTOLOGY_IRI in graphs.names()
+    read = {name: set(graphs.quads(name)) for name in graphs.names()}
+    assert read == stated
+    skipped = frozenset(graphs.names()[:2])
+    each = {name: set(quads) for name, quads in graphs.each(skip=skipped)}
+    assert each == {name: quads for name, quads in read.items() if name not in skipped}
+    assert graphs.quads(URIRef(f"{EX}no-such-graph")) == []
 
 
-def test_batches_of_any_size_give_the_same_streamed_report(tmp_path: Path) -> None:
+def test_a_graphs_statements_come_once_whatever_graph_they_are_stated_in() -> None:
+    """A store keeps a statement once in each graph stating it (and once in the default
+    graph): each graph still has all of its own."""
+    a, b, c = (URIRef(f"{EX}{name}") for name in "abc")
+    quads: list[Quad] = [(a, LABEL, Literal("same"), graph) for graph in (c, a, b, c)]
+    graphs = StoreGraphs(store_of(quads))
+    assert graphs.names() == [a, b, c]
+    assert list(graphs.each()) == [(graph, [(a, LABEL, Literal("same"), graph)])
+                                   for graph in (a, b, c)]
+
+
+def test_a_store_of_the_default_graph_alone_has_no_graph_to_check() -> None:
+    store = ox.Store()
+    store.add(ox.Quad(ox.NamedNode(f"{EX}a"), ox.NamedNode(str(LABEL)), ox.Literal("a")))
+    assert StoreGraphs(store).names() == []
+    assert list(StoreGraphs(store).each()) == []
+    assert validate(store, Settings()).records_checked == 0
+
+
+def test_batches_of_any_size_give_the_same_report_from_a_store(tmp_path: Path) -> None:
     from perf.generate_catalog import write_catalog
 
     write_catalog(40, tmp_path / "catalog", seed=3, defect_share=0.2)
     result = build([tmp_path / "catalog"], Settings())
     whole = ValidationSession(batch_size=100).validate(result.quads)
+    assert whole.results
+    on_disk = store_of(result.quads, tmp_path / "store")
+    del on_disk  # closed: opened again as a store is read by the writing process
+    store = ox.Store.read_only(str(tmp_path / "store"))
     for size in (1, 7, 100):
-        assert ValidationSession(batch_size=size).validate_table(result.table) == whole
+        assert ValidationSession(batch_size=size).validate_store(store) == whole
 
 
-def test_a_streamed_session_refuses_updates(built: BuildResult) -> None:
+def test_a_session_that_validated_a_store_refuses_updates(
+        built: BuildResult, store: ox.Store) -> None:
     session = ValidationSession()
-    session.validate_table(built.table)
+    session.validate_store(store)
     with pytest.raises(ValueError, match="kept none of its graphs"):
         session.update(built.quads[:1])
 
 
-def test_graphs_stated_apart_still_come_whole_in_the_order_first_stated() -> None:
-    """A graph whose rows are not together (stated in two turns) is gathered by an index of
-    its rows; its quads still come in the order stated."""
-    a, b, c = (URIRef(f"https://example.org/{name}") for name in "abc")
-    label = URIRef("http://www.w3.org/2000/01/rdf-schema#label")
-    quads = [(a, label, Literal("1"), b), (a, label, Literal("2"), c),
-             (a, label, Literal("3"), b), (a, label, Literal("4"), a)]
-    graphs = TableGraphs(QuadTable.of(quads))
-    assert graphs.names() == [b, c, a]
-    assert graphs.quads(b) == [quads[0], quads[2]]
-    assert graphs.quads(c) == [quads[1]] and graphs.quads(a) == [quads[3]]
-
-
-def test_a_build_is_read_graph_by_graph_in_place(tmp_path: Path) -> None:
-    """A build states each graph together: the graphs are read from the table's rows as
-    they are, making under 4 bytes a quad, mostly each graph's span and name (three columns
-    copied and the rows sorted by graph made 36)."""
+def test_a_store_validated_keeps_no_graph(tmp_path: Path) -> None:
+    """Validating a store leaves allocated what validating its quads (``validate``, which
+    keeps them for ``update``) leaves, less most of what the quads themselves hold."""
     from perf.generate_catalog import write_catalog
 
     write_catalog(200, tmp_path / "catalog", defect_share=0)
-    table = build([tmp_path / "catalog"], Settings()).table
-    graphs, _, peak = traced(lambda: TableGraphs(table))
-    assert len(graphs.names()) == 202  # the records, the build graph, the ontology
-    assert peak < 4 * len(table), (peak, len(table))
+    store = store_of(build([tmp_path / "catalog"], Settings()).quads)
+    graphs = StoreGraphs(store)
+    records = frozenset(graphs.names()) - {Iris(Settings().base).build(), ONTOLOGY_IRI}
+    assert len(records) == 200
+    every, quads_bytes, _ = traced(lambda: list(graphs.each(skip=frozenset(graphs.names())
+                                                            - records)))
+    del every
+
+    def kept(validate_from: Callable[[ValidationSession], object]) -> int:
+        session = ValidationSession(batch_size=10)
+        _, held, _ = traced(lambda: validate_from(session))
+        return held
+
+    streamed = kept(lambda session: session.validate_store(store))
+    whole = kept(lambda session: session.validate(
+        [quad for _, quads in StoreGraphs(store).each() for quad in quads]))
+    assert whole - streamed > 0.75 * quads_bytes, (whole, streamed, quads_bytes)
 
 
 def test_a_streamed_validation_keeps_no_source_of_the_cross_record_facts(
-        built: BuildResult) -> None:
+        store: ox.Store) -> None:
     """Checked once, the cross-record indexes keep no source's facts apart, nor the sources
     of a node's labels: they hold under 60 % of what the indexes an update needs hold (70 MB
     against 35 at 10,000 records), and a removal is refused."""
     from graph.validation.across import AcrossRecords
     from graph.validation.shapes import bundled_shapes
 
-    graphs = TableGraphs(built.table)
+    graphs = StoreGraphs(store)
+    every = list(graphs.each())
 
     def indexed(keep: bool) -> tuple[AcrossRecords, int]:
         def fill() -> AcrossRecords:
-            across = AcrossRecords(bundled_shapes(), {}.get, keep_sources=keep)
-            for graph, quads in graphs.each():
+            across = AcrossRecords(bundled_shapes(), lambda graph: None, keep_sources=keep)
+            for graph, quads in every:
                 across.set_source((graph, None), quads)
             return across
 

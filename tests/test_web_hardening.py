@@ -15,7 +15,7 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from graph.build.graphs import BuildResult, build
+from graph.build.graphs import GraphInMemory, build
 from graph.export.formats import NTRIPLES, TURTLE
 from graph.settings import Settings
 from graph.store.base import Store
@@ -31,7 +31,7 @@ ASK = "ASK { ?s ?p ?o }"
 
 
 @pytest.fixture(scope="module")
-def built(settings: Settings) -> BuildResult:
+def built(settings: Settings) -> GraphInMemory:
     return build(list(SEEDS), settings)
 
 
@@ -41,7 +41,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory, store_kind: str) -> Path:
 
 
 @pytest.fixture(scope="module")
-def store(built: BuildResult, settings: Settings, store_kind: str,
+def store(built: GraphInMemory, settings: Settings, store_kind: str,
           folder: Path) -> Iterator[Store]:
     with opened(store_kind, built, folder, settings, validate=True) as made:
         yield made
@@ -89,7 +89,7 @@ def test_no_answer_to_a_path_that_climbs_names_the_servers_files(
 
 
 def test_a_kept_file_that_is_gone_is_a_503_that_names_the_address_not_the_file(
-        built: BuildResult, settings: Settings, store_kind: str, tmp_path: Path,
+        built: GraphInMemory, settings: Settings, store_kind: str, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
     """A dump or the validation report gone from under a running server (a generation
     removed, a disk that failed): a 503 naming what was asked for; the file is in the log."""
@@ -115,11 +115,11 @@ def test_a_kept_file_that_is_gone_is_a_503_that_names_the_address_not_the_file(
 
 
 def test_a_dump_that_cannot_be_written_names_no_folder(
-        built: BuildResult, settings: Settings, tmp_path: Path) -> None:
+        built: GraphInMemory, settings: Settings, tmp_path: Path) -> None:
     """A store folder (``oxigraph:DIR``) whose generation's data cannot be read when a dump
     is first asked for: the store's own message names the folder (the command line and the
     server's log show it); the client gets the address it asked for, and no dump is left."""
-    build_into(tmp_path / "store", built, settings)
+    build_into(tmp_path / "store", built.records, settings)
     generation = next((tmp_path / "store").glob("generation-*"))
     store = open_store(StoreSpec("oxigraph", str(tmp_path / "store")), settings)
     (generation / "CURRENT").unlink()  # RocksDB's pointer to its data: it cannot open it

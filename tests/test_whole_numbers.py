@@ -14,7 +14,7 @@ from pathlib import Path
 import pyoxigraph as ox
 from rdflib import Literal
 
-from graph.build.graphs import BuildResult
+from graph.build.graphs import GraphInMemory
 from graph.dataset.oxigraph import to_oxigraph
 from graph.namespace import BENCH, XSD
 from graph.store.base import Store
@@ -32,7 +32,7 @@ BOUNDED = {BENCH.sampleCount, BENCH.samplesScored, BENCH.shots, BENCH.size,
 Statement = tuple[object, ox.NamedNode, ox.Literal]
 
 
-def whole_numbers(built: BuildResult) -> set[Statement]:
+def whole_numbers(built: GraphInMemory) -> set[Statement]:
     """Every statement of the build whose object is a whole number, as Oxigraph terms."""
     found: set[Statement] = set()
     for s, p, o, _ in built.quads:
@@ -43,7 +43,7 @@ def whole_numbers(built: BuildResult) -> set[Statement]:
     return found
 
 
-def test_the_build_states_every_whole_number_as_an_xsd_integer(built: BuildResult) -> None:
+def test_the_build_states_every_whole_number_as_an_xsd_integer(built: GraphInMemory) -> None:
     stated = whole_numbers(built)
     assert {str(p.value) for _, p, _ in stated} >= {str(p) for p in BOUNDED}  # none is missing
     assert {o.datatype.value for _, _, o in stated} == {str(XSD.integer)}
@@ -65,7 +65,7 @@ def in_32_bits(statement: Statement) -> bool:
     return -2**31 <= Decimal(statement[2].value) < 2**31
 
 
-def test_every_store_gives_back_each_whole_number_as_stated(built: BuildResult,
+def test_every_store_gives_back_each_whole_number_as_stated(built: GraphInMemory,
                                                             store: Store) -> None:
     stated = whole_numbers(built)
     answered = served(store, {p for _, p, _ in stated})
@@ -76,7 +76,7 @@ def test_every_store_gives_back_each_whole_number_as_stated(built: BuildResult,
 
 
 def test_every_store_gives_back_a_whole_number_beyond_32_bits_as_stated(
-        built: BuildResult, store: Store) -> None:
+        built: GraphInMemory, store: Store) -> None:
     stated = whole_numbers(built)
     answered = served(store, {p for _, p, _ in stated})
     large = {statement for statement in stated if not in_32_bits(statement)}

@@ -1,2 +1,2 @@
-"""The build: record files mapped into the dataset (``graphs``), made in a child
-process for a store (``apart``), and counted (``stats``)."""
+"""The build: record files read and mapped into N-Quads (``graphs``), the build graph derived
+from the record graphs in the store (``derived``), and the graph counted (``stats``)."""

@@ -12,27 +12,29 @@ asked it (``AskedIndex``), so that an incremental build (``graph.store.rebuild``
 which unchanged records would now be mapped otherwise.
 """
 
-from collections.abc import Sequence
+from __future__ import annotations
+
+import io
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-import numpy as np
-from rdflib import URIRef
+import pyoxigraph as ox
 
+from graph.build.derived import add_derived
+from graph.dataset.oxigraph import to_rdflib
 from graph.dataset.quads import Quad
-from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
 from graph.ingest.importers.base import Problem
-from graph.ingest.kept import KeptRecord, Spool
+from graph.ingest.kept import KeptRecord, Known, Spool
 from graph.ingest.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping.context import MappingContext
-from graph.mapping.emitter import Statements
 from graph.mapping.identity import BenchmarkIndex, Identified, TaskMove, identity, index_benchmarks
 from graph.mapping.iris import Iris
+from graph.mapping.nquads import NQuads
 from graph.mapping.overrides import bundled_overrides
 from graph.mapping.record import map_record
-from graph.namespace import BENCH, ONTOLOGY_IRI, RDF, RDFS
 from graph.ontology import ontology_quads
 from graph.resources import data_dir
 from graph.settings import Settings
@@ -76,7 +78,7 @@ class AskedIndex(BenchmarkIndex):
     asked: list[Question] = field(default_factory=list)
 
     @classmethod
-    def of(cls, index: BenchmarkIndex) -> "AskedIndex":
+    def of(cls, index: BenchmarkIndex) -> AskedIndex:
         return cls(**{f.name: getattr(index, f.name) for f in fields(BenchmarkIndex)})
 
     def described_by(self, record: Identified) -> str:
@@ -107,23 +109,72 @@ class AskedIndex(BenchmarkIndex):
 
 @dataclass(frozen=True, repr=False)
 class BuildResult:
-    """The built dataset and the load report of the files it came from.
+    """What a build read and what each record's mapping asked, whatever it was written into.
 
     Its repr names sizes: pytest writes the arguments of a failing test's frames, and the
-    repr of every record and quad of the bundled catalog took gigabytes."""
+    repr of every record of the bundled catalog is large."""
 
     report: LoadReport
-    table: QuadTable
     asked: dict[str, tuple[Question, ...]] = field(default_factory=dict)
     """What each record's mapping asked the benchmark index, by record key."""
 
     def __repr__(self) -> str:
-        return f"BuildResult({len(self.table)} quads, {self.report!r})"
+        return f"{type(self).__name__}({self.report!r})"
+
+
+@dataclass(frozen=True, repr=False)
+class GraphInMemory(BuildResult):
+    """A build whose graph is held in a pyoxigraph store in memory (``build``): for a few
+    records (a test, a fixture); a catalog is built into a store folder
+    (``graph.store.disk.build_store``), which never holds it."""
+
+    store: ox.Store = field(default_factory=ox.Store)
+    """Every record's named graph, the build graph and the ontology, their merge in the
+    default graph."""
+    index: BenchmarkIndex | None = None
+
+    @property
+    def records(self) -> Read:
+        """The records it was built from, to build them into a store folder too."""
+        assert self.index is not None, "a build in memory keeps its index"
+        return Read(self.report, self.index)
 
     @cached_property
     def quads(self) -> list[Quad]:
-        """The built quads as rdflib terms, made on first use."""
-        return self.table.quads()
+        """The named graphs' statements as rdflib quads, made on first use."""
+        return store_quads(self.store)
+
+
+@dataclass(frozen=True)
+class Read:
+    """The records of a build, read, and which benchmark each describes: what mapping needs."""
+
+    report: LoadReport
+    index: BenchmarkIndex
+
+    def catalogued(self, iris: Iris) -> frozenset[str]:
+        """The benchmarks a record of their own describes; a harness entry that is a
+        collection of other benchmarks' tasks, or left out, catalogues none."""
+        index = self.index
+        return frozenset(str(iris.benchmark(index.described_by(loaded.identity)))
+                         for loaded in self.report.records
+                         if not loaded.identity.about_model
+                         and index.kind_of(loaded.identity) in ("benchmark", "corpus"))
+
+    def write(self, out: NQuads, iris: Iris, vocabulary: Vocabulary | None = None,
+              keys: Container[str] | None = None) -> dict[str, tuple[Question, ...]]:
+        """Every record's named graph as N-Quads lines into ``out`` (only those of ``keys``,
+        when given: an incremental build), then the ontology's (not with ``keys``); what each
+        mapping asked the index, by record key."""
+        ctx = MappingContext(iris, vocabulary or bundled_vocabulary(), self.index)
+        asked: dict[str, tuple[Question, ...]] = {}
+        for loaded in self.report.records:
+            if keys is None or loaded.key in keys:
+                asked[loaded.key] = map_one(loaded, ctx, out)
+        if keys is None:
+            out.add_quads(ontology_quads())
+        out.flush()
+        return asked
 
 
 def default_paths(paths: Sequence[Path]) -> list[Path]:
@@ -131,28 +182,39 @@ def default_paths(paths: Sequence[Path]) -> list[Path]:
     return list(paths) or [data_dir("catalog")]
 
 
-def build(
-    paths: Sequence[Path],
-    settings: Settings,
-    progress: Progress | None = None,
-    vocabulary: Vocabulary | None = None,
-    *,
-    keep: Spool | None = None,
-) -> BuildResult:
-    """Load the record files under ``paths`` (default: the bundled catalog) and map them.
+def read(paths: Sequence[Path], settings: Settings, progress: Progress | None = None, *,
+         keep: Spool | None = None, known: Known | None = None) -> Read:
+    """Load the record files under ``paths`` (default: the bundled catalog) and index which
+    benchmark each record describes.
 
     With ``keep`` (a build whose state a store keeps: ``graph.store.state``), the records are
     pickled into that spool as they are imported and read back one at a time to be mapped,
     so the build never holds every record's model at once (a pickle is a fraction of the
     model); the state's pickle reuses each record's (``KeptRecord.pack``;
-    perf/decisions/records-pickled-and-spooled.md)."""
+    perf/decisions/records-pickled-and-spooled.md). With ``known`` (the state of the build
+    before), a file whose bytes it knows is not imported again (``graph.ingest.kept``)."""
     with gc_paused():
-        report = load_records(default_paths(paths), settings, progress, pack=keep)
-        index = index_records(report)
-        asked: dict[str, tuple[Question, ...]] = {}
-        table = map_records(report.records, Iris(settings.base), vocabulary or bundled_vocabulary(),
-                            index, asked)
-    return BuildResult(report, table, asked)
+        report = load_records(default_paths(paths), settings, progress, pack=keep, known=known)
+        return Read(report, index_records(report))
+
+
+def build(paths: Sequence[Path], settings: Settings, progress: Progress | None = None,
+          vocabulary: Vocabulary | None = None) -> GraphInMemory:
+    """Load the record files under ``paths`` (default: the bundled catalog) and map them into
+    a store in memory, with the build graph derived from them (``graph.build.derived``)."""
+    return build_in_memory(read(paths, settings, progress), Iris(settings.base), vocabulary)
+
+
+def build_in_memory(records: Read, iris: Iris,
+                    vocabulary: Vocabulary | None = None) -> GraphInMemory:
+    """The records mapped into a new store in memory, with their build graph."""
+    text = io.BytesIO()
+    with gc_paused():
+        asked = records.write(NQuads(text.write, merge=True), iris, vocabulary)
+        store = ox.Store()
+        store.bulk_load(text.getvalue(), format=ox.RdfFormat.N_QUADS)
+        add_derived(store, ox.NamedNode(iris.build()), records.catalogued(iris))
+    return GraphInMemory(records.report, asked, store, records.index)
 
 
 def index_records(report: LoadReport) -> BenchmarkIndex:
@@ -164,38 +226,9 @@ def index_records(report: LoadReport) -> BenchmarkIndex:
     return index
 
 
-def map_records(records: Sequence[LoadedRecord], iris: Iris, vocabulary: Vocabulary,
-                index: BenchmarkIndex | None = None,
-                asked: dict[str, tuple[Question, ...]] | None = None) -> QuadTable:
-    """Every record's named graph, the build graph derived from them all, and the ontology;
-    ``index`` is the records' (``index_benchmarks`` of them, without overrides, by default).
-    What each record's mapping asked the index goes into ``asked``, by record key."""
-    if index is None:
-        index = index_benchmarks(loaded.identity for loaded in records)
-    ctx = MappingContext(iris, vocabulary, index)
-    table = QuadTable()
-    for loaded in records:
-        questions = map_one(loaded, ctx, table)
-        if asked is not None:
-            asked[loaded.key] = questions
-    add_build_graph(table, catalogued_benchmarks(records, index, iris), iris)
-    table.extend(ontology_quads())
-    return table
-
-
-def catalogued_benchmarks(records: Sequence[LoadedRecord], index: BenchmarkIndex,
-                          iris: Iris) -> set[URIRef]:
-    """The benchmarks a record of their own describes; a harness entry that is a collection
-    of other benchmarks' tasks, or left out, catalogues none."""
-    return {iris.benchmark(index.described_by(loaded.identity)) for loaded in records
-            if not loaded.identity.about_model
-            and index.kind_of(loaded.identity) in ("benchmark", "corpus")}
-
-
-def map_one(loaded: LoadedRecord, ctx: MappingContext, table: QuadTable
-            ) -> tuple[Question, ...]:
-    """One record's named graph into ``table``; returns what its mapping asked the index.
-    A packed record (``KeptRecord.packed``: pickled at import by ``build(keep=...)``, or read
+def map_one(loaded: LoadedRecord, ctx: MappingContext, out: NQuads) -> tuple[Question, ...]:
+    """One record's named graph into ``out``; returns what its mapping asked the index.
+    A packed record (``KeptRecord.packed``: pickled at import by ``read(keep=...)``, or read
     from a kept state) is read from its ``KeptRecord``, not through ``LoadedRecord.record``,
     which would keep the model, and let go again once mapped."""
     made = loaded.made
@@ -203,41 +236,15 @@ def map_one(loaded: LoadedRecord, ctx: MappingContext, table: QuadTable
     record = loaded.record if packed is None else packed.record
     asking = AskedIndex.of(ctx.index)
     map_record(record, loaded.key, str(loaded.source.relative),
-               MappingContext(ctx.iris, ctx.vocabulary, asking), table)
+               MappingContext(ctx.iris, ctx.vocabulary, asking), out)
     if packed is not None:
         packed.pack()
     return tuple(asking.asked)
 
 
-def add_build_graph(table: QuadTable, catalogued: set[URIRef], iris: Iris) -> None:
-    """States the build graph of the record graphs in ``table`` (which holds no build graph
-    yet): ``bench:catalogued`` of every benchmark node, true for those in ``catalogued``,
-    and a label for one no record labels. Statements of the ontology graph, if the table
-    holds them, count for nothing (an incremental build keeps them)."""
-    terms = table.terms
-    benchmarks, labelled = _benchmarks(table)
-    out = Statements(table, iris.build())
-    for term_id in sorted(benchmarks, key=terms.ntriples.__getitem__):
-        node = terms.terms[term_id]
-        assert isinstance(node, URIRef)  # a subject
-        out.add_boolean(node, BENCH.catalogued, node in catalogued)
-        if term_id not in labelled:
-            out.add_text(node, RDFS.label, node.rsplit("/", 1)[1])
-
-
-def _benchmarks(table: QuadTable) -> tuple[list[int], set[int]]:
-    """The ids of the benchmark nodes the record graphs type, and of the subjects they label.
-    Read from the table's own 32-bit rows in place (``held_rows``, let go before the table
-    grows again): 64-bit copies of four columns would be made at the end of the mapping,
-    when the build holds most (perf/decisions/rows-read-in-place.md)."""
-    terms = table.terms
-    ontology = terms.find_iri(ONTOLOGY_IRI)
-    rdf_type, benchmark, label = (terms.iri(iri) for iri in (RDF.type, BENCH.Benchmark,
-                                                              RDFS.label))
-    rows = table.held_rows()
-    subjects, predicates = rows[:, SUBJECT], rows[:, PREDICATE]
-    records = rows[:, GRAPH] != (-1 if ontology is None else ontology)
-    typed = (predicates == rdf_type) & (rows[:, OBJECT] == benchmark) & records
-    benchmarks = np.unique(subjects[typed]).tolist()
-    labelled = set(np.unique(subjects[(predicates == label) & records]).tolist())
-    return benchmarks, labelled
+def store_quads(store: ox.Store) -> list[Quad]:
+    """The statements of ``store``'s named graphs as rdflib quads."""
+    return [(to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object),  # type: ignore[misc]
+             to_rdflib(q.graph_name))
+            for q in store.quads_for_pattern(None, None, None, None)
+            if not isinstance(q.graph_name, ox.DefaultGraph)]

@@ -3,21 +3,24 @@ the ontology), and nodes per class, per suite, per access level, per harness.
 
 ``benchgraph build`` and ``benchgraph stats`` both say how many statements there are through
 ``statement_counts``, so they can never disagree.
+
+Each reads a pyoxigraph store as every build makes it: each record's named graph, the build
+graph (``{base}build``) and the ontology's as named graphs, and in the default graph their
+RDF merge (each distinct triple once). The engine counts (SPARQL ``COUNT``, ``GROUP BY``):
+nothing the size of the catalog is held in Python.
 """
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-import numpy as np
-import numpy.typing as npt
+import pyoxigraph as ox
 from rdflib import URIRef
 
-from graph.dataset.canonical import first_of_runs, sorted_unique_rows
-from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
 from graph.mapping.iris import Iris
 from graph.namespace import BENCH, ONTOLOGY_IRI, RDF
 
-Ids = npt.NDArray[np.int64]
+Subject = ox.NamedNode | ox.BlankNode
 
 
 @dataclass(frozen=True)
@@ -42,107 +45,55 @@ class StatementCounts:
         return self.records + self.build + self.ontology
 
 
-def statement_counts(table: QuadTable, base: str, *,
+def statement_counts(store: ox.Store, base: str, *,
                      keep_graphs: bool = False) -> StatementCounts:
-    """The table's distinct statements (quads with ``keep_graphs``, else triples) by part, the
+    """The store's distinct statements (quads with ``keep_graphs``, else triples) by part, the
     build graph being that of the data's ``base``; ``total`` is what a writer of that kind of
-    format writes."""
-    held = table.held_rows()  # read in place: no column copied before it is sorted
-    graphs = held[:, GRAPH]
-    n = max(len(table.terms), 1)
-    apart = _apart(table, base)
-    part = np.zeros(len(graphs), dtype=np.int8)  # 0 records, 1 the build graph, 2 the ontology
-    part[graphs == apart[0]] = 1
-    part[graphs == apart[1]] = 2
-    record_graphs = _record_graphs(graphs, apart, n)
-    unit: Literal["triples", "quads"] = "quads" if keep_graphs else "triples"
-    keys = None if keep_graphs else _triple_keys(held, part, n)
-    if keys is not None:
-        keys.sort()  # in place
-        records, build, ontology = _first_parts(keys)
-        return StatementCounts(unit, records, build, ontology, record_graphs)
-    subjects, predicates, objects = (held[:, p] for p in (SUBJECT, PREDICATE, OBJECT))
-    if keep_graphs:  # a graph belongs to one part: its distinct quads are the part's
-        rows = sorted_unique_rows([graphs, subjects, predicates, objects], n)
-        by_graph = np.zeros(n, dtype=np.int64)
-        by_graph[graphs] = part
-        parts = by_graph[rows[0]]
-    else:  # the part rides in the object column (3 o + part), so the rows sort as 3 columns,
-        # and the first row of each triple is its first part
-        rows = sorted_unique_rows([subjects, predicates, objects.astype(np.int64) * 3 + part],
-                                  3 * n)
-        if not len(rows[0]):
-            return StatementCounts(unit, 0, 0, 0, record_graphs)
-        first = first_of_runs(rows[0]) | first_of_runs(rows[1]) | first_of_runs(rows[2] // 3)
-        parts = rows[2][first] % 3
-    records, build, ontology = np.bincount(parts, minlength=3).tolist()
-    return StatementCounts(unit, records, build, ontology, record_graphs)
+    format writes.
+
+    Triples: all of them are the default graph's (the merge). The build graph and the
+    ontology's are small, so theirs are the ones found by a look-up each: the build graph's
+    triples that no record's graph holds, and the ontology's that no other named graph holds;
+    the rest are the records'. Quads: a graph belongs to one part, and a store holds each of
+    its quads once, so the records' are all the store's quads but the default graph's and
+    those of the other two parts."""
+    build, ontology = _apart(base)
+    graphs = count_record_graphs(store, base)
+    triples = _count(store, "?s ?p ?o")
+    if keep_graphs:
+        in_build, in_ontology = (_count(store, f"GRAPH {graph} {{ ?s ?p ?o }}")
+                                 for graph in (build, ontology))
+        return StatementCounts("quads", len(store) - triples - in_build - in_ontology,
+                               in_build, in_ontology, graphs)
+    only_build, only_ontology = (
+        _count(store, f"""GRAPH {graph} {{ ?s ?p ?o }} FILTER NOT EXISTS {{
+            GRAPH ?g {{ ?s ?p ?o }} FILTER(?g NOT IN ({graph}, {ontology})) }}""")
+        for graph in (build, ontology))  # one of the build graph and the ontology: the build's
+    return StatementCounts("triples", triples - only_build - only_ontology, only_build,
+                           only_ontology, graphs)
 
 
-def _apart(table: QuadTable, base: str) -> list[int]:
-    """The ids of the build graph of ``base`` and of the ontology's graph (-1: not in it)."""
-    return [_term_id(table, Iris(base).build()), _term_id(table, ONTOLOGY_IRI)]
+def count_record_graphs(store: ox.Store, base: str) -> int:
+    """How many named graphs of ``store`` hold a statement, but the build graph of ``base`` and
+    the ontology's: the records' graphs. (A graph whose statements were all removed is still
+    named by the store: it is no record's.)"""
+    build, ontology = _apart(base)
+    return _count(store, f"""GRAPH ?g {{ }} FILTER(?g NOT IN ({build}, {ontology}))
+        FILTER EXISTS {{ GRAPH ?g {{ ?s ?p ?o }} }}""")
 
 
-def _record_graphs(graphs: npt.NDArray[np.int32], apart: list[int], n: int) -> int:
-    """How many named graphs ``graphs`` (a table's column, of ``n`` terms) holds, but the
-    build graph and the ontology's (``apart``, -1 for one it lacks)."""
-    named = np.zeros(n, dtype=np.bool_)
-    named[graphs] = True
-    return int(np.count_nonzero(named)) - sum(int(named[g]) for g in apart if g >= 0)
+def _apart(base: str) -> tuple[str, str]:
+    """The build graph of ``base`` and the ontology's graph, as SPARQL IRIs."""
+    return f"<{Iris(base).build()}>", f"<{ONTOLOGY_IRI}>"
 
 
-def _triple_keys(held: npt.NDArray[np.int32], part: npt.NDArray[np.int8],
-                 n: int) -> Ids | None:
-    """Each row's triple and part as one int64, ((s * P + p) * n + o) * 3 + part, where p is
-    the predicate's rank among the P predicates the table uses (a few dozen, where three ids
-    of ``n`` terms would not fit one key at 100,000 records); None when even that does not
-    fit. Sorted, the rows of one triple are a run, its first part first.
-
-    Eight bytes a row, made in place: the three columns packed and sorted as separate 64-bit
-    copies (``sorted_unique_rows``) held several times that at once, the largest step of a
-    store build once the records are mapped (perf/decisions/statement-counts-packed.md)."""
-    predicates = held[:, PREDICATE]
-    used = np.zeros(n, dtype=np.bool_)
-    used[predicates] = True
-    rank = np.cumsum(used, dtype=np.int32) - 1  # a used predicate's place among them
-    count = int(rank[-1]) + 1
-    if n * count * n * 3 >= 2**63:
-        return None
-    keys = held[:, SUBJECT].astype(np.int64)
-    keys *= count
-    keys += rank[predicates]
-    keys *= n
-    keys += held[:, OBJECT]
-    keys *= 3
-    keys += part
-    return keys
-
-
-_RUN = 1 << 16
-"""Keys read at a time by ``_first_parts``."""
-
-
-def _first_parts(keys: Ids) -> list[int]:
-    """How many triples first come in each part, from the sorted keys of ``_triple_keys``:
-    each triple counts in the part of the first row of its run. Read a run of keys at a time,
-    so that nothing the size of the keys is made again."""
-    counts = np.zeros(3, dtype=np.int64)
-    previous = -1  # no triple: every key is at least 0
-    for start in range(0, len(keys), _RUN):
-        run = keys[start:start + _RUN]
-        triples = run // 3
-        first = np.empty(len(run), dtype=np.bool_)
-        first[0] = triples[0] != previous
-        np.not_equal(triples[1:], triples[:-1], out=first[1:])
-        counts += np.bincount(run[first] % 3, minlength=3)
-        previous = int(triples[-1])
-    return [int(count) for count in counts]
-
-
-def _term_id(table: QuadTable, iri: URIRef) -> int:
-    found = table.terms.find_iri(iri)
-    return -1 if found is None else found  # -1 matches no id
+def _count(store: ox.Store, where: str) -> int:
+    """How many solutions the SPARQL group pattern ``where`` has in ``store``."""
+    solutions = store.query(f"SELECT (COUNT(*) AS ?n) {{ {where} }}")
+    assert isinstance(solutions, ox.QuerySolutions)
+    found = next(iter(solutions))[0]
+    assert isinstance(found, ox.Literal)
+    return int(found.value)
 
 
 @dataclass(frozen=True)
@@ -173,70 +124,78 @@ class GraphStats:
 _SECTIONS = ("per_class", "per_suite", "per_access_level", "per_harness")
 
 
-def graph_stats(table: QuadTable, base: str) -> GraphStats:
+def graph_stats(store: ox.Store, base: str) -> GraphStats:
     """The statements (triples, ``statement_counts``), and the counts of nodes over the data:
-    the records' graphs and the build graph, not the ontology's. Worked out on the table's
-    term ids, so a build of a million quads takes a moment."""
-    terms = table.terms
-    statements = statement_counts(table, base)  # before the columns below: never both at once
+    every named graph but the ontology's (the records' and the build graph).
 
-    def term_id(iri: URIRef) -> int:
-        return _term_id(table, iri)
+    Each count is of distinct (subject, object) pairs of one predicate, by object, an IRI
+    (literals and blank nodes are no class, suite, level or harness); a harness counts the
+    subjects the data types ``bench:HarnessTask``. The pairs are the default graph's (the
+    merge: each pair once) less those of the few statements only the ontology holds, found
+    once and taken away (``_in_data``); a ``FILTER EXISTS`` on each of the merge's statements
+    would look each up again in the named graphs, many times slower."""
+    def per_object(*patterns: str) -> dict[URIRef, int]:
+        solutions = store.query(f"""SELECT ?o (COUNT(*) AS ?n) {{
+            {" . ".join(patterns)} {" ".join(map(_in_data, patterns))}
+        }} GROUP BY ?o""")
+        assert isinstance(solutions, ox.QuerySolutions)
+        counts: dict[URIRef, int] = {}
+        for iri, n in solutions:
+            assert isinstance(n, ox.Literal)
+            if isinstance(iri, ox.NamedNode):  # tested here: the engine's isIRI reads each term
+                counts[URIRef(iri.value)] = int(n.value)
+        return _sorted(counts)
 
-    held = table.held_rows()  # read in place: a predicate's rows are chosen from it
-    data = held[:, GRAPH] != term_id(ONTOLOGY_IRI)
-    predicates = held[:, PREDICATE]
-    n = len(terms)
-
-    def pairs(predicate: URIRef) -> tuple[Ids, Ids]:
-        """Distinct (subject, object) of the statements with this predicate."""
-        chosen = predicates == term_id(predicate)
-        chosen &= data
-        found = sorted_unique_rows([held[chosen, SUBJECT], held[chosen, OBJECT]], n)
-        return found[0], found[1]
-
-    typed, classes = pairs(RDF.type)
-    tasks = typed[classes == term_id(BENCH.HarnessTask)]
-    with_harness, harnesses = pairs(BENCH.harness)
-    counts = {
-        name: _count(values, table)
-        for name, values in (
-            ("per_class", classes),
-            ("per_suite", pairs(BENCH.inSuite)[1]),
-            ("per_access_level", pairs(BENCH.accessLevel)[1]),
-            ("per_harness", harnesses[np.isin(with_harness, tasks)]),
-        )
-    }
-    return GraphStats(statements, **counts)
+    return GraphStats(
+        statement_counts(store, base),
+        per_class=per_object(f"?s <{RDF.type}> ?o"),
+        per_suite=per_object(f"?s <{BENCH.inSuite}> ?o"),
+        per_access_level=per_object(f"?s <{BENCH.accessLevel}> ?o"),
+        per_harness=per_object(f"?s <{BENCH.harness}> ?o",
+                               f"?s <{RDF.type}> <{BENCH.HarnessTask}>"),
+    )
 
 
-def updated_stats(before: GraphStats, old: QuadTable, new: QuadTable, subjects: Ids,
+def _in_data(pattern: str) -> str:
+    """A SPARQL ``MINUS`` that leaves out of the default graph's solutions of ``pattern`` (one
+    triple pattern of ``?s`` and ``?o``) those whose statement only the ontology's graph holds:
+    the rest are stated in a data graph."""
+    ontology = f"<{ONTOLOGY_IRI}>"
+    return f"""MINUS {{ GRAPH {ontology} {{ {pattern} }}
+        FILTER NOT EXISTS {{ GRAPH ?g {{ {pattern} }} FILTER(?g != {ontology}) }} }}"""
+
+
+def about(store: ox.Store, subjects: Iterable[Subject]) -> ox.Store:
+    """A new store in memory holding every quad of ``store`` whose subject is one of
+    ``subjects``: their statements in each named graph and, since ``store``'s default graph is
+    the merge of its named graphs, the merge of those statements in its default graph. What
+    ``updated_stats`` reads of a store."""
+    found = ox.Store()
+    for subject in subjects:
+        found.extend(store.quads_for_pattern(subject, None, None, None))
+    return found
+
+
+def updated_stats(before: GraphStats, was: ox.Store, now: ox.Store, record_graphs: int,
                   base: str) -> GraphStats:
-    """The stats of ``new`` (``graph_stats``), from ``before``, those of ``old``, when the two
-    tables (of one term table) differ only in statements of ``subjects``. Of ``old`` only its
-    statements about ``subjects`` are read: it may hold them alone (an incremental build has
-    made ``new`` in the place of the old table: ``graph.store.rebuild``). The statements of a
+    """The stats of a store (``graph_stats``) from ``before``, those of the store it was, when
+    the two differ only in statements of some subjects: ``was`` and ``now`` hold every
+    statement about those subjects before and after (``about``), and ``record_graphs`` is
+    how many record graphs the store now has (``count_record_graphs``). The statements of a
     subject in any graph are all that decide which part its triples count in, and all that
     make it a node of a class, a suite, an access level, or a harness's task. So the counts
-    of those subjects' statements in ``old`` are taken away and those in ``new`` added; the
-    record graphs are counted again (one pass over a column). Counting the whole table again
-    takes two sorts of its rows (perf/decisions/stats-from-changed-subjects.md)."""
-    was, now = (graph_stats(_about(table, subjects), base) for table in (old, new))
+    of those subjects' statements in ``was`` are taken away and those in ``now`` added: the
+    whole store is not read (perf/decisions/stats-from-changed-subjects.md)."""
+    less, more = graph_stats(was, base), graph_stats(now, base)
     records, build, ontology = (
-        getattr(before.statements, part) - getattr(was.statements, part)
-        + getattr(now.statements, part) for part in ("records", "build", "ontology"))
-    graphs = _record_graphs(new.held_rows()[:, GRAPH], _apart(new, base),
-                            max(len(new.terms), 1))
-    statements = StatementCounts(before.statements.unit, records, build, ontology, graphs)
-    sections = {name: _sorted(_plus(getattr(before, name), getattr(was, name),
-                                    getattr(now, name)))
+        getattr(before.statements, part) - getattr(less.statements, part)
+        + getattr(more.statements, part) for part in ("records", "build", "ontology"))
+    statements = StatementCounts(before.statements.unit, records, build, ontology,
+                                 record_graphs)
+    sections = {name: _sorted(_plus(getattr(before, name), getattr(less, name),
+                                    getattr(more, name)))
                 for name in _SECTIONS}
     return GraphStats(statements, **sections)
-
-
-def _about(table: QuadTable, subjects: Ids) -> QuadTable:
-    """The statements of ``table`` whose subject is one of ``subjects``."""
-    return table.select(np.isin(table.held_rows()[:, SUBJECT], subjects))
 
 
 def _plus(counts: dict[URIRef, int], less: dict[URIRef, int],
@@ -251,17 +210,5 @@ def _plus(counts: dict[URIRef, int], less: dict[URIRef, int],
 
 
 def _sorted(counts: dict[URIRef, int]) -> dict[URIRef, int]:
-    """The most frequent first, then by IRI: the order of ``_count``."""
+    """The most frequent first, then by IRI."""
     return dict(sorted(counts.items(), key=lambda item: (-item[1], str(item[0]))))
-
-
-def _count(ids: Ids, table: QuadTable) -> dict[URIRef, int]:
-    """How often each IRI is among ``ids``, the most frequent first (literals are left out)."""
-    values, counts = np.unique(ids, return_counts=True)
-    found = [
-        (term, count)
-        for term, count in zip(map(table.terms.terms.__getitem__, values.tolist()),
-                               counts.tolist(), strict=True)
-        if isinstance(term, URIRef)
-    ]
-    return _sorted(dict(found))

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import tempfile
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from graph.build.stats import statement_counts
+import pyoxigraph as ox
+
+from graph.build.stats import StatementCounts, statement_counts
 from graph.cli.common import (
     STDOUT,
     add_build_arguments,
@@ -21,7 +26,7 @@ from graph.cli.common import (
 from graph.cli.progress import progress_bar
 from graph.cli.push import add_graph_store_argument, push_build
 from graph.errors import BenchgraphError, ErrorKind
-from graph.export import write_file, write_stream
+from graph.export.atomic import write_atomically
 from graph.export.formats import (
     RDF_FORMATS,
     Format,
@@ -32,6 +37,7 @@ from graph.export.formats import (
 )
 from graph.settings import Settings
 from graph.store.disk import Manifest
+from graph.store.files import made_dump
 from graph.store.kinds import StoreSpec, build_into
 
 if TYPE_CHECKING:  # the build is imported when a command builds: see graph.cli
@@ -102,27 +108,43 @@ def run(args: argparse.Namespace) -> int:
     target = _store_folder(spec) if spec is not None else None
     if args.full and target is None:
         raise BenchgraphError("--full goes with --store oxigraph:DIR", ErrorKind.USAGE)
-    manifest = None
-    if target is None:
-        result = build_from(args, settings)
-    else:
+    if target is not None:
         result, manifest = _into_store(args, target, settings)
         print(f"stored in {target}: {manifest.quads:,} quads in {len(result.report.records):,} "
               f"record graphs, the build graph and the ontology; {manifest.triples:,} triples "
               "in their merge", file=sys.stderr)
         report_changes(args, result, manifest.facts.changes, "build")
-    if args.output is not None:
-        with output_to(args.output):
-            write_file(args.output, result.table, fmt, base=settings.base)
-    elif target is None:
-        with output_to(STDOUT):
-            write_stream(sys.stdout.buffer, result.table, fmt, base=settings.base)
-    if manifest is not None and (args.output is None or not fmt.keeps_graphs):
-        counts = manifest.counts.statements  # counted for the store already
-    else:
-        counts = statement_counts(result.table, settings.base, keep_graphs=fmt.keeps_graphs)
-    report_load(args, result, counts, written=target is None or args.output is not None)
+        counts = manifest.counts.statements
+        if args.output is not None:
+            counts = _written(args.output, target / manifest.generation, fmt, manifest)
+        report_load(args, result, counts, written=args.output is not None)
+        return load_exit_code(result)
+    with tempfile.TemporaryDirectory(prefix="benchgraph-build-") as folder:
+        result, manifest = build_into(Path(folder), build_from(args, settings), settings,
+                                      served=False)
+        counts = _written(args.output or STDOUT, Path(folder) / manifest.generation, fmt,
+                          manifest)
+    report_load(args, result, counts)
     return load_exit_code(result)
+
+
+def _written(output: Path | str, generation: Path, fmt: Format, manifest: Manifest
+             ) -> StatementCounts:
+    """Write the graph of the store ``generation`` in ``fmt`` to ``output`` (a file, written
+    atomically, or ``STDOUT``), from its dump (``graph.store.files``); the statements it holds,
+    as a file of ``fmt`` counts them."""
+    with output_to(output):
+        dump = made_dump(generation, fmt, manifest.facts.base, generation)
+        with dump.path.open("rb") as written:
+            if output == STDOUT:
+                shutil.copyfileobj(written, sys.stdout.buffer)
+                sys.stdout.buffer.flush()
+            else:
+                write_atomically(Path(output), lambda out: shutil.copyfileobj(written, out))
+    if not fmt.keeps_graphs:
+        return manifest.counts.statements
+    return statement_counts(ox.Store.read_only(str(generation)), manifest.facts.base,
+                            keep_graphs=True)
 
 
 def output_format(name: str | None, output: Path | None) -> Format:
@@ -166,11 +188,9 @@ def _into_store(args: argparse.Namespace, target: Path, settings: Settings
             target, [Path(path) for path in args.paths], settings, progress_bar("reading"),
             validate=validate, lock=lock)
         if rebuilt is None:
-            result = build_from(args, settings, apart=True)
-            # the graph is let go of before the load, unless -o still writes it
-            return result, build_into(target, result, settings, validate=validate,
-                                      kept=kept_build(result, settings),
-                                      let_go=args.output is None, lock=lock)
+            return build_into(target, build_from(args, settings, keep=True), settings,
+                              validate=validate, state=partial(kept_build, settings=settings),
+                              lock=lock)
     if args.verbose:
         print(rebuilt.figures.summary(), file=sys.stderr)
     return rebuilt.result, rebuilt.manifest

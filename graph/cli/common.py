@@ -22,7 +22,7 @@ from graph.store.changes import BuildChanges
 from graph.store.kinds import StoreSpec, open_store
 
 if TYPE_CHECKING:  # the build is imported when a command builds: see graph.cli
-    from graph.build.graphs import BuildResult
+    from graph.build.graphs import BuildResult, Read
 
 EXIT_OK = 0
 EXIT_DATA_FAILS = 1
@@ -95,10 +95,10 @@ def settings_from(args: argparse.Namespace) -> Settings:
 @contextmanager
 def opened_store(
     args: argparse.Namespace, settings: Settings, paths: Sequence[str] | None = None
-) -> Iterator[tuple[Store, BuildResult | None]]:
-    """The store the settings name, and the build it was made from (a ``memory`` store is built
-    now, from the PATHs given; an ``oxigraph:DIR`` store is opened as it is, and PATHs beside it
-    are a usage error); closed when the command is done."""
+) -> Iterator[tuple[Store, Read | None]]:
+    """The store the settings name, and the records it was built from (a ``memory`` store is
+    built now, from the PATHs given; an ``oxigraph:DIR`` store is opened as it is, and PATHs
+    beside it are a usage error); closed when the command is done."""
     spec = StoreSpec.parse(settings.store)
     given = list(args.paths if paths is None else paths)
     built = build_from(args, settings, given) if spec.kind == "memory" else None
@@ -111,31 +111,27 @@ def opened_store(
 
 def build_from(
     args: argparse.Namespace, settings: Settings | None = None, paths: Sequence[str] | None = None,
-    *, apart: bool = False,
-) -> BuildResult:
-    """The graph of the PATHs given on the command line (``paths`` when the command picked
-    them out of its words; default: the bundled catalog), with a progress bar on a terminal;
-    writes ``--report`` when asked. A PATH that does not exist is an input error
-    (``InputPathError``); with ``apart``, made in a process of its own
-    (``graph.build.apart``), which exits with the mapping's heap: what a command that goes
-    on to validate, store or push the table of a large catalog wants (a store's state also
-    keeps the records it packs)."""
-    from graph.build.apart import build_apart
-    from graph.build.graphs import build
+    *, keep: bool = False,
+) -> Read:
+    """The records of the PATHs given on the command line (``paths`` when the command picked
+    them out of its words; default: the bundled catalog), read with a progress bar on a
+    terminal, and indexed; writes ``--report`` when asked. A PATH that does not exist is an
+    input error (``InputPathError``). With ``keep``, the records are kept for a store's state
+    as they are read (``graph.build.graphs.read``)."""
+    from graph.build.graphs import read
+    from graph.ingest.kept import Spool
 
     given = [Path(word) for word in (args.paths if paths is None else paths)]
     settings = settings or settings_from(args)
-    progress = progress_bar("reading")
-    result = (build_apart(given, settings, progress) if apart
-              else build(given, settings, progress=progress))
+    records = read(given, settings, progress_bar("reading"), keep=Spool() if keep else None)
     if args.report is not None:
         with output_to(args.report):
-            write_report_json(args.report, result.report)
-    return result
+            write_report_json(args.report, records.report)
+    return records
 
 
 def report_load(
-    args: argparse.Namespace, result: BuildResult, counts: StatementCounts | None = None,
+    args: argparse.Namespace, result: BuildResult | Read, counts: StatementCounts | None = None,
     *, written: bool = True,
 ) -> None:
     """The load report on stderr, as ``--verbose`` asks (``written``: whether the graph was
@@ -143,7 +139,7 @@ def report_load(
     print_load_report(result.report, counts=counts, verbose=args.verbose, written=written)
 
 
-def report_changes(args: argparse.Namespace, result: BuildResult, changes: BuildChanges,
+def report_changes(args: argparse.Namespace, result: BuildResult | Read, changes: BuildChanges,
                    before: str) -> None:
     """What the build changed against the ``before`` (``build``, ``push``) its store held,
     on stderr as ``--verbose`` asks (``graph.cli.changes``); with ``--report``, the report
@@ -154,7 +150,7 @@ def report_changes(args: argparse.Namespace, result: BuildResult, changes: Build
             write_report_json(args.report, result.report, changes)
 
 
-def load_exit_code(result: BuildResult | None) -> int:
+def load_exit_code(result: BuildResult | Read | None) -> int:
     """``EXIT_REJECTED`` when a file was rejected, else ``EXIT_OK`` (also when nothing was
     built: a store opened as it is)."""
     return EXIT_REJECTED if result is not None and result.report.rejected else EXIT_OK

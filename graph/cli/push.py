@@ -11,6 +11,8 @@ Credentials come from the environment only (``BENCHGRAPH_REMOTE_USER`` and
 
 import argparse
 import sys
+import tempfile
+from pathlib import Path
 
 from graph.cli.common import (
     add_build_arguments,
@@ -22,7 +24,7 @@ from graph.cli.common import (
 )
 from graph.errors import BenchgraphError, ErrorKind
 from graph.settings import Settings
-from graph.store.kinds import StoreSpec, build_facts
+from graph.store.kinds import StoreSpec, build_into
 from graph.store.remote.manifest import engine_for
 from graph.store.remote.push import PushOutcome, push
 
@@ -85,15 +87,11 @@ def push_build(args: argparse.Namespace, spec: StoreSpec, settings: Settings, *,
     try:
         if not settings.graph_store:
             raise BenchgraphError(NO_GRAPH_STORE, ErrorKind.USAGE)
-        # apart: built in this process, the mapping's heap and every record stayed to the
-        # end of the push (perf/decisions/build-apart.md)
-        result = build_from(args, settings, apart=True)
-        report = None
-        if validate:
-            from graph.validation.validate import validate as run_validation
-
-            report = run_validation(result.table, settings)
-        outcome = push(engine, result, build_facts(result, settings.base), report)
+        # built into a local store first, which the push reads each graph from
+        with tempfile.TemporaryDirectory(prefix="benchgraph-push-") as folder:
+            result, built = build_into(Path(folder), build_from(args, settings), settings,
+                                       validate=validate, served=False)
+            outcome = push(engine, Path(folder) / built.generation, built)
     finally:
         engine.close()
     print(summary(outcome, spec.location), file=sys.stderr)

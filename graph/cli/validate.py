@@ -8,6 +8,8 @@ is the same for tools; ``ttl`` is the W3C SHACL validation report graph. The loa
 import argparse
 import json
 import sys
+import tempfile
+from pathlib import Path
 from typing import TextIO
 
 from rdflib import Literal, URIRef
@@ -28,7 +30,8 @@ from graph.cli.common import (
 from graph.errors import BenchgraphError, ErrorKind
 from graph.namespace import curie
 from graph.settings import Settings
-from graph.store.kinds import StoreSpec, open_store
+from graph.store.files import read_validation
+from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.validation.report import Severity, ValidationReport, ValidationResult
 
 FORMATS = ("text", "json", "ttl")
@@ -60,10 +63,12 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     if StoreSpec.parse(settings.store).kind != "memory":
         return _show_kept(args, settings)
-    from graph.validation.validate import validate  # pyshacl: only when records are validated now
-
-    built = build_from(args, settings, apart=True)  # as push: the mapping's heap goes with it
-    report = validate(built.table, settings)
+    built = build_from(args, settings)
+    with tempfile.TemporaryDirectory(prefix="benchgraph-validate-") as folder:
+        generation = Path(folder) / build_into(Path(folder), built, settings, validate=True,
+                                               served=False)[1].generation
+        report = read_validation(generation)
+    assert report is not None, "a build asked to validate keeps its report"
     report_load(args, built)
     _write(args, report, settings.base)
     return load_exit_code(built) if report.conforms else EXIT_DATA_FAILS  # outranks a rejection

@@ -1,16 +1,16 @@
-"""Writing the graph out: every format of the registry (``graph.export.formats``), deterministic,
-atomic on disk (``graph.export.atomic``: only a regular file is ever replaced; a stream, a
-device or a FIFO is written in place).
+"""Writing graphs out: every format of the registry (``graph.export.formats``), each by one
+writer of pyoxigraph quads (``graph.export.writers``); a file replaced whole
+(``graph.export.atomic``: only a regular file is ever replaced; a stream, a device or a FIFO
+is written in place).
 
-rdflib's serialisers need tens of seconds for a build of 10,000 records, so the writers work on
-the build's ``QuadTable`` (rdflib quads are put in one first). ``graph.dataset.canonical`` puts its
-statements in canonical order, deduplicated and sorted by the N-Triples form of (graph,)
-subject, predicate and object. N-Triples and N-Quads are written from it directly, Turtle and
-TriG by ``graph.export.turtle``, JSON-LD and RDF/XML by pyoxigraph from the canonical N-Quads
-(``graph.export.oxigraph_writers``). The same quads in any order therefore give the same bytes.
+The whole graph is written from a store, in the store's own order (``graph.export.store_dump``).
+Anything else is a few statements in memory, written by ``serialize`` (rdflib quads) or
+``serialize_quads`` (pyoxigraph's): their distinct statements sorted by the N-Triples forms of
+graph, subject, predicate and object, so the same quads in any order, with any repeats,
+always give the same bytes.
 
 Turtle, N-Triples and RDF/XML hold the union of the named graphs (a triple stated in two
-records appears once). TriG, N-Quads and JSON-LD keep each named graph: JSON-LD is written
+graphs appears once). TriG, N-Quads and JSON-LD keep each named graph: JSON-LD is written
 expanded, one ``{"@id": graph, "@graph": [...]}`` object per named graph, with no
 ``@context``. Turtle, TriG and RDF/XML declare the prefixes of ``graph.namespace.PREFIXES``
 and, when ``base`` is given, the prefix ``base:`` for the data's base IRI.
@@ -22,55 +22,27 @@ writers of ``graph.sparql.results``.
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
-from pathlib import Path
-from typing import BinaryIO
+from io import BytesIO
 
 import pyoxigraph as ox
-from rdflib import Dataset, Graph, URIRef
+from rdflib import BNode, Dataset, Graph, URIRef
 
-from graph.dataset.canonical import canonical
+from graph.dataset.oxigraph import to_oxigraph
 from graph.dataset.quads import Quad
-from graph.dataset.table import QuadTable
 from graph.export.atomic import write_atomically
-from graph.export.formats import NQUADS, Format, FormatError, format_for
+from graph.export.formats import Format, FormatError
 from graph.namespace import BASE_PREFIX, PREFIXES
 from graph.system.gc_pause import gc_paused
-
-Source = QuadTable | Iterable[Quad]
-"""What the writers take: a built table, or rdflib quads."""
 
 
 @dataclass(frozen=True)
 class Serialized:
-    """A graph serialised in memory, as the chunks the writers made (joined only on demand:
-    a stream or file gets them one after another, with no second copy of the whole)."""
+    """A graph serialised in memory."""
 
     format: Format
-    chunks: tuple[bytes, ...]
+    data: bytes
     statements: int
     """Triples written (union formats) or quads written (formats that keep named graphs)."""
-
-    @cached_property
-    def data(self) -> bytes:
-        """The whole serialisation."""
-        return b"".join(self.chunks)
-
-    @property
-    def size(self) -> int:
-        """Its length in bytes."""
-        return sum(map(len, self.chunks))
-
-
-@dataclass(frozen=True)
-class Written:
-    """What a write put in a file or stream."""
-
-    format: Format
-    statements: int
-    """Triples written (union formats) or quads written (formats that keep named graphs)."""
-    size: int
-    """Bytes written."""
 
 
 def prefixes_for(base: str | None = None) -> dict[str, str]:
@@ -82,63 +54,63 @@ def prefixes_for(base: str | None = None) -> dict[str, str]:
 
 
 def serialize(
-    quads: Source, fmt: Format, *, base: str | None = None, as_graph: bool = False
+    quads: Iterable[Quad], fmt: Format, *, base: str | None = None, as_graph: bool = False
 ) -> Serialized:
-    """The quads in ``fmt``, as bytes; ``base`` (the data's base IRI) adds the ``base:`` prefix.
-    ``as_graph`` writes one graph (the union) even in a format that keeps named graphs: how a
-    query's result graph is written. The same quads, in any order and with any repeats,
-    always give the same bytes.
+    """The rdflib quads in ``fmt``, as bytes; ``base`` (the data's base IRI) adds the
+    ``base:`` prefix. ``as_graph`` writes one graph (the union) even in a format that keeps
+    named graphs: how a query's result graph is written. The same quads, in any order and
+    with any repeats, always give the same bytes.
 
     FormatError for a format of query results, or a graph the format cannot hold; ValueError
-    for a term pyoxigraph cannot write (an invalid IRI or language tag), TypeError for a blank
-    node or a row that is not a quad."""
-    with gc_paused():
-        statements, chunks = _serialized(quads, fmt, base, as_graph)
-        return Serialized(fmt, tuple(chunks), statements)
+    for a term pyoxigraph cannot write (an invalid IRI or language tag, a string that is not
+    valid Unicode), TypeError for a blank node or a row that is not a quad."""
+    return serialize_quads(map(_oxigraph_quad, quads), fmt, prefixes_for(base),
+                           as_graph=as_graph)
 
 
-def _serialized(quads: Source, fmt: Format, base: str | None, as_graph: bool = False
-                ) -> tuple[int, Iterable[bytes]]:
-    """How many statements the quads are in ``fmt``, and their serialisation in chunks,
-    made as they are asked for (``serialize`` says what it raises)."""
+def serialize_quads(
+    quads: Iterable[ox.Quad], fmt: Format, prefixes: dict[str, str], *, as_graph: bool = False
+) -> Serialized:
+    """The pyoxigraph quads in ``fmt``, declaring ``prefixes``, as ``serialize`` writes them:
+    each distinct statement once (of the union, unless the format keeps graphs and
+    ``as_graph`` is false), sorted by the N-Triples forms of graph, subject, predicate and
+    object. FormatError for a format of query results, or a graph the format cannot hold."""
     writer = fmt.rdf_writer
     if writer is None:
         raise FormatError(f"{fmt.name} is a format of query results, not of a graph")
-    statements = canonical(as_table(quads), keep_graphs=fmt.keeps_graphs and not as_graph)
-    return len(statements), writer(statements, prefixes_for(base))
+    if as_graph or not fmt.keeps_graphs:
+        quads = (ox.Quad(quad.subject, quad.predicate, quad.object) for quad in quads)
+    statements = sorted(set(quads), key=_forms)
+    out = BytesIO()
+    written = writer(statements, out, prefixes)
+    return Serialized(fmt, out.getvalue(), written)
 
 
-def write_stream(
-    stream: BinaryIO, quads: Source, fmt: Format, *, base: str | None = None
-) -> Written:
-    """Write the quads to a binary stream (``sys.stdout.buffer``), then flush it. Nothing is
-    written unless the whole serialisation succeeded, so it is made whole first (a file is
-    written as it is made: ``write_file``)."""
-    result = serialize(quads, fmt, base=base)
-    stream.writelines(result.chunks)
-    stream.flush()
-    return Written(fmt, result.statements, result.size)
+def _forms(quad: ox.Quad) -> tuple[str, str, str, str]:
+    return str(quad.graph_name), str(quad.subject), str(quad.predicate), str(quad.object)
 
 
-def write_file(
-    path: Path, quads: Source, fmt: Format | None = None, *, base: str | None = None
-) -> Written:
-    """Write the quads to ``path`` atomically (``write_atomically``), in ``fmt`` or the format
-    of its extension: chunk by chunk as the writer makes them, so the whole document is never
-    in memory (a dump of 100,000 records is gigabytes); a failure part way leaves a file at
-    ``path`` as it was (a stream or a device is written in place: ``graph.export.atomic``)."""
-    chosen = fmt or format_for(None, path)
-
-    def write(handle: BinaryIO) -> Written:
-        with gc_paused():
-            statements, chunks = _serialized(quads, chosen, base)
-            size = 0
-            for chunk in chunks:
-                handle.write(chunk)
-                size += len(chunk)
-        return Written(chosen, statements, size)
-
-    return write_atomically(path, write)
+def _oxigraph_quad(row: Quad) -> ox.Quad:
+    """An rdflib quad of IRIs and literals as pyoxigraph's (``serialize`` says what it
+    raises)."""
+    if len(row) != 4:
+        raise TypeError(f"a quad has four terms (subject, predicate, object, graph), not {row!r}")
+    for term in row:
+        if isinstance(term, BNode):
+            raise TypeError(f"a graph written out holds no blank node: {term!r} in {row!r}")
+    try:
+        subject, predicate, obj, graph = [to_oxigraph(term) for term in row]
+    except ValueError:
+        for term in row:
+            try:
+                str(term).encode()
+            except UnicodeEncodeError as bad:
+                raise ValueError(f"not valid Unicode ({bad.reason}): {term!r}") from None
+        raise
+    if not (isinstance(subject, ox.NamedNode) and isinstance(predicate, ox.NamedNode)
+            and isinstance(graph, ox.NamedNode)):
+        raise TypeError(f"a quad's subject, predicate and graph are IRIs, not {row!r}")
+    return ox.Quad(subject, predicate, obj, graph)
 
 
 def to_dataset(quads: Iterable[Quad]) -> Dataset:
@@ -159,30 +131,11 @@ def to_dataset(quads: Iterable[Quad]) -> Dataset:
     return dataset
 
 
-def to_oxigraph_store(quads: Source) -> ox.Store:
-    """An in-memory pyoxigraph Store holding the quads (duplicates once), bulk-loaded from
-    their canonical N-Quads."""
-    store = ox.Store()
-    with gc_paused():
-        store.bulk_load(serialize(quads, NQUADS).data, format=ox.RdfFormat.N_QUADS)
-    return store
-
-
-def as_table(quads: Source) -> QuadTable:
-    """The quads as a ``QuadTable``: a table as it is, rdflib quads put in a new one."""
-    return quads if isinstance(quads, QuadTable) else QuadTable.of(quads)
-
-
 __all__ = [
     "Serialized",
-    "Source",
-    "Written",
-    "as_table",
     "prefixes_for",
     "serialize",
+    "serialize_quads",
     "to_dataset",
-    "to_oxigraph_store",
     "write_atomically",
-    "write_file",
-    "write_stream",
 ]

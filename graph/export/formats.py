@@ -13,8 +13,8 @@ What a format holds (``Content``):
 - ``RESULTS``: the answer of a SELECT or ASK query (a table, CSV, TSV, the W3C JSON and XML
   result formats).
 
-A graph format is written from the canonical order of a dataset (``graph.export.serialize``);
-a results format from a ``QueryResult``.
+A graph format is written from pyoxigraph quads grouped by graph and subject
+(``graph.export.writers``); a results format from a ``QueryResult``.
 """
 
 from __future__ import annotations
@@ -25,21 +25,22 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from graph.dataset.canonical import Canonical
-from graph.dataset.table import GRAPH
 from graph.errors import ErrorKind
-from graph.export.ntriples import write_ntriples
-from graph.export.oxigraph_writers import write_jsonld, write_rdfxml
-from graph.export.turtle import write_trig, write_turtle
+from graph.export.writers import (
+    RdfWriter,
+    write_jsonld,
+    write_nquads,
+    write_ntriples,
+    write_rdfxml,
+    write_trig,
+    write_turtle,
+)
 from graph.sparql import results
 from graph.sparql.results import FormatError, TableLayout
 
 if TYPE_CHECKING:
     from graph.sparql.result import QueryResult
 
-RdfWriter = Callable[[Canonical, dict[str, str]], Iterable[bytes]]
-"""Writes statements in canonical order, declaring the prefixes where the format can: the
-document in chunks, made as they are asked for (a file is written block by block)."""
 ResultsWriter = Callable[["QueryResult", TableLayout], str]
 """Writes a SELECT or ASK result; only the table reads the layout."""
 
@@ -122,19 +123,6 @@ _W3C = "http://www.w3.org/ns/formats/"
 """The query forms whose result is a graph; SELECT and ASK give results."""
 
 
-def _trig(statements: Canonical, prefixes: dict[str, str]) -> Iterable[bytes]:
-    """TriG keeps named graphs; a lone graph (no graph column) is Turtle, which TriG reads as
-    its default graph."""
-    if GRAPH in statements.columns:
-        return write_trig(statements, prefixes)
-    return write_turtle(statements, prefixes)
-
-
-def _ntriples(statements: Canonical, prefixes: dict[str, str]) -> Iterable[bytes]:
-    """N-Triples, or N-Quads when the statements keep their graphs (no prefixes in either)."""
-    return write_ntriples(statements)
-
-
 def _plain(writer: Callable[[QueryResult], str]) -> ResultsWriter:
     """A W3C results writer, which takes no layout: programs get every value in full."""
     return lambda result, layout: writer(result)
@@ -144,16 +132,16 @@ TURTLE = Format("turtle", ("ttl",), ("text/turtle", "application/x-turtle"), (".
                 Content.GRAPH, rdf_writer=write_turtle, rdflib_name="turtle",
                 iri=_W3C + "Turtle", label="Turtle")
 NTRIPLES = Format("ntriples", ("nt", "n-triples"), ("application/n-triples",), (".nt",),
-                  Content.GRAPH, rdf_writer=_ntriples, rdflib_name="nt",
+                  Content.GRAPH, rdf_writer=write_ntriples, rdflib_name="nt",
                   iri=_W3C + "N-Triples", label="N-Triples")
 RDFXML = Format("rdfxml", ("rdf-xml", "rdf/xml"), ("application/rdf+xml",),
                 (".rdf", ".owl"), Content.GRAPH, rdf_writer=write_rdfxml, rdflib_name="xml",
                 iri=_W3C + "RDF_XML", label="RDF/XML")
 TRIG = Format("trig", (), ("application/trig", "application/x-trig"), (".trig",),
-              Content.DATASET, rdf_writer=_trig, rdflib_name="trig", iri=_W3C + "TriG",
+              Content.DATASET, rdf_writer=write_trig, rdflib_name="trig", iri=_W3C + "TriG",
               label="TriG")
 NQUADS = Format("nquads", ("nq", "n-quads"), ("application/n-quads", "text/x-nquads"), (".nq",),
-                Content.DATASET, rdf_writer=_ntriples, rdflib_name="nquads",
+                Content.DATASET, rdf_writer=write_nquads, rdflib_name="nquads",
                 iri=_W3C + "N-Quads", label="N-Quads")
 JSONLD = Format("jsonld", ("json-ld",), ("application/ld+json",), (".jsonld", ".json"),
                 Content.DATASET, rdf_writer=write_jsonld, rdflib_name="json-ld",

@@ -2,32 +2,28 @@
 
 A SELECT or ASK answer is written by its results writer (``graph.sparql.results``). A
 CONSTRUCT or DESCRIBE graph is written by the writers of the exports (``graph.export``), as one
-graph, so a result reads exactly like the same triples in a dump: same prefixes, same order,
-same bytes. The graph holds no blank node there; a result that has some (a CONSTRUCT template
-with ``[]``) is written by pyoxigraph's own serialiser instead, which can label them.
+graph, sorted as ``graph.export.serialize_quads`` sorts it, so a result reads like the same
+triples in a dump: same prefixes, same layout, each term as the store holds it. The graph
+holds no blank node there; a result that has some (a CONSTRUCT template with ``[]``) is
+written by pyoxigraph's own serialiser instead, which can label them (RDF/XML by the export's
+writer, for its guards, in the order of the result).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from io import BytesIO
 from typing import TYPE_CHECKING, cast
 
 import pyoxigraph as ox
-from rdflib import URIRef
 
-from graph.dataset.oxigraph import to_rdflib
-from graph.dataset.quads import Quad
-from graph.export import prefixes_for, serialize
+from graph.export import prefixes_for, serialize_quads
 from graph.export.formats import RDFXML, Format
-from graph.export.oxigraph_writers import rdfxml
+from graph.export.writers import write_rdfxml
 from graph.sparql.results import FormatError, TableLayout
 
 if TYPE_CHECKING:
     from graph.sparql.result import QueryResult
-
-RESULT_GRAPH = URIRef("urn:x-benchgraph:result")
-"""The graph name a result's triples are put in to be written; never written itself."""
-_RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 
 
 def serialize_result(
@@ -43,21 +39,19 @@ def serialize_result(
     triples = result.triples
     if any(isinstance(term, ox.BlankNode) for t in triples for term in (t.subject, t.object)):
         return _with_blank_nodes(triples, fmt, prefixes_for(base))
-    quads = cast(list[Quad], [(to_rdflib(t.subject), to_rdflib(t.predicate), to_rdflib(t.object),
-                               RESULT_GRAPH) for t in triples])  # IRIs and literals only
-    return serialize(quads, fmt, base=base, as_graph=True).data
+    quads = (ox.Quad(t.subject, t.predicate, t.object) for t in triples)  # the default graph
+    return serialize_quads(quads, fmt, prefixes_for(base), as_graph=True).data
 
 
 def _with_blank_nodes(triples: Sequence[ox.Triple], fmt: Format,
                       prefixes: dict[str, str]) -> bytes:
     if fmt is RDFXML:
-        named = {t.predicate.value for t in triples} | {
-            t.object.value for t in triples
-            if t.predicate.value == _RDF_TYPE and isinstance(t.object, ox.NamedNode)}
-        return rdfxml(list(triples), named, prefixes)
+        out = BytesIO()
+        write_rdfxml((ox.Quad(t.subject, t.predicate, t.object) for t in triples), out, prefixes)
+        return out.getvalue()
     oxigraph_format = ox.RdfFormat.from_media_type(fmt.media_type)
     assert oxigraph_format is not None, fmt  # every RDF format of the registry is one of its
     return cast(bytes, ox.serialize(triples, format=oxigraph_format, prefixes=prefixes))
 
 
-__all__ = ["RESULT_GRAPH", "serialize_result"]
+__all__ = ["serialize_result"]

@@ -1,6 +1,6 @@
-"""The forms of single terms in Turtle, as ``graph.export.store_dump`` and
-``graph.export.turtle`` write them: which IRIs are prefixed names, which literals are bare,
-and a literal with a line break as a long string."""
+"""The forms of single terms in Turtle, as the Turtle and TriG writer
+(``graph.export.writers``) writes them: which IRIs are prefixed names, which literals are
+bare, and a literal with a line break as a long string."""
 
 import re
 

@@ -10,13 +10,11 @@ apart (``KeptRecord``): a state read back unpickles a record only when it is map
 perf/decisions/kept-state-read-lazily.md). ``graph.store.state`` writes and reads these
 values in a store's generation.
 
-A full build that keeps its state (``graph.build.graphs.build(keep=Spool())``) holds every record
-from
-its import to the state's save. Its pickles go to a ``Spool``, an unnamed temporary file,
-not into memory, where they would be a large share of the build's memory target
-(perf/decisions/records-pickled-and-spooled.md); each is read back once to be mapped and
-once to be saved.
-"""
+A full build that keeps its state (``graph.build.graphs.read(keep=Spool())``) holds every
+record from its import to the state's save. Its pickles go to a ``Spool``, an unnamed
+temporary file, not into memory, where they would be a large share of the build's memory
+target (perf/decisions/records-pickled-and-spooled.md); each is read back once to be mapped
+and once to be saved. """
 
 import copyreg
 import dataclasses
@@ -44,9 +42,7 @@ class Spool:
     """An unnamed temporary file that pickles are written to and read back from by place: a
     ``KeptRecord`` packed into one holds 16 bytes of where, not its pickle. The file has no
     name from the start (``tempfile.TemporaryFile``), so nothing is left behind however the
-    process ends; it is closed when the last record that refers to it goes. A process forked
-    after it was made shares it (``graph.build.apart``): its end is the file's, not a count
-    this process keeps."""
+    process ends; it is closed when the last record that refers to it goes."""
 
     __slots__ = ("_file",)
 
@@ -141,15 +137,6 @@ class KeptRecord:
         return pickle.dumps(self._record, protocol=pickle.HIGHEST_PROTOCOL)
 
     def __reduce__(self) -> tuple[type["KeptRecord"], tuple[RecordIdentity, None, bytes]]:
-        return KeptRecord, (self.identity, None, self._pickled())
-
-    def reduce_in_place(self) -> tuple[type["KeptRecord"],
-                                       tuple[RecordIdentity, None, bytes | Spooled]]:
-        """A reduction for a process that shares this record's spool (``graph.build.apart``):
-        a spooled pickle is given as where it is, not read back."""
-        blob = self._blob
-        if isinstance(blob, Spooled) and isinstance(blob.spool, Spool):
-            return KeptRecord, (self.identity, None, blob)
         return KeptRecord, (self.identity, None, self._pickled())
 
 

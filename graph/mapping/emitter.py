@@ -12,9 +12,9 @@ from decimal import Decimal
 from rdflib import Literal, URIRef
 
 from graph.dataset.quads import Object
-from graph.dataset.table import QuadTable
 from graph.dataset.terms import typed
 from graph.ingest.records.verbatim import Verbatim
+from graph.mapping.nquads import NQuads
 from graph.namespace import RDF, XSD
 
 _TYPE = RDF.type
@@ -26,30 +26,29 @@ FALSE = typed("false", _BOOLEAN, False)
 
 
 class Statements:
-    """States the quads of one named graph into a ``QuadTable``, each term interned as it is
-    stated (no rdflib term is made for a value the table already holds).
+    """States the quads of one named graph as N-Quads lines (``graph.mapping.nquads``), each term
+    in its N-Triples form.
 
-    This runs for every quad of a build: each method is one Python frame, and the lookups
-    it calls are C-level (bound ``dict.__getitem__`` and ``array.extend``)."""
+    This runs for every quad of a build: each method is one Python frame, and the forms it
+    asks for are remembered ones or C-level escapes."""
 
-    def __init__(self, table: QuadTable, graph: URIRef, source_file: str | None = None) -> None:
+    def __init__(self, out: NQuads, graph: URIRef, source_file: str | None = None) -> None:
         self.graph = graph
         self.source_file = source_file
         """The record file the graph's statements come from (what a result cites)."""
-        self._table = table
-        terms = table.terms
+        self._out = out
         self._iri, self._plain, self._typed, self._object = (
-            terms.iri, terms.plain, terms.typed, terms.object
+            out.iri, out.plain, out.typed, out.object
         )
-        self._graph = terms.iri(graph)
-        self._type = terms.iri(_TYPE)
-        self._add = table.add
+        self._graph = out.iri(graph)
+        self._type = out.iri(_TYPE)
+        self._add = out.add
         self._occurrences: dict[object, int] = {}
 
     def stated(self) -> int:
-        """How many quads the whole table holds so far: compare before and after some
-        statements to see whether any was made."""
-        return len(self._table)
+        """How many quads have been stated so far: compare before and after some statements
+        to see whether any was made."""
+        return self._out.count
 
     def occurrence(self, key: object) -> int:
         """1 the first time this graph is asked about ``key``, then 2, 3…: tells apart parts

@@ -20,8 +20,6 @@ import numpy.typing as npt
 import pyoxigraph as ox
 from rdflib import URIRef
 
-from graph.dataset.canonical import first_of_runs, sorted_unique_rows
-
 Values = Mapping[int, list[int]]
 """Object ids by subject id, for one predicate (or several)."""
 
@@ -39,8 +37,11 @@ class Grouped(Mapping[int, list[int]]):
                  order: Callable[[int], str]) -> None:
         """``subjects`` and ``objects`` are statements (repeats allowed, in any order) over
         ``terms`` term ids."""
-        firsts, objects = sorted_unique_rows([subjects, objects], terms)
-        starts = np.flatnonzero(first_of_runs(firsts))
+        pairs = np.unique(subjects.astype(np.int64) * terms + objects)  # sorted, each once
+        firsts, objects = np.divmod(pairs, terms)
+        first = np.ones(len(firsts), dtype=np.bool_)  # where a subject's run begins
+        first[1:] = firsts[1:] != firsts[:-1]
+        starts = np.flatnonzero(first)
         self._subjects = firsts[starts]
         self._starts = np.append(starts, len(firsts))
         self._objects = objects.astype(np.int32)

@@ -159,8 +159,7 @@ def insert_entities(db: sqlite3.Connection, numbered: Iterable[tuple[int, Entity
                     ) -> tuple[int, int]:
     """Insert these entities' rows, ``ENTITIES_AT_A_TIME`` entities at a time; returns how
     many entities there were and how many names they have. Only a run's rows and entities
-    are held at once, not every entity's (a tenth of the index's peak at 30,000 records,
-    beside the build's table and the store's loading)."""
+    are held at once, not every entity's (perf/decisions/search-index-arrays.md)."""
     count = names_count = 0
     for run in _runs(numbered):
         rows: list[EntityRow] = []

@@ -37,12 +37,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from graph.build.stats import GraphStats
-from graph.dataset.table import QuadTable
-from graph.export.formats import NQUADS, NTRIPLES
 from graph.store.base import BuildFacts
 from graph.store.changes import NOT_KEPT, BuildChanges
 from graph.store.errors import StoreError
-from graph.store.files import LOADED_FORMATS, dump_name, write_load_files, write_validation
 from graph.store.generations import (
     CHECKPOINTING,
     loading_name,
@@ -60,34 +57,28 @@ from graph.store.manifest import (
 )
 from graph.store.manifest import write_manifest as _write_manifest
 from graph.store.space import NO_SPACE_ERRNOS, NoSpace, reported_when_full
-from graph.store.writing import NO_SPACE, READY
-from graph.system.heap import release_free_memory
+from graph.store.writing import NO_SPACE, READY, Header, Outcome
 from graph.system.libc import libc_function
-from graph.validation.report import ValidationReport
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported by a build: a store folder is opened without them
+    from graph.build.graphs import BuildResult, Read
     from graph.store.state import KeptBuild
 
-_LOAD_FILES = "load"
-"""The folder, in a generation's while it is written, of the files its store is loaded from."""
-
-
 def build_store(
-    folder: Path, table: QuadTable, facts: BuildFacts, stats: GraphStats, *,
-    validation: ValidationReport | None = None, kept: KeptBuild | None = None,
-    let_go: bool = False, lock: BuildLock | None = None,
-) -> Manifest:
-    """Write a new generation of ``table`` under ``folder`` and switch to it: the pyoxigraph
-    store and its search index (written by the process that loads it), ``validation`` (the
-    build's report, when it was validated) and, with ``kept`` (the state of this build), what
-    the next build needs to be an incremental one (``graph.store.rebuild``). ``stats`` are the
-    table's counts, kept in the manifest. The dumps are not written here: a store writes each
-    from its Oxigraph data when it is first asked for it (``graph.store.files``).
+    folder: Path, records: Read, facts: BuildFacts, *, validate: bool = False,
+    state: Callable[[BuildResult], KeptBuild] | None = None, lock: BuildLock | None = None,
+    served: bool = True,
+) -> tuple[BuildResult, Manifest]:
+    """Write a new generation of the graph of ``records`` under ``folder`` and switch to it.
 
-    The load comes last, in a process of its own (``graph.store.writing``), from the
-    table's N-Quads and N-Triples written to files that are removed once it is done. With
-    ``let_go``, the table is emptied first (``QuadTable.let_go``: the caller has no more use
-    for it), so that the load runs beside a process that no longer holds the graph.
+    Each record's graph is mapped and streamed, as it is made, into the process that writes
+    the store (``graph.store.writing``), which derives the build graph, counts the graph,
+    writes its search index and, with ``validate``, validates it and keeps the report. With
+    ``state`` (``graph.store.rebuild.kept_build``), what the next build needs to be an
+    incremental one is kept with it. A store that will not be ``served`` (read once, then
+    removed) is neither compacted nor given a search index. The dumps are not written here: a
+    store writes each from its Oxigraph data when it is first asked for it
+    (``graph.store.files``).
 
     The build is compared with the build the folder held before, under the lock
     (``compared_with``), and the manifest keeps what it changed. The folder's build lock is
@@ -95,48 +86,67 @@ def build_store(
     when ``folder`` exists and is neither empty nor a benchgraph store (nothing in it is
     touched), when another build holds it, and when the disk is full (``graph.store.space``:
     nothing written is left)."""
+    if validate:
+        shapes_readable()
     with BuildLock.take(folder) if lock is None else nullcontext(lock) as held:
         assert held.folder == folder and held.held, "a build under another folder's lock"
         facts = compared_with(folder, facts)
         with reported_when_full(folder):
-            return _build_store(folder, table, facts, stats, validation, kept, let_go)
+            return _build_store(folder, records, facts, validate, state, served)
 
 
-def _build_store(
-    folder: Path, table: QuadTable, facts: BuildFacts, stats: GraphStats,
-    validation: ValidationReport | None, kept: KeptBuild | None, let_go: bool,
-) -> Manifest:
+def shapes_readable() -> None:
+    """Read the shapes before a build that validates, so that shapes that cannot be used
+    stop it at once, in their own words (``ShapesError``), not after the whole build in the
+    writing process's."""
+    from graph.validation.shapes import bundled_shapes
+
+    bundled_shapes()
+
+
+def _build_store(folder: Path, records: Read, facts: BuildFacts, validate: bool,
+                 state: Callable[[BuildResult], KeptBuild] | None, served: bool
+                 ) -> tuple[BuildResult, Manifest]:
+    from graph.build.graphs import BuildResult
+    from graph.mapping.iris import Iris
+    from graph.mapping.nquads import NQuads
+
     generation = new_generation_name()
     loading = folder / loading_name(generation)
-    loaded = loading / _LOAD_FILES
+    iris = Iris(facts.base)
     try:
         loading.mkdir()
-        loaded.mkdir()
-        written = write_load_files(loaded, table, facts.base)
-        if kept is not None:
-            kept.save(loading, None)
-        if validation is not None:
-            write_validation(loading, validation)
-        if let_go:
-            table.let_go()
-        release_free_memory()  # before the load's process starts, beside this one
-        quads, union = (loaded / dump_name(fmt) for fmt in LOADED_FORMATS)
-        load_generation(loading, quads, union, facts.base)
-        shutil.rmtree(loaded)
+        with _Writing("load", loading, facts.base) as child:
+            child.write(Header(sorted(records.catalogued(iris)), validate,
+                               served=served).line())
+            asked = records.write(NQuads(child.write, merge=True), iris)
+            child.end_input()
+            result = BuildResult(records.report, asked)
+            if state is not None:
+                state(result).save(loading, None)
+        outcome = child.outcome()
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
         raise
-    manifest = Manifest(generation, facts, stats, quads=written[NQUADS].statements,
-                        triples=written[NTRIPLES].statements)
+    manifest = Manifest(generation, facts, GraphStats.from_json(outcome.counts),
+                        quads=outcome.quads, triples=outcome.triples)
     _switch(folder, loading, manifest)
-    return manifest
+    return result, manifest
 
 
-def load_generation(path: Path, quads: Path, union: Path, base: str) -> None:
-    """Write a new store at ``path`` from the N-Quads file ``quads`` (its named graphs) and the
-    N-Triples file ``union`` (their merge, repeats allowed), and its search index, the data's
-    base IRI being ``base``: by the writing process (``graph.store.writing``)."""
-    _Writing("load", path, quads, union, base).wait()
+def load_generation(path: Path, quads: Path, union: Path, base: str) -> Outcome:
+    """Write a new store at ``path`` from the N-Quads file ``quads`` (named graphs that hold
+    their build graph already) and the N-Triples file ``union`` (their merge, repeats
+    allowed), and its search index, the data's base IRI being ``base``: by the writing
+    process (``graph.store.writing``)."""
+    with _Writing("load", path, base) as child:
+        child.write(Header([], derive=False).line())  # the engine's data holds its build graph
+        for lines in (quads, union):
+            with lines.open("rb") as text:
+                while block := text.read(1 << 20):
+                    child.write(block)
+        child.end_input()
+    return child.outcome()
 
 
 def compared_with(folder: Path, facts: BuildFacts) -> BuildFacts:
@@ -160,6 +170,8 @@ class GraphUpdate:
     """Every named graph whose statements may have changed (gone, new or other)."""
     nquads: bytes
     """The statements those graphs now hold, as N-Quads."""
+    catalogued: frozenset[str]
+    """The benchmarks a record of their own now describes."""
 
 
 class StoreUpdate:
@@ -171,30 +183,38 @@ class StoreUpdate:
         self._generation = new_generation_name()
         self._loading = folder / loading_name(self._generation)
         self._child = _Writing("update", self._loading, folder / previous.generation,
-                               previous.facts.base, sends_input=True)
-        self.index_updated = False
-        """Whether the index was the previous one updated (else written whole), once
-        applied."""
+                               previous.facts.base)
 
-    def apply(self, update: GraphUpdate, facts: BuildFacts, stats: GraphStats,
-              write: Callable[[Path], None]) -> Manifest:
+    def apply(self, update: GraphUpdate, facts: BuildFacts, validate: bool,
+              write: Callable[[Path], None]) -> tuple[Manifest, Outcome]:
         """Give the store's process ``update`` and, while it applies it (and brings the search
-        index up to date), let ``write`` put the rest of the generation into its folder (the
-        state); then switch to it. As
-        for ``build_store``, nothing is switched to until all of it is complete, and a full
-        disk is ``NoSpace``."""
+        index up to date, and validates the graph with ``validate``), let ``write`` put the
+        rest of the generation into its folder (the state); then switch to it, ``facts``
+        with what changed against the previous build. As for
+        ``build_store``, nothing is switched to until all of it is complete, and a full disk
+        is ``NoSpace``."""
+        if validate:
+            shapes_readable()
+        header = Header(sorted(update.catalogued), validate, graphs=list(update.graphs),
+                        counts=self._previous.counts.to_json())
         with reported_when_full(self._folder):
             with self._child as child:
-                child.send(update)
+                child.write(header.line())
+                child.write(update.nquads)
+                child.end_input()
                 child.wait_ready()
                 write(self._loading)
-            more_quads, more_triples, updated = map(int, child.output.split())
-            self.index_updated = bool(updated)
-            manifest = Manifest(self._generation, facts, stats,
-                                quads=self._previous.quads + more_quads,
-                                triples=self._previous.triples + more_triples)
+            outcome = child.outcome()
+            # a record is changed when its graph's statements are not the same, not merely
+            # mapped again
+            changes = BuildChanges.between(self._previous.facts, facts.records,
+                                           set(outcome.changed))
+            manifest = Manifest(self._generation, replace(facts, changes=changes),
+                                GraphStats.from_json(outcome.counts),
+                                quads=self._previous.quads + outcome.quads,
+                                triples=self._previous.triples + outcome.triples)
             _switch(self._folder, self._loading, manifest)
-        return manifest
+        return manifest, outcome
 
     def abandon(self) -> None:
         """Stop the store's process, if it still runs, and remove what was written: the
@@ -272,30 +292,33 @@ def _write_out(folder: Path) -> None:
 class _Writing:
     """A store's Oxigraph data and search index written at ``path`` by its own process
     (``graph.store.writing``, which says why not a forked one) while the block runs:
-    ``load`` (bulk-loading the N-Quads and N-Triples files ``arguments`` names, the data's
-    base IRI last) or ``update`` (a checkpoint of the store at ``arguments[0]``, with
-    ``update`` applied; the base IRI second). ``wait_ready``
-    returns once the folder ``path`` is there; leaving the block waits for the rest and
-    raises StoreError if it failed; ``output`` is then what it wrote after ``ready``."""
+    ``load`` (a new store of what ``write`` gives it, the data's base IRI the argument) or
+    ``update`` (a checkpoint of the store at ``arguments[0]``, with what ``write`` gives it
+    applied; the base IRI second). ``wait_ready`` returns once the folder ``path`` is there;
+    leaving the block waits for the rest and raises StoreError if it failed; ``outcome`` is
+    then what it made."""
 
-    output: str = ""
-
-    def __init__(self, command: str, path: Path, *arguments: Path | str,
-                 sends_input: bool = False) -> None:
+    def __init__(self, command: str, path: Path, *arguments: Path | str) -> None:
         self._path = path
+        self._output = ""
         self._child = subprocess.Popen(
             [sys.executable, "-m", "graph.store.writing", command, str(path), *map(str, arguments)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        if not sends_input:
-            self.send(None)
 
-    def send(self, update: GraphUpdate | None) -> None:
-        """Give the process its input (an update's graphs and statements), and end it."""
+    def write(self, data: bytes) -> None:
+        """Give the process more of its input; if it has stopped, StoreError saying why."""
         assert self._child.stdin is not None
         try:
-            if update is not None:
-                self._child.stdin.write(json.dumps(list(update.graphs)).encode() + b"\n")
-                self._child.stdin.write(update.nquads)
+            self._child.stdin.write(data)
+        except BrokenPipeError:
+            self._finish(check=True)
+            raise StoreError(f"the store could not be written in {self._path.parent}: its "
+                             "process stopped reading") from None
+
+    def end_input(self) -> None:
+        """Close the process's input: it has all of it."""
+        assert self._child.stdin is not None
+        try:
             self._child.stdin.close()
         except BrokenPipeError:
             pass  # it stopped: wait_ready or leaving the block says why
@@ -314,11 +337,9 @@ class _Writing:
         if self._child.stdout.readline() != READY:
             self._finish(check=True)
 
-    def wait(self) -> None:
-        """Wait for the process with nothing to do beside it, as leaving an empty block does
-        (``build_store``'s load comes last)."""
-        with self:
-            pass
+    def outcome(self) -> Outcome:
+        """What the process made, once it ended well."""
+        return Outcome(**json.loads(self._output))
 
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
         if kind is not None:  # the block failed: the store is of no use
@@ -337,19 +358,22 @@ class _Writing:
         if self._finished():
             return
         if child.stdin is not None and not child.stdin.closed:
-            child.stdin.close()
+            try:
+                child.stdin.close()
+            except BrokenPipeError:
+                pass
         errors = child.stderr.read()
-        self.output = child.stdout.read().decode(errors="replace").removeprefix(READY.decode())
+        self._output = child.stdout.read().decode(errors="replace").removeprefix(READY.decode())
         child.wait()
         child.stdout.close()
         child.stderr.close()
         if check and child.returncode == NO_SPACE:
             raise NoSpace(self._path.parent)
-        if check and (child.returncode != 0 or errors):
+        if check and child.returncode != 0:
             message = errors.decode(errors="replace").strip() or f"exit code {child.returncode}"
             raise StoreError(f"the store could not be written in {self._path.parent}: "
                              f"{message}")
 
 
 __all__ = ["MANIFEST", "GraphUpdate", "Manifest", "StoreUpdate", "build_store", "compared_with",
-           "load_generation", "read_manifest", "updating_store"]
+           "read_manifest", "updating_store"]

@@ -4,7 +4,8 @@
 GENERATION, opened read-only (it may be serving), written in the format named FORMAT to the
 file OUT by ``graph.export.store_dump``, Turtle and TriG declaring the prefixes of the data's
 base IRI BASE. Exit code 0 once OUT is whole and on disk; a system error is written on
-standard error, with exit code 1, or ``graph.store.writing.NO_SPACE`` for a full disk.
+standard error, with exit code 1, or ``graph.store.writing.NO_SPACE`` for a full disk; so is a
+graph the format cannot hold (RDF/XML refuses some IRIs as element names).
 
 A fresh interpreter, not a forked child, for the reason ``graph.store.writing`` gives: a
 process that has run RocksDB leaves its threads behind in the children it forks later, and a
@@ -17,7 +18,7 @@ import sys
 import pyoxigraph as ox
 
 from graph.export import prefixes_for
-from graph.export.formats import format_named
+from graph.export.formats import FormatError, format_named
 from graph.export.store_dump import write_dump
 from graph.store.writing import exit_code
 
@@ -33,6 +34,9 @@ def main(arguments: list[str]) -> int:
     except OSError as error:
         print(error, file=sys.stderr)
         return exit_code(error)
+    except FormatError as error:  # a graph the format cannot hold (RDF/XML's element names)
+        print(error, file=sys.stderr)
+        return 1
     return 0
 
 

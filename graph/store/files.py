@@ -25,8 +25,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from graph.dataset.table import QuadTable
-from graph.export import Written, write_atomically, write_file
+from graph.export.atomic import write_atomically
 from graph.export.formats import JSONLD, NQUADS, NTRIPLES, TRIG, TURTLE, Format
 from graph.store.base import StoredFile
 from graph.store.errors import StoreError
@@ -40,21 +39,12 @@ VALIDATION_TURTLE = "validation.ttl"
 DUMP_FORMATS: tuple[Format, ...] = (TURTLE, NTRIPLES, TRIG, NQUADS, JSONLD)
 """Every dump: the graph formats of the registry but RDF/XML (which holds one graph, as
 Turtle does, and is slower to read)."""
-LOADED_FORMATS: tuple[Format, ...] = (NQUADS, NTRIPLES)
-"""What a store is bulk-loaded from (the named graphs, and their merge)."""
 
 
 def dump_name(fmt: Format) -> str:
     """The dump's file name in a generation folder (``dump.ttl``): the format's preferred
     extension."""
     return f"{DUMP_STEM}{fmt.extension}"
-
-
-def write_load_files(folder: Path, table: QuadTable, base: str) -> dict[Format, Written]:
-    """Write what a store is loaded from (``LOADED_FORMATS``: the named graphs, and their
-    merge) of ``table`` into ``folder``, one after another."""
-    return {fmt: write_file(folder / dump_name(fmt), table, fmt, base=base)
-            for fmt in LOADED_FORMATS}
 
 
 def made_dump(generation: Path, fmt: Format, base: str, spare: Path) -> StoredFile:
@@ -90,6 +80,15 @@ def write_validation(folder: Path, report: ValidationReport) -> None:
     _write_turtle(folder / VALIDATION_TURTLE, report)
 
 
+def read_validation(folder: Path) -> ValidationReport | None:
+    """The report kept in ``folder``; None when the build was not validated."""
+    path = folder / VALIDATION_JSON
+    if not path.is_file():
+        return None
+    with path.open(encoding="utf-8") as handle:
+        return ValidationReport.from_json(json.load(handle))
+
+
 def _write_turtle(path: Path, report: ValidationReport) -> None:
     turtle = report.to_turtle()
     write_atomically(path, lambda binary: binary.write(turtle))
@@ -97,11 +96,10 @@ def _write_turtle(path: Path, report: ValidationReport) -> None:
 
 __all__ = [
     "DUMP_FORMATS",
-    "LOADED_FORMATS",
     "VALIDATION_JSON",
     "VALIDATION_TURTLE",
     "dump_name",
     "made_dump",
-    "write_load_files",
+    "read_validation",
     "write_validation",
 ]

@@ -27,7 +27,6 @@ generation to open: a move forks nothing from a server whose threads run.
 
 from __future__ import annotations
 
-import json
 import logging
 import shutil
 import tempfile
@@ -43,7 +42,7 @@ from graph.export.formats import Format
 from graph.store.artefacts import Artefacts
 from graph.store.base import BuildFacts, StoredFile
 from graph.store.errors import StoreError
-from graph.store.files import VALIDATION_JSON, made_dump
+from graph.store.files import made_dump, read_validation
 from graph.store.generations import Lease
 from graph.store.manifest import ManifestVersion, manifest_version
 from graph.store.process.executor import OnDisk
@@ -103,11 +102,7 @@ class Served:
     @cached_property
     def validation(self) -> ValidationReport | None:
         """The kept report, read once."""
-        path = self.path / VALIDATION_JSON
-        if not path.is_file():
-            return None
-        with path.open(encoding="utf-8") as handle:
-            return ValidationReport.from_json(json.load(handle))
+        return read_validation(self.path)
 
     def close(self) -> None:
         """Stop its query processes and let go of the generation (idempotent)."""
@@ -126,20 +121,17 @@ class Generations:
     """The generation a store serves now, the older ones still in use by what began on them,
     and the move from one to the next.
 
-    ``served`` is the first generation, or ``load`` makes it on first use; with ``reopen``
+    ``served`` is the first generation; with ``reopen``
     (which opens the folder's current generation, leased), the folder is followed: a call or
     a block that begins after a build switched the manifest moves the store to the new
     generation first."""
 
-    def __init__(self, folder: Path, *, served: Served | None = None,
-                 load: Callable[[], Served] | None = None,
+    def __init__(self, folder: Path, served: Served, *,
                  reopen: Callable[[], Served] | None = None) -> None:
-        assert served is not None or load is not None, "a store with no generation"
         self.folder = folder
         self._served = served
-        self._load = load
         self._reopen = reopen
-        self._looked_at = None if served is None else served.version
+        self._looked_at = served.version
         self._lock = threading.Lock()
         """Guards which generation is current, and every ``Served``'s ``users``."""
         self._moving = threading.Lock()
@@ -155,9 +147,6 @@ class Generations:
 
     def _now(self) -> Served:
         with self._lock:
-            if self._served is None:
-                assert self._load is not None
-                self._served, self._load = self._load(), None
             return self._served
 
     @contextmanager
@@ -165,10 +154,8 @@ class Generations:
         """The current generation (moved to first, as ``current``), held until the block ends:
         not closed, its lease kept, whatever builds switch to meanwhile."""
         self.follow()
-        self._now()
         with self._lock:
             served = self._served
-            assert served is not None
             served.users += 1
         try:
             yield served

@@ -2,7 +2,7 @@
 
 - ``memory`` (the default): built at start from the PATHs given (or the bundled catalog)
   into a temporary store folder, removed when the store closes, and served as an
-  ``oxigraph`` one;
+  ``oxigraph`` one is;
 - ``oxigraph:DIR``: the store ``benchgraph build --store oxigraph:DIR`` made, opened
   read-only without reading a record;
 - ``sparql:URL``: a remote SPARQL 1.1 engine that ``benchgraph push`` loaded, queried at
@@ -16,30 +16,30 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import tempfile
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from graph.build.stats import graph_stats
 from graph.errors import BenchgraphError, ErrorKind
 from graph.mapping.iris import Iris
 from graph.settings import Settings
 from graph.store.base import BuildFacts, Limits, RecordGraph
+from graph.store.changes import BuildChanges
 from graph.store.disk import Manifest, build_store
 from graph.store.generations import lease_current
 from graph.store.local import LocalStore
 from graph.store.process.pool import PoolLimits
 from graph.store.remote.manifest import engine_for, open_manifest
 from graph.store.remote.store import RemoteStore
-from graph.system.heap import release_free_memory
 
-if TYPE_CHECKING:  # imported when a memory store is built: a store folder is opened without it
-    from graph.build.graphs import BuildResult
+if TYPE_CHECKING:  # imported when a store is built: a store folder is opened without it
+    from graph.build.graphs import BuildResult, Read
     from graph.ingest.importers.base import SourceFile
+    from graph.ingest.loader import LoadReport
     from graph.store.lock import BuildLock
     from graph.store.state import KeptBuild
 
@@ -88,11 +88,11 @@ def pool_limits_from(settings: Settings) -> PoolLimits:
     return PoolLimits(memory_mb=settings.query_memory_mb, long_queries=settings.long_queries)
 
 
-def build_facts(result: BuildResult, base: str) -> BuildFacts:
-    """The facts a store keeps about ``result``, the build it holds."""
+def build_facts(report: LoadReport, base: str) -> BuildFacts:
+    """The facts a store keeps about the build whose load ``report`` is."""
     iris = Iris(base)
     # by file (a harness snapshot is one file of many records); the load's, where it kept them
-    digests: dict[Path, str] = dict(result.report.text_digests)
+    digests: dict[Path, str] = dict(report.text_digests)
 
     def digest(source: SourceFile) -> str:
         found = digests.get(source.path)
@@ -106,51 +106,33 @@ def build_facts(result: BuildResult, base: str) -> BuildFacts:
             source_file=str(loaded.source.relative),
             sha256=digest(loaded.source),
         )
-        for loaded in result.report.records
+        for loaded in report.records
     )
     return BuildFacts(
         base=base,
         built_at=datetime.now(UTC).isoformat(timespec="seconds"),
         records=records,
-        rejected=tuple(str(problem) for problem in result.report.rejected),
+        rejected=tuple(str(problem) for problem in report.rejected),
     )
 
 
-def build_into(folder: Path, result: BuildResult, settings: Settings, *,
-               validate: bool = False, kept: KeptBuild | None = None, let_go: bool = False,
-               lock: BuildLock | None = None) -> Manifest:
-    """Put a build into the store folder ``folder`` (``benchgraph build --store``); with
-    ``validate``, check it against the shapes first and keep the report with it (the
-    ``/validation`` page and the benchmark pages' findings read it); with ``kept`` (the
-    build's state, ``graph.store.rebuild.kept_build``), keep what the next build needs to be
-    an incremental one; with ``let_go``, empty ``result.table`` once it is written, before
-    the load (``build_store``): the caller has no more use for it. ``lock`` is the folder's
-    build lock when the caller holds it already (``graph.store.lock``); else it is taken for
-    the writing.
+def build_into(folder: Path, records: Read, settings: Settings, *, validate: bool = False,
+               state: Callable[[BuildResult], KeptBuild] | None = None,
+               lock: BuildLock | None = None, served: bool = True
+               ) -> tuple[BuildResult, Manifest]:
+    """Put the graph of ``records`` into the store folder ``folder`` (``benchgraph build
+    --store``, a memory store, a push); with ``validate``, check it against the shapes and keep
+    the report with it (the ``/validation`` page and the benchmark pages' findings read it);
+    with ``state`` (``graph.store.rebuild.kept_build``), keep what the next build needs to be
+    an incremental one. ``lock`` is the folder's build lock when the caller holds it already
+    (``graph.store.lock``); else it is taken for the writing. A store built to be read once
+    and removed is not ``served`` (``graph.store.disk.build_store``).
 
     Validation is a choice, not a step of every build: it costs more than the build itself.
-    It reads the table graph by graph, each batch's rdflib quads made for it alone and
-    dropped once checked (``graph.validation.stream``): the whole catalog is never held as
-    rdflib quads.
-
-    The phases go in the order that holds least at once: the counts and the build's facts
-    first, then validation (which keeps only its results), then the store. The build's term
-    table is frozen first: it will not grow again, and its lookups (term to id) are large
-    (``TermTable.freeze``). What each phase let go of is handed back to the system before
-    the next (``graph.system.heap``)."""
-    result.table.terms.freeze()
-    release_free_memory()
-    stats = graph_stats(result.table, settings.base)
-    facts = build_facts(result, settings.base)
-    release_free_memory()
-    report = None
-    if validate:
-        from graph.validation.validate import validate as run_validation
-
-        report = run_validation(result.table, settings)
-        release_free_memory()
-    return build_store(folder, result.table, facts, stats, validation=report, kept=kept,
-                       let_go=let_go, lock=lock)
+    It reads the store graph by graph, in the process that wrote it (``graph.store.writing``):
+    the whole catalog is never held as rdflib quads."""
+    return build_store(folder, records, build_facts(records.report, settings.base),
+                       validate=validate, state=state, lock=lock, served=served)
 
 
 def open_store(
@@ -159,35 +141,30 @@ def open_store(
     paths: Sequence[Path] = (),
     *,
     processes: int = 1,
-    built: BuildResult | None = None,
+    built: Read | None = None,
     lazy: bool = False,
     validate: bool = False,
 ) -> LocalStore | RemoteStore:
-    """The store ``spec`` names. A ``memory`` store is built from ``paths`` (or ``built``, a
-    build already made), validated too with ``validate``, into memory now, or with ``lazy``
-    only when first queried (a command that asks only for counts never loads it); an
-    ``oxigraph`` or ``sparql`` store is opened as it is (``paths`` must be empty; a
+    """The store ``spec`` names. A ``memory`` store is built now from ``paths`` (or ``built``,
+    the records already read) into a temporary store folder, validated too with ``validate``;
+    an ``oxigraph`` or ``sparql`` store is opened as it is (``paths`` must be empty; a
     ``sparql`` store starts making its search index and dumps from the engine in a process
     of its own, or with ``lazy`` makes them when first asked for them)."""
     limits = limits_from(settings)
     if spec.kind == "memory":
-        from graph.build.graphs import build
+        from graph.build.graphs import read
 
-        result = built or build(paths, settings)
         folder = Path(tempfile.mkdtemp(prefix="benchgraph-memory-"))
-        facts = build_facts(result, settings.base)
-        stats = graph_stats(result.table, settings.base)
-        store = LocalStore(folder, facts, stats, limits, processes,
-                           load=partial(_in_memory, folder, result, settings, validate),
-                           remove_on_close=True, pool_limits=pool_limits_from(settings),
-                           kind="memory")
-        if not lazy:
-            try:
-                store.loaded()
-            except BaseException:
-                store.close()
-                raise
-        return store
+        try:
+            records = built or read(paths, settings)
+            manifest = build_into(folder, records, settings, validate=validate)[1]
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        built_now = replace(manifest.facts, changes=BuildChanges("start"))  # nothing before it
+        return LocalStore(folder, built_now, manifest.counts, limits,
+                          folder / manifest.generation, processes, remove_on_close=True,
+                          pool_limits=pool_limits_from(settings), kind="memory")
     if spec.kind == "oxigraph":
         if paths:
             raise BenchgraphError(
@@ -197,8 +174,8 @@ def open_store(
         expected = settings.base if "base" in settings.model_fields_set else None
         opened = lease_current(folder, expected)  # held while the store reads it
         manifest, generation = opened.manifest, opened.generation
-        return LocalStore(folder, manifest.facts, manifest.counts, limits, processes,
-                          generation=generation, opened=opened,
+        return LocalStore(folder, manifest.facts, manifest.counts, limits, generation,
+                          processes, opened=opened,
                           pool_limits=pool_limits_from(settings))
     if paths:
         raise BenchgraphError(
@@ -217,12 +194,6 @@ def _remote(spec: StoreSpec, settings: Settings, limits: Limits, lazy: bool) -> 
         engine.close()
         raise
     return store
-
-
-def _in_memory(folder: Path, result: BuildResult, settings: Settings, validate: bool) -> Path:
-    """A memory store's generation: ``result`` built into the temporary store folder
-    ``folder``."""
-    return folder / build_into(folder, result, settings, validate=validate).generation
 
 
 __all__ = ["StoreSpec", "build_facts", "build_into", "limits_from", "open_store",

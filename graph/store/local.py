@@ -2,12 +2,11 @@
 
 Both local kinds are one (``graph.store.kinds`` opens them): ``oxigraph:DIR`` opens a store
 folder that ``benchgraph build --store oxigraph:DIR`` made; ``memory`` builds one from the
-record files into a temporary folder when it is opened (when first queried, for a lazy
-store) and removes it at ``close``. Either way each query runs in a query process
-(``graph.store.process.pool``) that opened the generation read-only, so the time limit can really
-stop it; the facts of the build (base IRI, record graphs, counts) come with the store
-without reading a record: from the folder's manifest, or from the build a memory store was
-made of.
+record files into a temporary folder when it is opened and removes it at ``close``. Either
+way each query runs in a query process (``graph.store.process.pool``) that opened the
+generation read-only, so the time limit can really stop it; the facts of the build (base
+IRI, record graphs, counts) come with the store without reading a record: from the folder's
+manifest.
 
 A store folder may be built again while it is served: the store then moves to the new
 generation at the next call or request (``graph.store.following``), and what a request began
@@ -18,7 +17,7 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,9 +51,8 @@ _SOURCE = "the query"
 @dataclass
 class LocalStore:
     """The store in ``folder``, queried in ``processes`` children. Its build's facts and counts
-    are known without reading the store; the store itself may be written only when first
-    queried (``load``, for a memory store that a command may never query). ``facts``,
-    ``stats``, ``generation`` and ``source`` are those of the generation it was opened on;
+    are known without reading the store. ``facts``, ``stats``, ``generation`` and ``source``
+    are those of the generation it was opened on;
     what a store folder holds now is asked of the store (``loaded``, ``counts``,
     ``record_graphs``), which follows it (``graph.store.following``). The base IRI is the
     same in every generation it follows."""
@@ -63,17 +61,14 @@ class LocalStore:
     facts: BuildFacts
     stats: GraphStats
     limits: Limits
+    generation: Path
+    """The generation folder of the build it was opened on: its pyoxigraph store and what the
+    build wrote beside it (the search index)."""
     processes: int = 1
-    generation: Path | None = None
-    """The generation folder of the build: what the build wrote besides the graph (the search
-    index), and for a store folder the pyoxigraph store itself; once it is there."""
     opened: Leased | None = None
     """A store folder's manifest and this process's lease on the generation it names
     (``graph.store.generations``): the store follows the folder to each generation a build
     switches it to. None for a store that never changes (the ``memory`` kind)."""
-    load: Callable[[], Path] | None = None
-    """Puts the build where the store finds it, and says where (its generation folder):
-    called on first use."""
     remove_on_close: bool = False
     """True for a store this object made for itself (the ``memory`` kind)."""
     pool_limits: PoolLimits = field(default_factory=PoolLimits)
@@ -87,21 +82,12 @@ class LocalStore:
     """A ``reading`` view's generation, which it answers every call from."""
 
     def __post_init__(self) -> None:
-        first = None
-        if self.generation is not None:
-            opened = self.opened
-            first = Served(self.generation, self.facts, self.stats,
-                           None if opened is None else opened.version,
-                           None if opened is None else opened.lease)
-        self._generations = Generations(
-            self.folder, served=first, load=None if first is not None else self._load_first,
-            reopen=None if self.opened is None else self._reopen)
-
-    def _load_first(self) -> Served:
-        assert self.load is not None, "a store with neither a generation nor a loader"
-        self.generation = self.load()
-        self.load = None
-        return Served(self.generation, self.facts, self.stats)
+        opened = self.opened
+        first = Served(self.generation, self.facts, self.stats,
+                       None if opened is None else opened.version,
+                       None if opened is None else opened.lease)
+        self._generations = Generations(self.folder, first,
+                                        reopen=None if opened is None else self._reopen)
 
     def _reopen(self) -> Served:
         """The folder's current generation, leased (StoreError if it cannot be served)."""
@@ -114,10 +100,9 @@ class LocalStore:
         return self.facts.base
 
     @property
-    def source(self) -> OnDisk | None:
-        """Where query processes find the graph of the generation the store was opened on,
-        once it is there."""
-        return None if self.generation is None else OnDisk(self.generation)
+    def source(self) -> OnDisk:
+        """Where query processes find the graph of the generation the store was opened on."""
+        return OnDisk(self.generation)
 
     def reading(self) -> AbstractContextManager[LocalStore]:
         """A view of the store that answers everything from the generation current when the

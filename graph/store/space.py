@@ -17,10 +17,6 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
 
 from graph.store.errors import StoreError
 
@@ -47,18 +43,6 @@ def is_no_space(error: BaseException) -> bool:
     return False
 
 
-def save_array(path: Path, array: npt.NDArray[Any]) -> None:
-    """``np.save`` that says a full disk as one. numpy writes a real file with C's
-    ``fwrite``, whose short write raises an ``OSError`` with no errno ("7856 requested and
-    992 written"); here numpy writes the ``.npy`` header, and Python's ``write`` the array's
-    own bytes (no copy), raising ``ENOSPC``."""
-    whole = np.ascontiguousarray(array)
-    with path.open("wb") as handle:
-        np.lib.format.write_array_header_1_0(handle,
-                                             np.lib.format.header_data_from_array_1_0(whole))
-        handle.write(whole.data.cast("B"))
-
-
 @contextmanager
 def reported_when_full(folder: Path) -> Iterator[None]:
     """A full disk met in the block becomes ``NoSpace`` for ``folder``; any other error
@@ -71,5 +55,4 @@ def reported_when_full(folder: Path) -> Iterator[None]:
         raise
 
 
-__all__ = ["NO_SPACE_ERRNOS", "NO_SPACE_WORDS", "NoSpace", "is_no_space", "reported_when_full",
-           "save_array"]
+__all__ = ["NO_SPACE_ERRNOS", "NO_SPACE_WORDS", "NoSpace", "is_no_space", "reported_when_full"]

@@ -1,66 +1,115 @@
 """The process that writes a generation's Oxigraph store (``graph.store.disk``): the only
 process that ever opens a store for writing.
 
-- ``python -m graph.store.writing load PATH QUADS UNION BASE``: a new store at PATH,
-  bulk-loaded with the named graphs (an N-Quads file) and their merge (an N-Triples file, whose
-  repeated lines the loader keeps once) in the default graph (a full build).
+- ``python -m graph.store.writing load PATH BASE``: a new store at PATH, bulk-loaded from
+  its standard input (a full build): one JSON line (``Header``), then the named graphs'
+  N-Quads, each statement followed by its triple in the default graph, which holds their
+  merge (the loader keeps a repeated line once). The build graph is then derived from the
+  record graphs it holds (``graph.build.derived``).
 - ``python -m graph.store.writing update PATH PREVIOUS BASE``: the store at PATH is made a
   checkpoint of the one at PREVIOUS (opened read-only: it may be serving; RocksDB hard-links
-  the files they share); then the named graphs its standard input names are replaced by what
-  that says they hold, and their merge in the default graph is mended (an incremental
-  build). Its input is one JSON line (the graphs' IRIs), then the N-Quads they now hold; it
-  is read after the checkpoint, so that a rebuild starts this process before it knows what
+  the files they share); then the named graphs its input's header names are replaced by
+  what the N-Quads after it say they hold, the build graph's facts about the nodes they
+  mention are derived again, and the merge is mended (an incremental build). The input is
+  read after the checkpoint, so that a rebuild starts this process before it knows what
   changed, and the start and the checkpoint run beside its reading and mapping.
 
-Either then writes the search index beside the store, from the graph it has just written
-(``graph.search``, data of base IRI BASE): a load writes it whole; an update brings
-PREVIOUS's index up to date around the statements it removed or added
-(``graph.search.update``).
+Either then counts the graph it has written (``graph.build.stats``: a load counts it all, an
+update from the previous counts and the statements about what changed), writes the search
+index beside the store (``graph.search``: a load writes it whole; an update brings PREVIOUS's
+index up to date around the statements it removed or added, ``graph.search.update``) and,
+when the header asks, validates the graph against the shapes and writes the report beside
+it (``graph.store.files``). Everything the build makes of its graph is read back from the
+store here; the build that sends the statements never holds them.
 
 Each writes ``ready`` on its standard output once the folder PATH exists (the parent may
-then write files beside the store's), and exits with 0 when the store and its index are
-complete, an update having written on the line after ``ready`` how many statements the named
-graphs and the merge hold more than before (``replace_graphs``), and 1 when it updated the
-index, 0 when it wrote it whole; a system
-error is written on its standard error, with exit code 1, or ``NO_SPACE`` when it says the
-disk (or the quota) is full (RocksDB's errors carry the system's words, not its number).
+then write files beside the store's), and exits with 0 when the store, its index and its
+report are complete, having written on the line after ``ready`` what it made (``Outcome``,
+as JSON); a system error is written on its standard error, with exit code 1, or ``NO_SPACE``
+when it says the disk (or the quota) is full (RocksDB's errors carry the system's words, not
+its number).
 
-A load gives pyoxigraph its files a block of ``LOAD_BLOCK`` lines at a time, one
-``bulk_load`` each: pyoxigraph's bulk loader holds about a million statements of a file in
-memory before it writes them out, while the build that started it still holds its own heap;
-a block at a time it holds a few hundred megabytes whatever the size, for more seconds. Each
-statement of an N-Quads or N-Triples file is one line, so a block is whole statements. Then
-the store is compacted (``Store.optimize``): the blocks leave more, smaller files, which
-every query reads (perf/decisions/load-in-blocks.md).
+A load gives pyoxigraph its input a block of ``LOAD_BLOCK`` lines at a time, one
+``bulk_load`` each: pyoxigraph's bulk loader holds about a million statements of its input in
+memory before it writes them out; a block at a time it holds a few hundred megabytes whatever
+the size, for more seconds. Each statement of N-Quads is one line, so a block is whole
+statements. Then the store is compacted (``Store.optimize``): the blocks leave more, smaller
+files, which every query reads (perf/decisions/load-in-blocks.md).
 
 It is a fresh interpreter, not a forked child (``graph.system.child``). RocksDB keeps a
 process-wide pool of background threads that a fork does not copy: a forked child of a
 process that had opened any store (a test, the performance suite) waits for ever when it
 opens or flushes one. And a process that has run RocksDB and then forks (a forking server
-does, for its workers) leaves its threads behind in each child, whose exit then crashes.
-It imports nothing but pyoxigraph until its store is written, so it starts in a tenth of a
-second; an update imports the index's code while its parent still reads and maps.
+does, for its workers) leaves its threads behind in each child, whose exit then crashes: so
+the build, whose process may go on to serve, never opens its store itself. This process
+imports nothing but pyoxigraph until its store is written, so it starts in a tenth of a
+second; an update imports the rest while its parent still reads and maps.
 """
+
+from __future__ import annotations
 
 import errno
 import json
 import os
 import sqlite3
 import sys
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from itertools import islice
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import pyoxigraph as ox
+
+if TYPE_CHECKING:  # imported once the store is written: see the module
+    from graph.build.derived import Changed
 
 READY = b"ready\n"
 NO_SPACE = 3
 """The exit code of a process that found the disk full."""
 _FULL = (errno.ENOSPC, errno.EDQUOT)
 """A full disk, a full quota: ``graph.store.space``'s, repeated here, since this process
-imports nothing of benchgraph."""
+imports nothing of benchgraph until its store is written."""
 LOAD_BLOCK = 100_000
-"""Lines of a dump given to one ``bulk_load``."""
+"""Lines of the input given to one ``bulk_load``."""
+
+
+@dataclass(frozen=True)
+class Header:
+    """The first line of the process's input: what the build knows before its statements."""
+
+    catalogued: list[str]
+    """The benchmarks a record of their own describes (``bench:catalogued`` true)."""
+    validate: bool = False
+    """Whether to validate the graph and keep the report."""
+    derive: bool = True
+    """A load's: whether to derive the build graph (not when the input holds it already)."""
+    served: bool = True
+    """A load's: whether the store will be served, hence compacted and given its search index
+    (not a store read once and removed: ``benchgraph build -o``, ``validate``, ``push``)."""
+    graphs: list[str] = field(default_factory=list)
+    """An update's: every named graph whose statements may have changed."""
+    counts: dict[str, Any] | None = None
+    """An update's: the previous generation's counts (``GraphStats.to_json``)."""
+
+    def line(self) -> bytes:
+        return json.dumps(asdict(self)).encode() + b"\n"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the process wrote on the line after ``ready``."""
+
+    counts: dict[str, Any]
+    """The new graph's counts (``GraphStats.to_json``)."""
+    quads: int
+    """Statements of the named graphs (an update: how many more than before)."""
+    triples: int
+    """Statements of the merge (an update: how many more than before)."""
+    changed: list[str] = field(default_factory=list)
+    """An update's: the named graphs whose statements are not the same as before."""
+    index_updated: bool = False
+    """An update's: whether the search index was the previous one updated, not written
+    whole."""
 
 
 def _ready() -> None:
@@ -68,24 +117,53 @@ def _ready() -> None:
     sys.stdout.flush()
 
 
-def load(path: str, quads: str, union: str, base: str) -> None:
+def _header(stream: BinaryIO) -> Header:
+    return Header(**json.loads(stream.readline()))
+
+
+def load(path: str, base: str) -> None:
+    header = _header(sys.stdin.buffer)
     store = ox.Store(path)
     _ready()
-    _load_blocks(store, quads, ox.RdfFormat.N_QUADS)
-    _load_blocks(store, union, ox.RdfFormat.N_TRIPLES)
+    _load_blocks(store, sys.stdin.buffer)
+    if header.derive:
+        from graph.build.derived import add_derived
+        from graph.mapping.iris import Iris
+
+        add_derived(store, ox.NamedNode(Iris(base).build()), frozenset(header.catalogued))
     store.flush()
-    store.optimize()
-    from graph.search import INDEX_FILE, write_index
+    if header.served:
+        store.optimize()
+    from graph.build.stats import graph_stats, statement_counts
 
-    write_index(Path(path) / INDEX_FILE, store, base)
-    del store
+    stats = graph_stats(store, base)
+    quads = statement_counts(store, base, keep_graphs=True).total
+    if header.served:
+        from graph.search import INDEX_FILE, write_index
+
+        write_index(Path(path) / INDEX_FILE, store, base)
+    _validated(header, store, path, base)
+    _done(Outcome(stats.to_json(), quads, stats.statements.total))
 
 
-def _load_blocks(store: ox.Store, dump: str, fmt: ox.RdfFormat) -> None:
-    """Bulk-load the line-based dump at ``dump`` a block of ``LOAD_BLOCK`` lines at a time."""
-    with open(dump, "rb") as lines:
-        while block := b"".join(islice(lines, LOAD_BLOCK)):
-            store.bulk_load(block, format=fmt)
+def _load_blocks(store: ox.Store, lines: BinaryIO) -> None:
+    """Bulk-load N-Quads lines a block of ``LOAD_BLOCK`` lines at a time."""
+    while block := b"".join(islice(lines, LOAD_BLOCK)):
+        store.bulk_load(block, format=ox.RdfFormat.N_QUADS)
+
+
+def _validated(header: Header, store: ox.Store, path: str, base: str) -> None:
+    """With the header's ``validate``, the graph validated and its report written at ``path``."""
+    if header.validate:
+        from graph.settings import Settings
+        from graph.store.files import write_validation
+        from graph.validation.validate import validate
+
+        write_validation(Path(path), validate(store, Settings(base=base)))
+
+
+def _done(outcome: Outcome) -> None:
+    sys.stdout.write(json.dumps(asdict(outcome)) + "\n")
 
 
 def update(path: str, previous: str, base: str) -> None:
@@ -93,71 +171,81 @@ def update(path: str, previous: str, base: str) -> None:
     old.backup(path)
     del old
     _ready()
+    from graph.build.stats import GraphStats, about, count_record_graphs, updated_stats
     from graph.search import INDEX_FILE
     from graph.search.update import update_index
 
-    graphs = json.loads(sys.stdin.buffer.readline() or b"[]")
+    header = _header(sys.stdin.buffer)
     nquads = sys.stdin.buffer.read()
     store = ox.Store(path)
-    replaced = replace_graphs(store, graphs, nquads)
+    replaced = replace_graphs(store, header, nquads, base)
+    assert header.counts is not None, "an update names the counts it starts from"
+    stats = updated_stats(GraphStats.from_json(header.counts), replaced.was,
+                          about(store, replaced.subjects), count_record_graphs(store, base),
+                          base)
     store.flush()
     updated = update_index(Path(path) / INDEX_FILE, Path(previous) / INDEX_FILE, store, base,
-                           replaced.mentioned)
-    del store
-    sys.stdout.write(f"{replaced.quads} {replaced.triples} {int(updated)}\n")
+                           replaced.changed.mentioned)
+    _validated(header, store, path, base)
+    _done(Outcome(stats.to_json(), replaced.changed.quads, replaced.changed.triples,
+                  sorted(replaced.graphs), updated))
 
 
 @dataclass(frozen=True)
 class Replaced:
     """What ``replace_graphs`` changed."""
 
-    quads: int
-    """How many statements the named graphs hold more than before (or fewer: negative)."""
-    triples: int
-    """How many the merge holds more than before (or fewer: negative)."""
-    mentioned: frozenset[ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple]
-    """The subjects and objects of every statement removed or added."""
+    changed: Changed
+    graphs: set[str]
+    """The named graphs whose statements are not the same as before."""
+    subjects: set[ox.NamedNode | ox.BlankNode]
+    """Every node whose statements may have changed (of a record graph or the build graph)."""
+    was: ox.Store
+    """Every statement about ``subjects`` before the change (``graph.build.stats.about``)."""
 
 
-def replace_graphs(store: ox.Store, graphs: list[str], nquads: bytes) -> Replaced:
-    """Make each of ``graphs`` hold exactly its statements in ``nquads``; a triple that no
-    named graph holds any more leaves the default graph (the merge), a new one joins it.
+def replace_graphs(store: ox.Store, header: Header, nquads: bytes, base: str) -> Replaced:
+    """Make each of the header's graphs hold exactly its statements in ``nquads``, and derive
+    the build graph's facts about the nodes they mention again (``graph.build.derived``),
+    keeping the default graph their merge.
 
     The statements are compared as the store keeps them: Oxigraph keeps a literal in its
     canonical form (``"100.0"^^xsd:decimal`` as ``"100"``, a time zone ``+00:00`` as ``Z``), so
     ``nquads`` are put in a store of their own in memory first and read back from it, and a
     statement written in another form of the same value is no change (else it would count as
     one removed and one added, and its literal, shared by many nodes, as a changed term)."""
-    default = ox.DefaultGraph()
+    from graph.build.derived import Changed, change, flipped, mend
+    from graph.build.stats import about
+    from graph.mapping.iris import Iris
+
     kept = ox.Store()
     kept.extend(ox.parse(nquads, format=ox.RdfFormat.N_QUADS))
-    stated: dict[ox.NamedNode, set[ox.Quad]] = {
-        ox.NamedNode(g): set(kept.quads_for_pattern(None, None, None, ox.NamedNode(g)))
-        for g in graphs}
-    gone: list[ox.Triple] = []
-    mentioned: set[ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] = set()
-    quads = triples = 0
-    for graph, now in stated.items():
+    build = ox.NamedNode(Iris(base).build())
+    catalogued = frozenset(header.catalogued)
+    removed: list[ox.Quad] = []
+    added: list[ox.Quad] = []
+    graphs: set[str] = set()
+    for name in header.graphs:
+        graph = ox.NamedNode(name)
+        now = set(kept.quads_for_pattern(None, None, None, graph))
         before = set(store.quads_for_pattern(None, None, None, graph))
-        for quad in before - now:
-            store.remove(quad)
-            gone.append(quad.triple)
-            mentioned.update((quad.subject, quad.object))
-            quads -= 1
-        for quad in now - before:
-            store.add(quad)
-            mentioned.update((quad.subject, quad.object))
-            quads += 1
-            merged = ox.Quad(quad.subject, quad.predicate, quad.object, default)
-            if merged not in store:
-                store.add(merged)
-                triples += 1
-    for triple in set(gone):
-        held = store.quads_for_pattern(triple.subject, triple.predicate, triple.object)
-        if not any(quad.graph_name != default for quad in held):
-            store.remove(ox.Quad(triple.subject, triple.predicate, triple.object, default))
-            triples -= 1
-    return Replaced(quads, triples, frozenset(mentioned))
+        if now != before:
+            graphs.add(name)
+            removed += before - now
+            added += now - before
+    subjects: set[ox.NamedNode | ox.BlankNode] = {
+        quad.subject for quad in (*removed, *added)
+        if isinstance(quad.subject, (ox.NamedNode, ox.BlankNode))}  # the graph quotes none
+    subjects |= flipped(store, build, catalogued)
+    was = about(store, subjects)
+    changed = Changed()
+    change(store, removed, added, changed)
+    mend(store, build, catalogued, subjects, changed)
+    for name in header.graphs:  # a graph left empty is gone (Oxigraph would list it still)
+        graph = ox.NamedNode(name)
+        if next(store.quads_for_pattern(None, None, None, graph), None) is None:
+            store.remove_graph(graph)
+    return Replaced(changed, graphs, subjects, was)
 
 
 def main(arguments: list[str]) -> int:
@@ -170,6 +258,13 @@ def main(arguments: list[str]) -> int:
     except (OSError, sqlite3.Error) as error:
         print(error, file=sys.stderr)
         return exit_code(error)
+    except Exception as error:  # one a user can fix (the shapes), in its own words
+        from graph.errors import BenchgraphError
+
+        if not isinstance(error, BenchgraphError):
+            raise
+        print(error.message, file=sys.stderr)
+        return 1
     return 0
 
 

@@ -1,13 +1,12 @@
 """One job run in a forked child process: its result given back to the parent, or its error
 raised there.
 
-A job gets a process of its own when the parent must not hold what the job leaves behind,
-or must not run a thread beside it. A full build (``graph.build.apart``) is mapped in a child
-so that the heap the mapping leaves full of holes goes back to the system when the child
-exits. The files a ``sparql:`` store makes from the engine (``graph.store.remote.prepared``)
-are made in a child, not a thread, because the server forks later, and a thread running at a
-fork leaves the locks it held locked in the child. A fork starts the child from the parent's
-memory as it is, so the job is any callable, a closure too, and is never pickled.
+A job gets a process of its own when the parent must not hold what the job leaves behind, or
+must not run a thread beside it. The files a ``sparql:`` store makes from the engine
+(``graph.store.remote.prepared``) are made in a child, not a thread, because the server
+forks later, and a thread running at a fork leaves the locks it held locked in the child. A
+fork starts the child from the parent's memory as it is, so the job is any callable, a
+closure too, and is never pickled.
 
 A ``Child`` is a ``Process`` of ``multiprocessing``'s fork context. A
 ``concurrent.futures.ProcessPoolExecutor`` would say less and do more: a worker that died is

@@ -1,8 +1,8 @@
-"""Handing the C heap's free pages back to the system between the phases of a store build.
+"""Handing the C heap's free pages back to the system once a large piece of work is done.
 
-Python frees what a phase let go of, but glibc's allocator keeps most of it: a free chunk
+Python frees what the work let go of, but glibc's allocator keeps most of it: a free chunk
 is returned to the system only when it sits at the top of the heap, so the freed space
-between the objects a build keeps (its terms' forms, its rows) stays in the process's RSS.
+between the objects a process keeps stays in its RSS.
 ``malloc_trim(0)`` gives back every free page, wherever it is (perf/decisions/heap-trimmed.md;
 the freed small objects that Python's own allocator keeps are not the C heap's to give
 back).

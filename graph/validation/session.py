@@ -12,11 +12,11 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import cast
 
+import pyoxigraph as ox
 from rdflib import URIRef
 from rdflib.term import Node
 
 from graph.dataset.quads import Quad
-from graph.dataset.table import QuadTable
 from graph.mapping.iris import Iris
 from graph.namespace import BENCH, ONTOLOGY_IRI
 from graph.ontology import ontology_graph
@@ -27,7 +27,7 @@ from graph.validation.batch import BatchValidator, Context, Unit
 from graph.validation.report import ValidationReport, ValidationResult
 from graph.validation.shapes import ShapeSet, bundled_shapes
 from graph.validation.store import Triple
-from graph.validation.stream import TableGraphs
+from graph.validation.stream import StoreGraphs
 
 DEFAULT_BATCH = 100
 
@@ -77,14 +77,15 @@ class ValidationSession:
         with gc_paused():
             return self._update(quads, removed)
 
-    def validate_table(self, table: QuadTable) -> ValidationReport:
-        """Validate a build's ``table`` as ``validate`` does, giving the same report, but
-        keeping no graph once it is checked: each batch's rdflib quads are made from the
-        table's ids, checked and dropped (``graph.validation.stream``). What the cross-record
-        shapes need is kept, as always; ``update`` is refused afterwards (there is nothing
-        to re-check against)."""
+    def validate_store(self, store: ox.Store) -> ValidationReport:
+        """Validate the named graphs of a build's ``store`` as ``validate`` does with their
+        quads, giving the same report, but keeping no graph once it is checked: each batch's
+        rdflib quads are read from the store, checked and dropped
+        (``graph.validation.stream``). The default graph is not read (a build's store holds
+        the merge of the named graphs there). What the cross-record shapes need is kept, as
+        always; ``update`` is refused afterwards (there is nothing to re-check against)."""
         with gc_paused():
-            source = TableGraphs(table)
+            source = StoreGraphs(store)
             build = _build_of(source.quads(self.build_graph))
             ontology = source.quads(ONTOLOGY_IRI) or None
             graphs = source.each(skip=frozenset({self.build_graph, ONTOLOGY_IRI}))
@@ -122,7 +123,7 @@ class ValidationSession:
 
     def _update(self, quads: Iterable[Quad], removed: Iterable[URIRef]) -> ValidationReport:
         if self._streamed:
-            raise ValueError("this session validated a table and kept none of its graphs: "
+            raise ValueError("this session validated a store and kept none of its graphs: "
                              "validate the quads to update them later")
         graphs, build = _split(quads, self.build_graph)
         ontology = graphs.pop(ONTOLOGY_IRI, None)

@@ -20,8 +20,7 @@ from rdflib.plugins.sparql import prepareQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.term import Node, Variable
 
-from graph.dataset.oxigraph import to_rdflib
-from graph.dataset.table import TermTable
+from graph.dataset.oxigraph import OxTerm, to_oxigraph, to_rdflib
 from graph.validation.paths import bracketed, render_path
 
 _VARIABLE = re.compile(r"[?$]([A-Za-z_][A-Za-z0-9_]*)")
@@ -100,12 +99,20 @@ def run_rule(store: ox.Store, rule: SparqlRule, focus: set[Node]) -> Iterator[So
 
 
 def oxigraph_store(triples: Iterable[tuple[Node, Node, Node]]) -> ox.Store:
-    """An in-memory pyoxigraph store holding ``triples`` (default graph), loaded from their
-    N-Triples; TypeError for a term that is not an IRI or a literal (the data has none)."""
-    form = TermTable().form
-    lines = [f"{form(s)} {form(p)} {form(o)} .\n" for s, p, o in triples]  # type: ignore[arg-type]
+    """An in-memory pyoxigraph store holding ``triples`` (default graph), each distinct term
+    converted once (``to_oxigraph``: TypeError for a term that is no IRI, blank node or
+    literal; ValueError for an invalid one)."""
+    made: dict[Node, OxTerm] = {}
+
+    def term(node: Node) -> OxTerm:
+        found = made.get(node)
+        if found is None:
+            found = made[node] = to_oxigraph(node)
+        return found
+
     store = ox.Store()
-    store.bulk_load("".join(lines), format=ox.RdfFormat.N_TRIPLES)
+    store.extend([ox.Quad(term(s), term(p), term(o))  # type: ignore[arg-type]  # s, p: IRIs
+                  for s, p, o in triples])
     return store
 
 

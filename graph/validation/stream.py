@@ -1,82 +1,56 @@
-"""A build's table read graph by graph, for a validation that keeps no graph once checked.
+"""A build's store read graph by graph, for a validation that keeps no graph once checked.
 
 ``ValidationSession.validate(quads)`` keeps every graph's rdflib quads, so that ``update``
 can check them again: at 100,000 records that is 13 million quad tuples, more than a
-gigabyte, on top of the table they came from. A build checked once (``benchgraph build
---store``, ``push``) needs none of that: ``TableGraphs`` hands out the build graph and the
-ontology first (every record's check reads them), then the other graphs in the order they
-were first stated, making each one's rdflib quads from the table's ids only when it is
-asked for. The caller drops them after checking, so only a batch lives at a time.
+gigabyte. A build checked once (``benchgraph build --store``, ``push``) needs none of that:
+``StoreGraphs`` reads the build's pyoxigraph store, where each record, the build graph and
+the ontology are named graphs, and makes a graph's rdflib quads only when it is asked for
+(``graph.dataset.oxigraph.RdflibTerms``). The caller drops them after checking, so only a
+batch lives at a time. The default graph (the merge of the named ones, in a build's store)
+is not read.
+
+The graphs are read in the caller's thread. pyoxigraph lets go of the interpreter while it
+writes a graph out (``Store.dump``), but a thread doing so ahead of the caller gets it back
+only at the interpreter's switch interval, once per graph, while the caller checks records
+in Python: it read no faster, and held the graphs written ahead besides.
 """
 
 from collections.abc import Iterator
 
-import numpy as np
-import numpy.typing as npt
+import pyoxigraph as ox
 from rdflib import URIRef
 
-from graph.dataset.canonical import first_of_runs
+from graph.dataset.oxigraph import RdflibTerms
 from graph.dataset.quads import Quad
-from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
-
-_Ids = npt.NDArray[np.int32]
+from graph.dataset.terms import iri
 
 
-class TableGraphs:
-    """The named graphs of ``table``: each one's quads, made on demand.
+class StoreGraphs:
+    """The named graphs of ``store``: each one's quads, made on demand.
 
-    The table's own rows are read in place (``QuadTable.held_rows``: it does not grow while
-    it is validated). A build states each graph's quads together, so each graph is one run
-    of rows, in the order first stated, and nothing more is made; only a table where some
-    graph's rows are apart gets an index of its rows by graph. Copying three columns and
-    sorting the rows by graph, always, held 16 bytes a quad and made 30 more on the way
-    (perf/decisions/rows-read-in-place.md)."""
+    The graphs come in the order of their names (a store keeps no order of statement), each
+    one's statements in the store's order. A store holds each statement once: one stated
+    twice in a graph comes once."""
 
-    def __init__(self, table: QuadTable) -> None:
-        self._terms = table.terms.terms
-        self._held = held = table.held_rows()
-        graphs = held[:, GRAPH]
-        starts = np.flatnonzero(first_of_runs(graphs))
-        names = graphs[starts]
-        self._rows: _Ids | None = None
-        if len(np.unique(names)) < len(names):  # a graph in two runs or more: index its rows
-            order = np.argsort(graphs, kind="stable")  # each graph's rows, in the order stated
-            ordered = graphs[order]
-            starts = np.flatnonzero(first_of_runs(ordered))
-            ends = np.r_[starts[1:], len(order)]
-            names = ordered[starts]
-            self._rows = order.astype(np.int32)
-            del order, ordered
-            first_stated = np.argsort(self._rows[starts], kind="stable")
-            starts, ends, names = starts[first_stated], ends[first_stated], names[first_stated]
-        else:
-            ends = np.r_[starts[1:], len(graphs)]
-        self._spans: dict[URIRef, tuple[int, int]] = {}
-        for name, start, end in zip(names.tolist(), starts.tolist(), ends.tolist(), strict=True):
-            graph = self._terms[name]
-            assert isinstance(graph, URIRef)  # a graph is named by an IRI
-            self._spans[graph] = (start, end)
+    def __init__(self, store: ox.Store) -> None:
+        self._store = store
+        self._terms = RdflibTerms()
+        # a graph is named by an IRI in a build's store: a blank node names no record
+        named = sorted(graph.value for graph in store.named_graphs()
+                       if isinstance(graph, ox.NamedNode))
+        self._names = [iri(name) for name in named]
 
     def names(self) -> list[URIRef]:
-        """Every graph of the table, in the order first stated."""
-        return list(self._spans)
+        """Every named graph of the store, in the order of their names."""
+        return list(self._names)
 
     def quads(self, graph: URIRef) -> list[Quad]:
-        """The quads of ``graph`` in the order stated (none for a graph the table lacks)."""
-        span = self._spans.get(graph)
-        if span is None:
-            return []
-        start, end = span
-        block = (self._held[start:end] if self._rows is None
-                 else self._held[self._rows[start:end]])
-        term = self._terms.__getitem__
-        subjects, predicates, objects = (map(term, block[:, position].tolist())
-                                         for position in (SUBJECT, PREDICATE, OBJECT))
-        return [(s, p, o, graph)  # type: ignore[misc]  # subjects and predicates are IRIs
-                for s, p, o in zip(subjects, predicates, objects, strict=True)]
+        """The quads of ``graph`` (none for a graph the store lacks)."""
+        statements = self._store.quads_for_pattern(None, None, None, ox.NamedNode(graph))
+        return self._terms.quads(statements, graph)
 
     def each(self, skip: frozenset[URIRef] = frozenset()) -> Iterator[tuple[URIRef, list[Quad]]]:
         """Every graph but those in ``skip`` with its quads, one at a time."""
-        for graph in self._spans:
+        for graph in self._names:
             if graph not in skip:
                 yield graph, self.quads(graph)

@@ -1,6 +1,6 @@
 """Validating the graph with the SHACL shapes: the typed report curators act on.
 
-    report = validate(build(paths, settings).table, settings)
+    report = validate(store, settings)  # a build's pyoxigraph store, or rdflib quads
     report.conforms, report.by_record(), report.by_shape(), report.to_graph()
 
 Every named graph is checked on its own (a record, with the build's facts about its
@@ -12,26 +12,27 @@ one validation and re-checks only what an ``update`` changes. The implementation
 
 from collections.abc import Iterable
 
+import pyoxigraph as ox
+
 from graph.dataset.quads import Quad
-from graph.dataset.table import QuadTable
 from graph.settings import Settings
 from graph.validation.report import Severity, ValidationReport, ValidationResult
 from graph.validation.session import ValidationSession
 from graph.validation.shapes import ShapeInfo, ShapesError, ShapeSet, bundled_shapes
 
 
-def validate(data: QuadTable | Iterable[Quad], settings: Settings | None = None,
+def validate(data: ox.Store | Iterable[Quad], settings: Settings | None = None,
              shapes: ShapeSet | None = None) -> ValidationReport:
-    """Validate ``data`` and return the report: a build's table (``BuildResult.table``),
-    checked graph by graph without ever holding the whole catalog as rdflib quads, or
-    rdflib quads (as ``BuildResult.quads`` gives them). Both give the same report.
+    """Validate ``data`` and return the report: a build's pyoxigraph store (its named
+    graphs), checked graph by graph without ever holding the whole catalog as rdflib quads,
+    or rdflib quads (as ``BuildResult.quads`` gives them). Both give the same report.
 
     ``settings`` gives the base IRI (hence the build graph's name); ``shapes`` defaults to
     the bundled ``shapes/*.ttl``.
     """
     session = ValidationSession(settings, shapes)
-    if isinstance(data, QuadTable):
-        return session.validate_table(data)
+    if isinstance(data, ox.Store):
+        return session.validate_store(data)
     return session.validate(data)
 
 

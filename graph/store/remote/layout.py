@@ -3,7 +3,8 @@
 Graphs on the engine (``base`` is the data's base IRI):
 
 - every record's graph, the build graph and the ontology graph, under the IRIs they have in
-  every store: the *data graphs*, each the canonical N-Triples of its statements;
+  every store: the *data graphs*, each the N-Triples of its statements in the local store's
+  order;
 - **the merge** (DESIGN.md: the default graph is the RDF merge of the data graphs). Neither
   engine measured gives it: Oxigraph and Virtuoso both answer a query over ``FROM g1 FROM
   g2`` (or ``default-graph-uri`` g1 and g2, or their union default graph) with a triple
@@ -33,15 +34,12 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from itertools import islice
+from typing import Any, cast
 
-import numpy as np
 import pyoxigraph as ox
 
 from graph.build.stats import GraphStats
-from graph.dataset.canonical import Canonical, canonical, first_of_runs, without_graphs
-from graph.dataset.table import GRAPH, OBJECT, PREDICATE, SUBJECT, QuadTable
-from graph.export.ntriples import write_ntriples
 from graph.store.base import BuildFacts
 
 FORMAT = 2
@@ -214,42 +212,41 @@ class Document:
 
 
 class DataGraphs:
-    """Each data graph of a built table as canonical N-Triples, made one graph at a time
-    from one canonical sort of the quads (a graph's statements are one run of it)."""
+    """Each data graph of a store as N-Triples, read from the store one graph at a time, in
+    the store's order (on disk the same statements are always in the same order, so a graph's
+    text, and its hash, is the same from build to build)."""
 
-    def __init__(self, table: QuadTable) -> None:
-        self._statements = canonical(table, keep_graphs=True)
-        graphs = self._statements.columns[GRAPH]
-        starts = np.flatnonzero(first_of_runs(graphs))
-        self._bounds: list[int] = [*starts.tolist(), len(graphs)]
-        words = self._statements.words
-        self.iris = [words[graphs[start]].decode()[1:-1] for start in self._bounds[:-1]]
-        """The graphs' IRIs, in canonical order."""
+    def __init__(self, store: ox.Store) -> None:
+        self._store = store
+        self.iris = sorted(graph.value for graph in store.named_graphs()
+                           if isinstance(graph, ox.NamedNode))
+        """The graphs' IRIs, in order."""
 
     def __len__(self) -> int:
         return len(self.iris)
 
-    @property
-    def statements(self) -> int:
-        """Quads of every data graph together."""
-        return self._bounds[-1]
-
     def document(self, index: int) -> Document:
-        start, end = self._bounds[index], self._bounds[index + 1]
-        columns = self._statements.columns
-        part = Canonical({position: columns[position][start:end]
-                          for position in (SUBJECT, PREDICATE, OBJECT)}, self._statements.words)
-        return Document.of(self.iris[index], b"".join(write_ntriples(part)))
+        graph = ox.NamedNode(self.iris[index])
+        return Document.of(self.iris[index], b"".join(_ntriples(self._store, graph)))
 
     def merge(self, graph: str | None) -> Document:
-        """The merge of every graph, for the graph ``graph``: the distinct triples, as
-        ``benchgraph build -o FILE.nt`` writes them (the same bytes), made from the data
-        graphs' sort. A sort of its own (its terms' forms again) and its text held whole
-        raised a push's peak by a quarter (perf/decisions/push-merge-streamed.md)."""
-        return Document(graph, partial(write_ntriples, without_graphs(self._statements)))
+        """The merge of every graph (the store's default graph: the distinct triples), for
+        the graph ``graph``; read from the store each time it is read, never held whole."""
+        return Document(graph, partial(_ntriples, self._store, ox.DefaultGraph()))
 
     def __iter__(self) -> Iterator[Document]:
         return (self.document(index) for index in range(len(self)))
+
+
+_BLOCK = 10_000
+"""Statements serialised at a time."""
+
+
+def _ntriples(store: ox.Store, graph: ox.NamedNode | ox.DefaultGraph) -> Iterator[bytes]:
+    """The statements of ``graph`` in ``store`` as N-Triples, a block at a time."""
+    quads = store.quads_for_pattern(None, None, None, graph)
+    while block := [quad.triple for quad in islice(quads, _BLOCK)]:
+        yield cast(bytes, ox.serialize(block, format=ox.RdfFormat.N_TRIPLES))
 
 
 __all__ = [

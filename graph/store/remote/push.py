@@ -33,12 +33,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from graph.build.stats import graph_stats
+import pyoxigraph as ox
+
 from graph.errors import BenchgraphError, ErrorKind
 from graph.store.base import BuildFacts
 from graph.store.changes import BuildChanges
+from graph.store.files import read_validation
 from graph.store.remote.client import RemoteError
 from graph.store.remote.engine import Dataset, Engine
 from graph.store.remote.layout import (
@@ -53,10 +56,9 @@ from graph.store.remote.layout import (
     json_document,
 )
 from graph.store.remote.manifest import find_manifest
-from graph.validation.report import ValidationReport
 
 if TYPE_CHECKING:  # a push builds, but `benchgraph` imports this module for every command
-    from graph.build.graphs import BuildResult
+    from graph.store.manifest import Manifest
 
 CHECKPOINT_GRAPHS = 200
 """The fewest graphs sent between two writes of the unfinished manifest."""
@@ -98,15 +100,17 @@ class _Item:
     make: Callable[[], Document]
 
 
-def push(engine: Engine, result: BuildResult, facts: BuildFacts,
-         report: ValidationReport | None, progress: Progress | None = None) -> PushOutcome:
-    """Bring the engine to hold ``result`` (and ``report``, when it was validated), whose
-    facts are ``facts``; its manifest keeps what the build changed against the last push's
-    (a record's graph changed when its hash did). PushError when some graph did not go."""
+def push(engine: Engine, generation: Path, built: Manifest,
+         progress: Progress | None = None) -> PushOutcome:
+    """Bring the engine to hold the build of the local store ``generation``, whose manifest
+    is ``built`` (and its validation report, when it was validated); the engine's manifest
+    keeps what the build changed against the last push's (a record's graph changed when its
+    hash did). PushError when some graph did not go."""
+    facts = built.facts
     names = Names(facts.base)
     old = find_manifest(engine, names.base)
     merge = old.merge if old is not None else choose_merge(engine, names)
-    items, new = _wanted(result, facts, report, names, merge)
+    items, new = _wanted(generation, built, names, merge)
     held = dict(old.graphs) if old is not None else {}
     to_send = [item for item in items if held.get(item.key) != item.sha256]
     gone = sorted(set(held) - set(new.graphs))
@@ -179,22 +183,24 @@ def checkpoint_every(graphs: int) -> int:
     return max(CHECKPOINT_GRAPHS, -(-graphs // CHECKPOINTS))
 
 
-def _wanted(result: BuildResult, facts: BuildFacts, report: ValidationReport | None,
-            names: Names, merge: str) -> tuple[list[_Item], PushManifest]:
+def _wanted(generation: Path, built: Manifest, names: Names, merge: str
+            ) -> tuple[list[_Item], PushManifest]:
     """Every graph the engine should hold, and the finished manifest that lists them."""
-    data = DataGraphs(result.table)
+    store = ox.Store.read_only(str(generation))
+    data = DataGraphs(store)
     items = [_Item(document.graph or DEFAULT, document.sha256,
                    partial(data.document, index)) for index, document in enumerate(data)]
     merged = data.merge(None if merge == DEFAULT else merge)
     items.append(_Item(merge, merged.sha256, lambda: merged))
+    report = read_validation(generation)
     if report is not None:
         kept = Document.of(names.validation, json_document(
             names.validation, REPORT_PREDICATE, report.to_json()))
         items.append(_Item(names.validation, kept.sha256, lambda: kept))
-    manifest = PushManifest(facts, graph_stats(result.table, facts.base), merge,
-                        {item.key: item.sha256 for item in items}, complete=True,
-                        quads=data.statements, triples=merged.lines,
-                        validated=report is not None)
+    manifest = PushManifest(built.facts, built.counts, merge,
+                            {item.key: item.sha256 for item in items}, complete=True,
+                            quads=built.quads, triples=merged.lines,
+                            validated=report is not None)
     return items, manifest
 
 

@@ -39,7 +39,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from graph.build.stats import GraphStats
-from graph.export.formats import Format
+from graph.export.formats import NQUADS, NTRIPLES, Format
 from graph.sparql.admission import Admitted, admit_bound
 from graph.sparql.errors import QueryError
 from graph.sparql.result import QueryResult
@@ -55,7 +55,7 @@ from graph.store.base import (
 from graph.store.describe import describe_node
 from graph.store.disk import load_generation
 from graph.store.errors import StoreError
-from graph.store.files import LOADED_FORMATS, dump_name, write_validation
+from graph.store.files import dump_name, write_validation
 from graph.store.following import Served
 from graph.store.process.pool import QueryTimeout
 from graph.store.query_log import logged
@@ -212,7 +212,7 @@ class RemoteStore:
         load = folder / "load"
         with reported_when_full(folder):
             load.mkdir()
-            quads, union = (load / dump_name(fmt) for fmt in LOADED_FORMATS)
+            quads, union = (load / dump_name(fmt) for fmt in (NQUADS, NTRIPLES))
             self._read_data_graphs(quads, union)
             load_generation(generation, quads, union, self.base)
             shutil.rmtree(load)

@@ -15,13 +15,11 @@ again only the files whose bytes changed. For that each generation keeps, in ``s
   models as they were made, each with what the index reads of it
   (``graph.ingest.kept.KeptRecord``); a record's own pickle is read only when the record is mapped
   again. The state is this code's own (its fingerprint), read only from a store folder a
-  build of it wrote;
-- the build's ``QuadTable``: its terms, as the terms chunks (``terms.py``), and its quads
-  (``rows.npy``, four term ids a quad).
+  build of it wrote.
 
-Both kinds of chunk are written once and hard-linked by the generations after, each of
-which adds what it made anew as one more chunk, until there are many: then all of it is
-written as one chunk again.
+The records chunks are written once and hard-linked by the generations after, each of which
+adds the files it imported anew as one more chunk, until there are many: then all of it is
+written as one chunk again. The graph itself is the store's: nothing of it is kept here.
 """
 
 from __future__ import annotations
@@ -34,27 +32,21 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import numpy as np
-
 import graph
 from graph.build.graphs import Question
-from graph.dataset.table import QuadTable
 from graph.ingest.kept import FileStat, ImportedFile
 from graph.resources import data_dir
 from graph.settings import Settings
-from graph.store.space import save_array
 from graph.store.state.records import Chunks, read_records, save_records
-from graph.store.state.terms import read_terms, save_terms
 
 STATE = "state"
 BUILD_FILE = "build.json"
-ROWS_FILE = "rows.npy"
 MAPPED_FILE = "mapped.pickle"
 STATS_FILE = "stats.json"
-STATE_VERSION = 10
-"""6: the terms chunks keep no lexical forms (``terms.write_snapshot``); 7: files by their
-relative path as text; 8: a records chunk pickled a run of files at a time; 9: each terms
-chunk has its ``FormIndex``; 10: a records chunk's records' pickles are in its blobs file."""
+STATE_VERSION = 11
+"""7: files by their relative path as text; 8: a records chunk pickled a run of files at a
+time; 10: a records chunk's records' pickles are in its blobs file; 11: no table of the
+graph (the store is the graph)."""
 _READING_SETTINGS = ("base", "max_file_bytes", "max_string_chars", "max_nesting_depth")
 """The settings a graph depends on: a build with other values is a full one."""
 
@@ -70,7 +62,7 @@ class MappedRecord:
 
 @dataclass
 class KeptBuild:
-    """The state of one generation: its files' records, its record graphs and its table."""
+    """The state of one generation: its files' records and its record graphs."""
 
     fingerprint: str
     imported: dict[str, ImportedFile]
@@ -79,11 +71,6 @@ class KeptBuild:
     ``digest`` and ``imported_as`` take the load's paths."""
     mapped: dict[str, MappedRecord]
     """By record key."""
-    table: QuadTable
-    chunks: list[str]
-    """The terms files, in id order."""
-    chunk_ends: list[int]
-    """The number of terms once each chunk is read."""
     record_chunks: Chunks = field(default_factory=list)
     """The files of ``imported`` (name, how many files each holds), read in order, a later
     one's entry replacing an earlier one's."""
@@ -102,24 +89,19 @@ class KeptBuild:
         return found if found is not None and found.digest == digest else None
 
     def save(self, generation: Path, before: Path | None, fresh: Collection[str] = ()) -> None:
-        """Keep this state in ``generation``: the chunks of ``before`` (the generation it
-        was read from) linked, and what was added since as new ones (the files imported
-        anew, ``fresh``; the terms added to the table), or all of it as one chunk of each
-        (``records.save_records``, ``terms.save_terms``)."""
+        """Keep this state in ``generation``: the records chunks of ``before`` (the generation
+        it was read from) linked, and the files imported anew (``fresh``) as a new one, or all
+        of them as one chunk (``records.save_records``)."""
         folder = generation / STATE
         folder.mkdir()
         kept = None if before is None else before / STATE
         self.record_chunks = save_records(folder, kept, self.imported, self.record_chunks,
                                           fresh)
-        self.chunks, self.chunk_ends = save_terms(folder, kept, self.table.terms, self.chunks,
-                                                  self.chunk_ends)
-        save_array(folder / ROWS_FILE, self.table.held_rows())  # 32-bit, as the table holds them
         _pickle(folder / MAPPED_FILE, self.mapped)
         stats = {relative: [*_fields(stat), digest]
                  for relative, (stat, digest) in self.stats.items()}
         (folder / STATS_FILE).write_text(json.dumps(stats), encoding="utf-8")
         build = {"version": STATE_VERSION, "fingerprint": self.fingerprint,
-                 "chunks": self.chunks, "chunk_ends": self.chunk_ends,
                  "record_chunks": [list(chunk) for chunk in self.record_chunks]}
         (folder / BUILD_FILE).write_text(json.dumps(build, ensure_ascii=False),
                                          encoding="utf-8")
@@ -135,16 +117,11 @@ class KeptBuild:
             return None
         if build.get("version") != STATE_VERSION or build.get("fingerprint") != fingerprint:
             return None
-        terms = read_terms(folder, build["chunks"])
-        # mapped, not read: the table copies the rows from the system's cached pages, not
-        # from memory new to the process (perf/decisions/kept-state-mapped.md)
-        table = QuadTable.of_rows(terms, np.load(folder / ROWS_FILE, mmap_mode="r"))
         record_chunks: Chunks = [(name, count) for name, count in build["record_chunks"]]
         imported = read_records(folder, record_chunks)
         stats = {relative: (FileStat(*kept[:5]), kept[5])
                  for relative, kept in json.loads((folder / STATS_FILE).read_text()).items()}
-        return cls(fingerprint, imported, _unpickle(folder / MAPPED_FILE), table,
-                   build["chunks"], build["chunk_ends"], record_chunks, stats)
+        return cls(fingerprint, imported, _unpickle(folder / MAPPED_FILE), record_chunks, stats)
 
 
 def _fields(stat: FileStat) -> tuple[int, int, int, int, int]:
