@@ -5,9 +5,9 @@ Measured side by side, in rounds, each phase in a fresh process:
 - floor: pyoxigraph bulk-loads the build's own N-Triples into an in-memory store;
 - pyoxigraph parsing that N-Triples file, and writing its triples as Turtle;
 - with ``--rdflib``: rdflib parsing the N-Triples into a Graph, and writing it as Turtle;
-- ours: ``graph.build.graphs.build`` then ``graph.export.write_file`` in process (Turtle,
-N-Triples),
-  and ``python -m graph.cli build DIR -o out.ttl`` as a user runs it, start-up included.
+- ours: ``graph.build.graphs.read``, built into a store folder whose dump is copied out, in
+  process (Turtle, N-Triples), and ``python -m graph.cli build DIR -o out.ttl`` as a user
+  runs it, start-up included.
 """
 
 import argparse
