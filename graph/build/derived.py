@@ -94,12 +94,11 @@ def derive(store: ox.Store, build: ox.NamedNode, catalogued: Collection[str],
     return quads
 
 
-def add_derived(store: ox.Store, build: ox.NamedNode, catalogued: Collection[str]) -> int:
+def add_derived(store: ox.Store, build: ox.NamedNode, catalogued: Collection[str]) -> None:
     """State the whole build graph of the record graphs in ``store`` (which holds none yet),
-    with its merge; how many statements it holds."""
+    with its merge."""
     quads = derive(store, build, catalogued)
     store.extend([*quads, *(ox.Quad(q.subject, q.predicate, q.object, _DEFAULT) for q in quads)])
-    return len(quads)
 
 
 def flipped(store: ox.Store, build: ox.NamedNode,

@@ -24,7 +24,6 @@ from typing import Literal
 import pyoxigraph as ox
 
 from graph.build.derived import add_derived
-from graph.dataset.oxigraph import to_rdflib
 from graph.dataset.quads import Quad
 from graph.ingest.importers.base import Problem
 from graph.ingest.kept import KeptRecord, Known, Spool
@@ -39,6 +38,7 @@ from graph.ontology import ontology_quads
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.system.gc_pause import gc_paused
+from graph.validation.stream import StoreGraphs
 from graph.vocabulary import Vocabulary, bundled_vocabulary
 
 Answer = str | bool | None | tuple[TaskMove, ...]
@@ -122,27 +122,26 @@ class BuildResult:
         return f"{type(self).__name__}({self.report!r})"
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, kw_only=True)
 class GraphInMemory(BuildResult):
     """A build whose graph is held in a pyoxigraph store in memory (``build``): for a few
     records (a test, a fixture); a catalog is built into a store folder
     (``graph.store.disk.build_store``), which never holds it."""
 
-    store: ox.Store = field(default_factory=ox.Store)
+    store: ox.Store
     """Every record's named graph, the build graph and the ontology, their merge in the
     default graph."""
-    index: BenchmarkIndex | None = None
+    index: BenchmarkIndex
 
     @property
     def records(self) -> Read:
         """The records it was built from, to build them into a store folder too."""
-        assert self.index is not None, "a build in memory keeps its index"
         return Read(self.report, self.index)
 
     @cached_property
     def quads(self) -> list[Quad]:
         """The named graphs' statements as rdflib quads, made on first use."""
-        return store_quads(self.store)
+        return [quad for _, quads in StoreGraphs(self.store).each() for quad in quads]
 
 
 @dataclass(frozen=True)
@@ -214,7 +213,7 @@ def build_in_memory(records: Read, iris: Iris,
         store = ox.Store()
         store.bulk_load(text.getvalue(), format=ox.RdfFormat.N_QUADS)
         add_derived(store, ox.NamedNode(iris.build()), records.catalogued(iris))
-    return GraphInMemory(records.report, asked, store, records.index)
+    return GraphInMemory(records.report, asked, store=store, index=records.index)
 
 
 def index_records(report: LoadReport) -> BenchmarkIndex:
@@ -240,11 +239,3 @@ def map_one(loaded: LoadedRecord, ctx: MappingContext, out: NQuads) -> tuple[Que
     if packed is not None:
         packed.pack()
     return tuple(asking.asked)
-
-
-def store_quads(store: ox.Store) -> list[Quad]:
-    """The statements of ``store``'s named graphs as rdflib quads."""
-    return [(to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object),  # type: ignore[misc]
-             to_rdflib(q.graph_name))
-            for q in store.quads_for_pattern(None, None, None, None)
-            if not isinstance(q.graph_name, ox.DefaultGraph)]
