@@ -104,6 +104,25 @@ def test_every_dump_says_what_the_store_holds(quads: list[Quad]) -> None:
         del store
 
 
+@pytest.mark.filterwarnings("ignore:Parsing weird boolean:UserWarning")
+@settings(max_examples=40, deadline=None)
+@given(QUADS)
+def test_a_store_in_memory_is_dumped_as_one_on_disk(quads: list[Quad]) -> None:
+    """An in-memory store gives its statements in the order they came (a subject's may be
+    apart): grouped, its Turtle and TriG are the on-disk store's, a subject in one block."""
+    with tempfile.TemporaryDirectory() as folder:
+        on_disk = stored(quads, folder)
+        in_memory = ox.Store()
+        in_memory.extend(reversed(list(store_of(quads))))
+        for fmt in (TURTLE, TRIG):
+            out = io.BytesIO()
+            write_dump(in_memory, fmt, out, prefixes_for(DEFAULT_BASE), grouped=True)
+            assert read(out.getvalue(), fmt) == read(dumped(on_disk, fmt), fmt), fmt.name
+            blocks = out.getvalue().decode().split("\n\n")
+            assert len(blocks) == len(dumped(on_disk, fmt).decode().split("\n\n")), fmt.name
+        del on_disk
+
+
 def test_each_dump_says_how_many_statements_it_wrote(tmp_path: Path) -> None:
     store = stored(SMALL, str(tmp_path))
     merge = len(list(store.quads_for_pattern(None, None, None, ox.DefaultGraph())))

@@ -1,6 +1,7 @@
 """The process that writes a store's Oxigraph data (``graph.store.writing``): a load gives
 pyoxigraph its input a block of lines at a time, so that its bulk loader never holds more
-than a block, and the store holds every statement once, as a load of the whole does."""
+than a block, and the store holds every statement once, as a load of the whole does; a store
+that is not kept is held in memory until it grows too big for it, then moved to disk."""
 
 from pathlib import Path
 
@@ -42,7 +43,7 @@ def test_a_dump_is_loaded_a_block_of_whole_lines_at_a_time(
     monkeypatch.setattr(writing, "LOAD_BLOCK", 3)
     store = _Recording()
     with dumps[0].open("rb") as lines:
-        writing._load_blocks(store, lines)  # type: ignore[arg-type]
+        writing._loaded(store, False, "unused", lines)  # type: ignore[arg-type]
     assert [block.count(b"\n") for block in store.blocks] == [3, 3, 3, 1]
     assert b"".join(store.blocks) == dumps[0].read_bytes()
 
@@ -61,3 +62,18 @@ def test_a_store_loaded_by_blocks_holds_every_statement_once(
     merged = {quad.triple for quad in store if quad.graph_name == ox.DefaultGraph()}
     assert named == set(QUADS) and len(store) == 2 * len(QUADS)
     assert merged == {quad.triple for quad in QUADS}
+
+
+def test_a_store_not_kept_goes_on_disk_once_it_would_hold_too_many_statements(
+    dumps: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writing, "LOAD_BLOCK", 3)
+    with dumps[0].open("rb") as lines:
+        small, in_memory = writing._loaded(ox.Store(), True, str(tmp_path / "small"), lines)
+    assert in_memory and not (tmp_path / "small").exists() and set(small) == set(QUADS)
+    monkeypatch.setattr(writing, "MEMORY_STATEMENTS", 5)
+    with dumps[0].open("rb") as lines:
+        big, in_memory = writing._loaded(ox.Store(), True, str(tmp_path / "big"), lines)
+    assert not in_memory and set(big) == set(QUADS)
+    del big
+    assert set(ox.Store.read_only(str(tmp_path / "big"))) == set(QUADS)

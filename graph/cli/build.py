@@ -36,8 +36,8 @@ from graph.export.formats import (
     names,
 )
 from graph.settings import Settings
-from graph.store.disk import Manifest
-from graph.store.files import made_dump
+from graph.store.disk import Manifest, build_files
+from graph.store.files import dump_name, made_dump
 from graph.store.kinds import StoreSpec, build_into
 
 if TYPE_CHECKING:  # the build is imported when a command builds: see graph.cli
@@ -120,31 +120,33 @@ def run(args: argparse.Namespace) -> int:
         report_load(args, result, counts, written=args.output is not None)
         return load_exit_code(result)
     with tempfile.TemporaryDirectory(prefix="benchgraph-build-") as folder:
-        result, manifest = build_into(Path(folder), build_from(args, settings), settings,
-                                      served=False)
-        counts = _written(args.output or STDOUT, Path(folder) / manifest.generation, fmt,
-                          manifest)
-    report_load(args, result, counts)
+        made = Path(folder) / "made"
+        result, outcome = build_files(made, build_from(args, settings), settings.base, dump=fmt)
+        _copied(made / dump_name(fmt), args.output or STDOUT)
+    assert outcome.dumped is not None, "a build asked for a dump says what it holds"
+    report_load(args, result, StatementCounts(**outcome.dumped))
     return load_exit_code(result)
 
 
-def _written(output: Path | str, generation: Path, fmt: Format, manifest: Manifest
-             ) -> StatementCounts:
-    """Write the graph of the store ``generation`` in ``fmt`` to ``output`` (a file, written
-    atomically, or ``STDOUT``), from its dump (``graph.store.files``); the statements it holds,
-    as a file of ``fmt`` counts them."""
-    with output_to(output):
-        dump = made_dump(generation, fmt, manifest.facts.base, generation)
-        with dump.path.open("rb") as written:
-            if output == STDOUT:
-                shutil.copyfileobj(written, sys.stdout.buffer)
-                sys.stdout.buffer.flush()
-            else:
-                write_atomically(Path(output), lambda out: shutil.copyfileobj(written, out))
+def _written(output: Path, generation: Path, fmt: Format, manifest: Manifest) -> StatementCounts:
+    """Write the graph of the store ``generation`` in ``fmt`` to the file ``output``, from its
+    dump (``graph.store.files``); the statements it holds, as a file of ``fmt`` counts
+    them."""
+    _copied(made_dump(generation, fmt, manifest.facts.base, generation).path, output)
     if not fmt.keeps_graphs:
         return manifest.counts.statements
     return statement_counts(ox.Store.read_only(str(generation)), manifest.facts.base,
                             keep_graphs=True)
+
+
+def _copied(dump: Path, output: Path | str) -> None:
+    """The file ``dump`` copied to ``output``: a file, written atomically, or ``STDOUT``."""
+    with output_to(output), dump.open("rb") as written:
+        if output == STDOUT:
+            shutil.copyfileobj(written, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+        else:
+            write_atomically(Path(output), lambda out: shutil.copyfileobj(written, out))
 
 
 def output_format(name: str | None, output: Path | None) -> Format:

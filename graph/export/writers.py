@@ -60,6 +60,8 @@ _RDF_TYPE = str(RDF.type)
 _INDENT = "    "
 _BLOCK = 1 << 16
 """Characters of Turtle gathered before they are written."""
+_FORMS = 1 << 16
+"""Terms whose Turtle form a writer keeps (an IRI or a literal met again is not formed again)."""
 _ENDS_IN_XML_NAME = re.compile(r"[^\W\d][\w.-]*\Z")
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -193,6 +195,8 @@ class TurtleWriter:
         self._namespaces = sorted(((iri, name) for name, iri in prefixes.items()),
                                   key=lambda item: -len(item[0]))  # the longest first
         self._iris: dict[str, str] = {}
+        self._forms: dict[ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple
+                          | ox.DefaultGraph, str] = {}
 
     def turtle(self, quads: Iterable[ox.Quad]) -> Iterator[str]:
         """A Turtle document of the statements (their graphs are not written)."""
@@ -224,27 +228,35 @@ class TurtleWriter:
     def _subject(self, subject: ox.NamedNode | ox.BlankNode | ox.Triple,
                  statements: Iterable[ox.Quad], indent: str) -> Iterator[str]:
         """One subject's block, without the ``.`` that ends it."""
-        rows = sorted((str(quad.predicate), str(quad.object), quad) for quad in statements)
-        rows.sort(key=lambda row: row[0] != f"<{_RDF_TYPE}>")  # stable: types first
-        yield indent + self.term(subject)
-        predicate = None
-        for form, _, quad in rows:
-            if form == predicate:
-                yield f" ,\n{indent}{_INDENT}{_INDENT}"
-            else:
-                verb = "a" if quad.predicate.value == _RDF_TYPE else self.term(quad.predicate)
-                yield (" " if predicate is None else f" ;\n{indent}{_INDENT}") + verb + " "
-                predicate = form
-            yield self.term(quad.object)
+        term = self.term
+        rows = sorted((quad.predicate.value != _RDF_TYPE, str(quad.predicate),
+                       str(quad.object), quad.predicate, quad.object) for quad in statements)
+        yield indent + term(subject)
+        last = None
+        for _, iri, _, predicate, written in rows:
+            obj = term(written)
+            if iri == last:
+                yield f" ,\n{indent}{_INDENT}{_INDENT}{obj}"
+                continue
+            verb = "a" if predicate.value == _RDF_TYPE else term(predicate)
+            yield f"{' ' if last is None else f' ;{chr(10)}{indent}{_INDENT}'}{verb} {obj}"
+            last = iri
 
     def term(self, term: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple | ox.DefaultGraph
              ) -> str:
         """A term's Turtle form."""
+        form = self._forms.get(term)
+        if form is not None:
+            return form
         if isinstance(term, ox.NamedNode):
-            return self._iri(term.value)
-        if isinstance(term, ox.Literal):
-            return self._literal(term)
-        return str(term)
+            form = self._iri(term.value)
+        elif isinstance(term, ox.Literal):
+            form = self._literal(term)
+        else:
+            return str(term)
+        if len(self._forms) < _FORMS:
+            self._forms[term] = form
+        return form
 
     def _iri(self, iri: str) -> str:
         form = self._iris.get(iri)

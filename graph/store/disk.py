@@ -62,6 +62,7 @@ from graph.system.libc import libc_function
 
 if TYPE_CHECKING:  # imported by a build: a store folder is opened without them
     from graph.build.graphs import BuildResult, Read
+    from graph.export.formats import Format
     from graph.store.state import KeptBuild
 
 def build_store(
@@ -107,24 +108,12 @@ def shapes_readable() -> None:
 def _build_store(folder: Path, records: Read, facts: BuildFacts, validate: bool,
                  state: Callable[[BuildResult], KeptBuild] | None, served: bool
                  ) -> tuple[BuildResult, Manifest]:
-    from graph.build.graphs import BuildResult
-    from graph.mapping.iris import Iris
-    from graph.mapping.nquads import NQuads
-
     generation = new_generation_name()
     loading = folder / loading_name(generation)
-    iris = Iris(facts.base)
     try:
         loading.mkdir()
-        with _Writing("load", loading, facts.base) as child:
-            child.write(Header(sorted(records.catalogued(iris)), validate,
-                               served=served).line())
-            asked = records.write(NQuads(child.write, merge=True), iris)
-            child.end_input()
-            result = BuildResult(records.report, asked)
-            if state is not None:
-                state(result).save(loading, None)
-        outcome = child.outcome()
+        result, outcome = _load(loading, records, facts.base,
+                                Header([], validate, served=served), state)
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
         raise
@@ -132,6 +121,40 @@ def _build_store(folder: Path, records: Read, facts: BuildFacts, validate: bool,
                         quads=outcome.quads, triples=outcome.triples)
     _switch(folder, loading, manifest)
     return result, manifest
+
+
+def build_files(folder: Path, records: Read, base: str, *, dump: Format | None = None,
+                validate: bool = False) -> tuple[BuildResult, Outcome]:
+    """The graph of ``records`` made by the writing process without keeping a store
+    (``benchgraph build -o``, ``validate``): only ``dump``'s file (``graph.store.files``'
+    name for it) and, with ``validate``, the report are written into ``folder``, a new
+    folder. The graph is held in memory while it is small (``graph.store.writing``)."""
+    if validate:
+        shapes_readable()
+    with reported_when_full(folder.parent):
+        return _load(folder, records, base, Header(
+            [], validate, kept=False, dump=None if dump is None else dump.name))
+
+
+def _load(path: Path, records: Read, base: str, header: Header,
+          state: Callable[[BuildResult], KeptBuild] | None = None
+          ) -> tuple[BuildResult, Outcome]:
+    """The writing process's ``load`` into ``path`` of the graph of ``records``, each
+    record's graph mapped and streamed as it is made, after ``header`` (with the benchmarks
+    catalogued); with ``state``, what the next build needs kept beside it."""
+    from graph.build.graphs import BuildResult
+    from graph.mapping.iris import Iris
+    from graph.mapping.nquads import NQuads
+
+    iris = Iris(base)
+    with _Writing("load", path, base) as child:
+        child.write(replace(header, catalogued=sorted(records.catalogued(iris))).line())
+        asked = records.write(NQuads(child.write, merge=True), iris)
+        child.end_input()
+        result = BuildResult(records.report, asked)
+        if state is not None:
+            state(result).save(path, None)
+    return result, child.outcome()
 
 
 def load_generation(path: Path, quads: Path, union: Path, base: str) -> Outcome:
@@ -375,5 +398,6 @@ class _Writing:
                              f"{message}")
 
 
-__all__ = ["MANIFEST", "GraphUpdate", "Manifest", "StoreUpdate", "build_store", "compared_with",
+__all__ = ["MANIFEST", "GraphUpdate", "Manifest", "StoreUpdate", "build_files", "build_store",
+           "compared_with",
            "read_manifest", "updating_store"]

@@ -5,7 +5,10 @@ process that ever opens a store for writing.
   its standard input (a full build): one JSON line (``Header``), then the named graphs'
   N-Quads, each statement followed by its triple in the default graph, which holds their
   merge (the loader keeps a repeated line once). The build graph is then derived from the
-  record graphs it holds (``graph.build.derived``).
+  record graphs it holds (``graph.build.derived``). A store that is not kept (the header's
+  ``kept``: ``benchgraph build -o``, ``validate``) is held in memory while it is small, where
+  it loads and reads several times faster than on disk, and only the files the header asks
+  for (a dump, the report) are written into PATH.
 - ``python -m graph.store.writing update PATH PREVIOUS BASE``: the store at PATH is made a
   checkpoint of the one at PREVIOUS (opened read-only: it may be serving; RocksDB hard-links
   the files they share); then the named graphs its input's header names are replaced by
@@ -62,6 +65,7 @@ import pyoxigraph as ox
 
 if TYPE_CHECKING:  # imported once the store is written: see the module
     from graph.build.derived import Changed
+    from graph.export.formats import Format
 
 READY = b"ready\n"
 NO_SPACE = 3
@@ -71,6 +75,9 @@ _FULL = (errno.ENOSPC, errno.EDQUOT)
 imports nothing of benchgraph until its store is written."""
 LOAD_BLOCK = 100_000
 """Lines of the input given to one ``bulk_load``."""
+MEMORY_STATEMENTS = 5_000_000
+"""The most statements a store that is not kept holds in memory (about 350 bytes each);
+past them it goes on disk (perf/decisions/read-once-store-in-memory.md)."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +92,14 @@ class Header:
     """A load's: whether to derive the build graph (not when the input holds it already)."""
     served: bool = True
     """A load's: whether the store will be served, hence compacted and given its search index
-    (not a store read once and removed: ``benchgraph build -o``, ``validate``, ``push``)."""
+    (not a store read once and removed: ``push``)."""
+    kept: bool = True
+    """A load's: whether the store is kept in PATH. A store that is not (``benchgraph build
+    -o``, ``validate``) is held in memory while it has at most ``MEMORY_STATEMENTS``
+    statements, and only the files asked for are written into PATH: the dump, the report."""
+    dump: str | None = None
+    """A load's: the name of a format to write the whole graph in, into PATH
+    (``graph.store.files.dump_name``)."""
     graphs: list[str] = field(default_factory=list)
     """An update's: every named graph whose statements may have changed."""
     counts: dict[str, Any] | None = None
@@ -110,6 +124,8 @@ class Outcome:
     index_updated: bool = False
     """An update's: whether the search index was the previous one updated, not written
     whole."""
+    dumped: dict[str, Any] | None = None
+    """A load's that wrote a dump: the statements it holds, by part (``StatementCounts``)."""
 
 
 def _ready() -> None:
@@ -123,35 +139,65 @@ def _header(stream: BinaryIO) -> Header:
 
 def load(path: str, base: str) -> None:
     header = _header(sys.stdin.buffer)
-    store = ox.Store(path)
+    store = ox.Store(path) if header.kept else ox.Store()
+    Path(path).mkdir(exist_ok=True)
     _ready()
-    _load_blocks(store, sys.stdin.buffer)
+    store, in_memory = _loaded(store, not header.kept, path, sys.stdin.buffer)
     if header.derive:
         from graph.build.derived import add_derived
         from graph.mapping.iris import Iris
 
         add_derived(store, ox.NamedNode(Iris(base).build()), frozenset(header.catalogued))
     store.flush()
-    if header.served:
+    served = header.served and header.kept
+    if served:
         store.optimize()
     from graph.build.stats import graph_stats, statement_counts
 
     stats = graph_stats(store, base)
-    quads = statement_counts(store, base, keep_graphs=True).total
-    if header.served:
+    quads = statement_counts(store, base, keep_graphs=True)
+    if served:
         from graph.search import INDEX_FILE, write_index
 
         write_index(Path(path) / INDEX_FILE, store, base)
     _validated(header, store, path, base)
-    _done(Outcome(stats.to_json(), quads, stats.statements.total))
+    dumped = None
+    if header.dump is not None:
+        from graph.export.formats import format_named
+
+        fmt = format_named(header.dump)
+        _write_dump(store, fmt, Path(path), base, grouped=in_memory)
+        dumped = asdict(quads if fmt.keeps_graphs else stats.statements)
+    _done(Outcome(stats.to_json(), quads.total, stats.statements.total, dumped=dumped))
 
 
-def _load_blocks(store: ox.Store, lines: BinaryIO) -> None:
-    """Bulk-load N-Quads lines a block of ``LOAD_BLOCK`` lines at a time."""
+def _loaded(store: ox.Store, in_memory: bool, path: str, lines: BinaryIO
+            ) -> tuple[ox.Store, bool]:
+    """``store`` with the N-Quads ``lines`` bulk-loaded into it a block of ``LOAD_BLOCK``
+    lines at a time; one ``in_memory`` is moved to ``path`` before it would hold more than
+    ``MEMORY_STATEMENTS`` statements. The store, and whether it is still in memory."""
+    held = 0
     while block := b"".join(islice(lines, LOAD_BLOCK)):
+        held += LOAD_BLOCK
+        if in_memory and held > MEMORY_STATEMENTS:
+            on_disk = ox.Store(path)
+            on_disk.bulk_extend(store)
+            store, in_memory = on_disk, False
         store.bulk_load(block, format=ox.RdfFormat.N_QUADS)
+    return store, in_memory
 
 
+def _write_dump(store: ox.Store, fmt: Format, folder: Path, base: str, *, grouped: bool
+                ) -> None:
+    """Write the graph of ``store`` in ``fmt`` into ``folder``, as its dump is named there,
+    each subject's statements ``grouped`` when the store does not keep them together (one in
+    memory)."""
+    from graph.export import prefixes_for
+    from graph.export.store_dump import write_dump
+    from graph.store.files import dump_name
+
+    with (folder / dump_name(fmt)).open("wb") as out:
+        write_dump(store, fmt, out, prefixes_for(base), grouped=grouped)
 def _validated(header: Header, store: ox.Store, path: str, base: str) -> None:
     """With the header's ``validate``, the graph validated and its report written at ``path``."""
     if header.validate:
