@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import closing
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pyoxigraph as ox
@@ -21,9 +21,11 @@ import pytest
 from graph.build import derived
 from graph.build.graphs import BuildResult, build, read
 from graph.cli import main
+from graph.errors import BenchgraphError
 from graph.ingest import loader
 from graph.ingest.importers.reading import find_record_files
-from graph.ingest.kept import Spool
+from graph.ingest.kept import FileStat, ImportedFile, Spool
+from graph.ingest.records import Record
 from graph.mapping.iris import Iris
 from graph.namespace import BENCH
 from graph.resources import data_dir
@@ -39,7 +41,6 @@ from graph.store.files import (
 )
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.rebuild import Rebuilt, kept_build, rebuild_store
-from graph.store.state import records as record_chunks
 from tests.conftest import CRAWL_CATALOG
 
 pytestmark = pytest.mark.slow
@@ -162,32 +163,56 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     return read
 
 
-def test_the_records_chunks_are_written_as_one_past_their_bound(
-    tmp_path: Path, records: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+def test_the_state_keeps_each_files_identities_not_its_records(
+    tmp_path: Path, records: Path, settings: Settings
 ) -> None:
-    """Each rebuild that imports a file keeps it in a records chunk of its own (a pickle and
-    its blobs); past ``RECORD_CHUNKS`` chunks the state writes every file as one, each
-    record's pickle read back from the chunk that held it; every record reads back."""
-    monkeypatch.setattr(record_chunks, "RECORD_CHUNKS", 2)
+    """What a generation keeps of each file is what a full load of the same files makes of
+    it: the records' identities, names and warnings; no record."""
     store = tmp_path / "store"
     full_build(store, records, settings)
-    counts = []
-    for round_number in range(3):
-        rewrite_page(records / SEED_PAGE, lambda p, n=round_number: p.update(summary=f"{n}"))
-        incremental(store, records, settings)
-        generation = store / read_manifest(store).generation
-        chunks = json.loads((generation / "state" / "build.json").read_text())["record_chunks"]
-        counts.append(len(chunks))
-        assert sorted(path.name for path in (generation / "state").glob("records-*")) == sorted(
-            f"records-{n}.{suffix}" for n in range(len(chunks)) for suffix in ("pickle", "blobs"))
-    assert counts == [2, 1, 2]
+    rewrite_page(records / SEED_PAGE, lambda page: page.update(summary="changed"))
+    incremental(store, records, settings)
+    generation = store / read_manifest(store).generation
     kept = state.KeptBuild.load(generation, state.fingerprint(settings))
     assert kept is not None
     reference = read([records], settings).report.imported
-    assert {relative: [part.record.record for part in made.parts]
-            for relative, made in kept.imported.items()} == {
-        str(relative): [part.record.record for part in made.parts]
-        for relative, made in reference.items()}
+    assert kept.imported == {str(relative): made for relative, made in reference.items()}
+    assert not any(isinstance(value, Record) for made in kept.imported.values()
+                   for part in made.parts for value in vars(part).values())
+
+
+class _Remembering:
+    """``Known`` of every file an earlier load imported (no stat trusted: each is read)."""
+
+    def __init__(self, imported: dict[PurePosixPath, ImportedFile]) -> None:
+        self._imported = imported
+
+    def digest(self, relative: PurePosixPath, stat: FileStat) -> str | None:
+        return None
+
+    def imported_as(self, relative: PurePosixPath, digest: str) -> ImportedFile | None:
+        found = self._imported.get(relative)
+        return found if found is not None and found.digest == digest else None
+
+
+def test_a_remembered_record_is_imported_again_from_its_file_when_asked_for(
+    records: Path, settings: Settings
+) -> None:
+    """A file an earlier load imported is not imported again, unless one of its records is
+    asked for: then it is, once, and gives the very record; a file changed since the load
+    read it stops the build, naming it."""
+    first = read([records], settings).report
+    remembered = loader.load_records([records], settings, known=_Remembering(first.imported))
+    by_key = {loaded.key: loaded for loaded in first.records}
+    assert all(isinstance(loaded.made, loader.Reimported) for loaded in remembered.records)
+    directory = next(loaded for loaded in remembered.records
+                     if loaded.source.relative.name == SEED_DIRECTORY)
+    assert directory.record == by_key[directory.key].record
+    seed = next(loaded for loaded in remembered.records
+                if loaded.source.relative.name == SEED_PAGE)
+    rewrite_page(records / SEED_PAGE, lambda page: page.update(summary="changed meanwhile"))
+    with pytest.raises(BenchgraphError, match=f"{SEED_PAGE} changed while the build read it"):
+        assert seed.record is None  # never: reading it raises
 
 
 def test_a_file_whose_stat_is_kept_is_not_read_again(

@@ -26,7 +26,7 @@ import pyoxigraph as ox
 from graph.build.derived import add_derived
 from graph.dataset.quads import Quad
 from graph.ingest.importers.base import Problem
-from graph.ingest.kept import KeptRecord, Known, Spool
+from graph.ingest.kept import Known, Spool
 from graph.ingest.loader import LoadedRecord, LoadReport, Progress, load_records
 from graph.mapping.context import MappingContext
 from graph.mapping.identity import BenchmarkIndex, Identified, TaskMove, identity, index_benchmarks
@@ -186,14 +186,13 @@ def read(paths: Sequence[Path], settings: Settings, progress: Progress | None = 
     """Load the record files under ``paths`` (default: the bundled catalog) and index which
     benchmark each record describes.
 
-    With ``keep`` (a build whose state a store keeps: ``graph.store.state``), the records are
-    pickled into that spool as they are imported and read back one at a time to be mapped,
-    so the build never holds every record's model at once (a pickle is a fraction of the
-    model); the state's pickle reuses each record's (``KeptRecord.pack``;
-    perf/decisions/records-pickled-and-spooled.md). With ``known`` (the state of the build
-    before), a file whose bytes it knows is not imported again (``graph.ingest.kept``)."""
+    With ``keep`` (a full build into a store), the records are pickled into that spool as
+    they are imported and read back one at a time to be mapped, so the build never holds
+    every record's model at once (perf/decisions/records-pickled-and-spooled.md). With
+    ``known`` (the state of the build before), a file whose bytes it knows is not imported
+    again (``graph.ingest.kept``)."""
     with gc_paused():
-        report = load_records(default_paths(paths), settings, progress, pack=keep, known=known)
+        report = load_records(default_paths(paths), settings, progress, known, keep)
         return Read(report, index_records(report))
 
 
@@ -226,16 +225,8 @@ def index_records(report: LoadReport) -> BenchmarkIndex:
 
 
 def map_one(loaded: LoadedRecord, ctx: MappingContext, out: NQuads) -> tuple[Question, ...]:
-    """One record's named graph into ``out``; returns what its mapping asked the index.
-    A packed record (``KeptRecord.packed``: pickled at import by ``read(keep=...)``, or read
-    from a kept state) is read from its ``KeptRecord``, not through ``LoadedRecord.record``,
-    which would keep the model, and let go again once mapped."""
-    made = loaded.made
-    packed = made if isinstance(made, KeptRecord) and made.packed else None
-    record = loaded.record if packed is None else packed.record
+    """One record's named graph into ``out``; returns what its mapping asked the index."""
     asking = AskedIndex.of(ctx.index)
-    map_record(record, loaded.key, str(loaded.source.relative),
+    map_record(loaded.record, loaded.key, str(loaded.source.relative),
                MappingContext(ctx.iris, ctx.vocabulary, asking), out)
-    if packed is not None:
-        packed.pack()
     return tuple(asking.asked)

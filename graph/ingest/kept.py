@@ -1,20 +1,19 @@
-"""What a load keeps of each file it imported, so that the next load can skip it.
+"""What a load keeps of each file it imported, so that the next load can skip it, and where a
+full build keeps its records between their import and their mapping.
 
 An incremental build (``graph.store.rebuild``) hands ``graph.ingest.loader.load_records`` a
 ``Known``: what an earlier load's importer made of each file (``ImportedFile``), by the
 SHA-256 of its bytes, and the stat each file had then (``FileStat``), trusted as git's index
-trusts it (``RACY_NS``). A record is kept as what the rules across files and the benchmark
-index read of it (``graph.mapping.identity.RecordIdentity``), with the record itself pickled
-apart (``KeptRecord``): a state read back unpickles a record only when it is mapped again
-(unpickling every record was most of an incremental build's reading:
-perf/decisions/kept-state-read-lazily.md). ``graph.store.state`` writes and reads these
-values in a store's generation.
+trusts it (``RACY_NS``). Of each record it keeps what the rules across files and the benchmark
+index read (``graph.mapping.identity.RecordIdentity``), not the record: a record of an
+unchanged file that must be mapped again is imported again from its file
+(``graph.ingest.loader``). ``graph.store.state`` keeps these values in a store's generation.
 
-A full build that keeps its state (``graph.build.graphs.read(keep=Spool())``) holds every
-record from its import to the state's save. Its pickles go to a ``Spool``, an unnamed
-temporary file, not into memory, where they would be a large share of the build's memory
-target (perf/decisions/records-pickled-and-spooled.md); each is read back once to be mapped
-and once to be saved. """
+A full build into a store (``graph.build.graphs.read(keep=Spool())``) holds every record from
+its import to its mapping. Each is pickled into a ``Spool``, an unnamed temporary file, as it
+is imported, and read back once to be mapped: 100,000 records' models would be most of the
+build's memory target (perf/decisions/records-pickled-and-spooled.md).
+"""
 
 import copyreg
 import dataclasses
@@ -39,24 +38,24 @@ copyreg.pickle(Verbatim, _reduce_verbatim)  # a str made with two arguments
 
 
 class Spool:
-    """An unnamed temporary file that pickles are written to and read back from by place: a
-    ``KeptRecord`` packed into one holds 16 bytes of where, not its pickle. The file has no
-    name from the start (``tempfile.TemporaryFile``), so nothing is left behind however the
-    process ends; it is closed when the last record that refers to it goes."""
+    """An unnamed temporary file that records are pickled into and read back from by place.
+    The file has no name from the start (``tempfile.TemporaryFile``), so nothing is left
+    behind however the process ends; it is closed when the last record in it goes."""
 
     __slots__ = ("_file",)
 
     def __init__(self) -> None:
         self._file = tempfile.TemporaryFile(prefix="benchgraph-records-", buffering=0)
 
-    def put(self, blob: bytes) -> "Spooled":
-        """Appends ``blob``; returns where it is."""
+    def keep(self, record: Record) -> "Spooled":
+        """``record`` pickled at the end of the file."""
+        blob = pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
         descriptor = self._file.fileno()
         start = os.fstat(descriptor).st_size
         written = os.pwrite(descriptor, blob, start)
         if written != len(blob):  # a full disk or a signal: pwrite wrote less
             raise OSError(f"the records' spool took {written} of {len(blob)} bytes")
-        return Spooled(self, start, written)
+        return Spooled(identity(record), self, start, written)
 
     def get(self, start: int, size: int) -> bytes:
         blob = os.pread(self._file.fileno(), size, start)
@@ -65,86 +64,28 @@ class Spool:
         return blob
 
 
-class Blobs(Protocol):
-    """A file of pickles read back by place: a ``Spool``, or a records chunk's pickles in a
-    store's state (``graph.store.state``)."""
-
-    def get(self, start: int, size: int) -> bytes: ...
-
-
 class Spooled:
-    """Where one pickle is in a ``Spool`` or another file of them (``Blobs``)."""
+    """A record pickled into a ``Spool``: what the index reads of it, and where it is."""
 
-    __slots__ = ("size", "spool", "start")
+    __slots__ = ("_size", "_spool", "_start", "identity")
 
-    def __init__(self, spool: Blobs, start: int, size: int) -> None:
-        self.spool, self.start, self.size = spool, start, size
-
-    def read(self) -> bytes:
-        return self.spool.get(self.start, self.size)
-
-
-class KeptRecord:
-    """A record as a load keeps it: what the index reads of it, made when it is imported, and
-    the record, pickled apart (``pickle`` of this value holds the record's own pickle as
-    bytes, which costs nothing to read back): unpickled on first use only. The pickle is
-    held in memory or, packed into a ``Spool``, on disk."""
-
-    __slots__ = ("_blob", "_record", "identity")
-
-    def __init__(self, known: RecordIdentity, record: Record | None = None,
-                 blob: bytes | Spooled | None = None) -> None:
+    def __init__(self, known: RecordIdentity, spool: Spool, start: int, size: int) -> None:
         self.identity = known
-        self._record, self._blob = record, blob
+        self._spool, self._start, self._size = spool, start, size
 
-    @classmethod
-    def of(cls, record: Record) -> "KeptRecord":
-        return cls(identity(record), record)
-
-    @property
     def record(self) -> Record:
-        if self._record is None:
-            assert self._blob is not None
-            # written by this code into a state only it reads (graph.store.state), or by
-            # this process into its spool
-            self._record = pickle.loads(self._pickled())
-        return self._record
-
-    @property
-    def packed(self) -> bool:
-        """Whether the record's pickle is made (``pack``, or read from a kept state)."""
-        return self._blob is not None
-
-    def pack(self, spool: Spool | None = None) -> None:
-        """Pickle the record now (once), into ``spool`` when one is given, and let go of the
-        model: a full build holds every record from its import to ``KeptBuild.save`` (a
-        pickle is a fraction of the model: perf/decisions/records-pickled-and-spooled.md),
-        and ``record`` reads it back for mapping; the state's pickle then reuses this one,
-        so the records are pickled once either way."""
-        if self._blob is None:
-            blob = self._pickled()
-            self._blob = blob if spool is None else spool.put(blob)
-        self._record = None
-
-    def _pickled(self) -> bytes:
-        """The record's pickle: the one made before (read back from its spool), or made
-        now."""
-        blob = self._blob
-        if isinstance(blob, Spooled):
-            return blob.read()
-        if blob is not None:
-            return blob
-        return pickle.dumps(self._record, protocol=pickle.HIGHEST_PROTOCOL)
-
-    def __reduce__(self) -> tuple[type["KeptRecord"], tuple[RecordIdentity, None, bytes]]:
-        return KeptRecord, (self.identity, None, self._pickled())
+        """The record, read back (a new model at each call: the caller lets go of it)."""
+        # pickled by this process into its own spool
+        record: Record = pickle.loads(self._spool.get(self._start, self._size))
+        return record
 
 
 @dataclass(frozen=True)
 class KeptPart:
-    """One record of an imported file (``graph.ingest.importers.base.Part``), kept."""
+    """One record of an imported file (``graph.ingest.importers.base.Part``), as a load
+    keeps it."""
 
-    record: KeptRecord
+    identity: RecordIdentity
     name: str | None = None
     where: str | None = None
 
@@ -162,7 +103,7 @@ class ImportedFile:
 
     @classmethod
     def of(cls, digest: str, imported: Imported, text_digest: str) -> "ImportedFile":
-        parts = tuple(KeptPart(KeptRecord.of(part.record), part.name, part.where)
+        parts = tuple(KeptPart(identity(part.record), part.name, part.where)
                       for part in imported.parts)
         return cls(digest, parts, tuple(imported.warnings), tuple(imported.rejected),
                    text_digest)
@@ -214,5 +155,4 @@ class Known(Protocol):
         """What the earlier load imported of the file, if its bytes had this SHA-256 then."""
 
 
-__all__ = ["RACY_NS", "FileStat", "ImportedFile", "KeptPart", "KeptRecord", "Known", "Spool",
-           "Spooled"]
+__all__ = ["RACY_NS", "FileStat", "ImportedFile", "KeptPart", "Known", "Spool", "Spooled"]

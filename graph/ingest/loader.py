@@ -20,8 +20,9 @@ the field, and the file's other records still load.
 
 An incremental build (``graph.store.rebuild``) passes ``known``: what an earlier load's
 importer made of a file with the same bytes. Such a file is read and hashed but not imported
-again (importing is most of a load: parsing and the record models' checks); both rules above
-are applied again to every record, so the report is the one a full load makes. A file whose
+again (importing is most of a load: parsing and the record models' checks), unless one of
+its records must be mapped again; both rules above are applied again to every record, so the
+report is the one a full load makes. A file whose
 stat (size, modification and change times, inode, device) is the one ``known`` kept with its
 digest is not even read (``Known.digest``), as git's index does: ``RACY_NS`` says why that is
 safe. What a load keeps of each file and record is in ``graph.ingest.kept``.
@@ -38,15 +39,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
+from graph.errors import BenchgraphError, ErrorKind
 from graph.ingest.importers import choose_importer
-from graph.ingest.importers.base import Problem, RecordRejected, SourceFile
+from graph.ingest.importers.base import Imported, Problem, RecordRejected, SourceFile
 from graph.ingest.importers.reading import (
     UTF8_BOM,
     decode_record_bytes,
     list_record_files,
     read_record_bytes,
 )
-from graph.ingest.kept import RACY_NS, FileStat, ImportedFile, KeptRecord, Known, Spool
+from graph.ingest.kept import RACY_NS, FileStat, ImportedFile, Known, Spool, Spooled
 from graph.ingest.records import Record
 from graph.mapping.identity import RecordIdentity, identity
 from graph.settings import Settings
@@ -56,13 +58,53 @@ Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each file."""
 
 
+class Reimported:
+    """A record of a file whose bytes an earlier load imported (``Known``): what the index
+    reads of it, and the record, imported again from its file when it must be mapped again
+    (``record``)."""
+
+    __slots__ = ("_file", "_part", "identity")
+
+    def __init__(self, known: RecordIdentity, file: "_ImportedAgain", part: str | None) -> None:
+        self.identity, self._file, self._part = known, file, part
+
+    def record(self) -> Record:
+        return self._file.records()[self._part]
+
+
+class _ImportedAgain:
+    """A file an earlier load imported, imported again when a record of it is asked for: once
+    (a file of many may have several records mapped again), its records then kept while any
+    of them is. A file whose bytes are no longer those the load read stops the build."""
+
+    def __init__(self, path: Path, relative: PurePosixPath, digest: str,
+                 settings: Settings) -> None:
+        self._path, self._relative, self._digest = path, relative, digest
+        self._settings = settings
+        self._records: dict[str | None, Record] | None = None
+
+    def records(self) -> dict[str | None, Record]:
+        if self._records is None:
+            data = read_record_bytes(self._path, self._settings)
+            if hashlib.sha256(data).hexdigest() != self._digest:
+                raise BenchgraphError(f"{self._path} changed while the build read it: build "
+                                      "again", ErrorKind.INPUT)
+            source = SourceFile(self._path, self._relative, decode_record_bytes(data))
+            importer = choose_importer(source)
+            assert importer is not None, "the bytes an earlier load imported"
+            self._records = {part.name: part.record
+                             for part in importer.load(source, self._settings).parts}
+        return self._records
+
+
 @dataclass(frozen=True)
 class LoadedRecord:
     """A record and the file it came from (and, in a file of many, its name there)."""
 
     source: SourceFile
-    made: Record | KeptRecord
-    """The record, or what a load kept of it (``record`` and ``identity`` read either)."""
+    made: Record | Spooled | Reimported
+    """The record; or, kept in a spool or imported before, what the index reads of it and a
+    way back to it (``record`` and ``identity`` read any)."""
     part: str | None = None
     """The record's name among its file's records (a snapshot entry's id); ``None`` for a file
     that is one record."""
@@ -70,17 +112,18 @@ class LoadedRecord:
     """Whether the record comes from ``Known`` (its file's bytes did not change), not from
     importing the file now."""
 
-    @cached_property
+    @property
     def record(self) -> Record:
-        """The record (unpickled on first use when it comes from a kept state)."""
+        """The record: read back from its spool or imported again from its file at each use
+        when it is not held (the caller lets go of it)."""
         made = self.made
-        return made.record if isinstance(made, KeptRecord) else made
+        return made.record() if isinstance(made, (Spooled, Reimported)) else made
 
     @cached_property
     def identity(self) -> RecordIdentity:
         """What the rules across files and the benchmark index read of the record."""
         made = self.made
-        return made.identity if isinstance(made, KeptRecord) else identity(made)
+        return made.identity if isinstance(made, (Spooled, Reimported)) else identity(made)
 
     @cached_property
     def key(self) -> str:
@@ -136,14 +179,15 @@ def record_key(relative: PurePosixPath, part: str | None = None) -> str:
 
 def load_records(
     paths: Sequence[Path], settings: Settings, progress: Progress | None = None,
-    known: Known | None = None, pack: Spool | None = None,
+    known: Known | None = None, spool: Spool | None = None,
 ) -> LoadReport:
     """Load every record file under ``paths`` (files or folders, searched recursively); a
-    file that ``known`` remembers by its bytes is not imported again. With ``pack`` (a build
-    that keeps its state), each record is pickled into that spool, a temporary file, as it
-    is imported and its model let go (``KeptRecord.pack``, ``graph.ingest.kept.Spool``), and each
-    file's text too: what the rest of the load reads is the records' identities, and
-    100,000 records' models do not fit the build's memory.
+    file that ``known`` remembers by its bytes is not imported again (its records are
+    imported again one file at a time if they must be mapped again: ``Reimported``). With
+    ``spool`` (a build into a store), each record is pickled into that temporary file as it
+    is imported and its model let go (``graph.ingest.kept.Spool``), and each file's text too:
+    what the rest of the load reads is the records' identities, and 100,000 records' models
+    do not fit the build's memory.
 
     Raises ``InputPathError`` (from ``graph.ingest.importers.reading``) for a PATH that does not
     exist; everything wrong with a file is reported in the ``LoadReport`` instead, and so is
@@ -158,23 +202,31 @@ def load_records(
     by_key: dict[str, LoadedRecord] = {}
     for done, (path, relative, info) in enumerate(files, start=1):
         try:
-            source, made, remembered, stat = _import(path, relative, info, settings, known)
+            source, imported, made, remembered, stat = _import(path, relative, info, settings,
+                                                               known)
         except RecordRejected as rejected:
             report.rejected.append(Problem(path, rejected.field, rejected.reason))
         else:
-            if pack is not None and not remembered:
+            if spool is not None:
                 source = dataclasses.replace(source, text="")
-                for part in made.parts:
-                    part.record.pack(pack)
             report.imported[relative] = made
             report.text_digests[path] = made.text_digest
             if stat is not None and max(stat.mtime_ns, stat.ctime_ns) < started - RACY_NS:
                 report.stats[relative] = (stat, made.digest)
-            imported = made.at(path) if remembered else made
-            report.warnings.extend(imported.warnings)
-            report.rejected.extend(imported.rejected)
-            for part in imported.parts:
-                loaded = LoadedRecord(source, part.record, part.name, remembered)
+            placed = made.at(path) if remembered else made
+            report.warnings.extend(placed.warnings)
+            report.rejected.extend(placed.rejected)
+            again = (None if imported is not None
+                     else _ImportedAgain(path, relative, made.digest, settings))
+            for index, part in enumerate(placed.parts):
+                record: Record | Spooled | Reimported
+                if again is not None:
+                    record = Reimported(part.identity, again, part.name)
+                else:
+                    assert imported is not None
+                    model = imported.parts[index].record
+                    record = model if spool is None else spool.keep(model)
+                loaded = LoadedRecord(source, record, part.name, remembered)
                 try:
                     _claim(loaded, by_id, by_key)
                 except RecordRejected as rejected:
@@ -189,30 +241,31 @@ def load_records(
 
 def _import(path: Path, relative: PurePosixPath, info: os.stat_result | None,
             settings: Settings, known: Known | None
-            ) -> tuple[SourceFile, ImportedFile, bool, FileStat | None]:
-    """The file, what importing it makes, whether ``known`` remembered that, and the file's
-    stat before it was read (``info``, the listing's; None when it has none:
-    ``read_record_bytes`` says why). A file ``known`` trusts by its stat is not read: its
-    ``SourceFile`` has no text (nothing after the import reads it)."""
+            ) -> tuple[SourceFile, Imported | None, ImportedFile, bool, FileStat | None]:
+    """The file; what importing it made now (None when ``known`` remembered it) and what the
+    load keeps of that; whether ``known`` remembered it; and the file's stat before it was
+    read (``info``, the listing's; None when it has none: ``read_record_bytes`` says why). A
+    file ``known`` trusts by its stat is not read: its ``SourceFile`` has no text (nothing
+    after the import reads it)."""
     stat = None if info is None else FileStat.of(info)
     if known is not None and stat is not None:
         digest = known.digest(relative, stat)
         unread = None if digest is None else known.imported_as(relative, digest)
         if unread is not None:
-            return SourceFile(path=path, relative=relative, text=""), unread, True, stat
+            return SourceFile(path=path, relative=relative, text=""), None, unread, True, stat
     data = read_record_bytes(path, settings)
     digest = hashlib.sha256(data).hexdigest()
     source = SourceFile(path=path, relative=relative, text=decode_record_bytes(data))
     remembered = None if known is None else known.imported_as(relative, digest)
     if remembered is not None:
-        return source, remembered, True, stat
+        return source, None, remembered, True, stat
     importer = choose_importer(source)
     if importer is None:
         raise RecordRejected("no importer recognises this file's content")
     text_digest = (hashlib.sha256(source.text.encode()).hexdigest()
                    if data.startswith(UTF8_BOM) else digest)
-    made = ImportedFile.of(digest, importer.load(source, settings), text_digest)
-    return source, made, False, stat
+    imported = importer.load(source, settings)
+    return source, imported, ImportedFile.of(digest, imported, text_digest), False, stat
 
 
 def _in_part(where: str | None, field: str | None) -> str | None:

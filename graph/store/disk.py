@@ -153,7 +153,7 @@ def _load(path: Path, records: Read, base: str, header: Header,
         child.end_input()
         result = BuildResult(records.report, asked)
         if state is not None:
-            state(result).save(path, None)
+            state(result).save(path)
     return result, child.outcome()
 
 

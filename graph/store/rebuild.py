@@ -9,9 +9,9 @@ the base IRI, the reading limits); ``--full`` builds everything again.
    read, the others are read and hashed (SHA-256 of their bytes: ``graph.ingest.kept.RACY_NS``
    says when a stat is trusted). A file whose bytes the kept state knows is not imported
    again (``graph.ingest.kept.Known``): its warnings come from the state, and of its records
-   only what the index reads (``graph.mapping.identity.RecordIdentity``), each record
-   unpickled only if it is mapped again. The loader's rules across files run again over
-   every record, so the load report is a full load's.
+   only what the index reads (``graph.mapping.identity.RecordIdentity``); it is imported
+   again only if one of its records is mapped again. The loader's rules across files run
+   again over every record, so the load report is a full load's.
 2. The benchmark index is made again from every record's identity
    (``graph.build.graphs.index_records``), and so is the set of catalogued benchmarks. A
    changed or new record is mapped; so is an unchanged one whose mapping would now hear other
@@ -160,14 +160,13 @@ def _rebuild_into(next_generation: StoreUpdate, previous: _Previous, paths: Sequ
                            else _mapped(loaded, asked.get(loaded.key, ())))
               for loaded in report.records}
     result = BuildResult(report, {key: m.questions for key, m in mapped.items()})
-    state = KeptBuild(kept.fingerprint, _by_text(report.imported), mapped, kept.record_chunks,
+    state = KeptBuild(kept.fingerprint, _by_text(report.imported), mapped,
                       _by_text(report.stats))
-    fresh = [relative for relative, made in state.imported.items()
-             if kept.imported.get(relative) is not made]
-    figures.files_imported = len(fresh)
+    figures.files_imported = sum(kept.imported.get(relative) is not made
+                                 for relative, made in state.imported.items())
 
     def write(loading: Path) -> None:
-        state.save(loading, previous.generation, fresh)
+        state.save(loading)
         clock.lap("state")
 
     switched, outcome = next_generation.apply(update, build_facts(report, settings.base),

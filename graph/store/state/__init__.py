@@ -7,19 +7,15 @@ again only the files whose bytes changed. For that each generation keeps, in ``s
   its stat stays the same (``graph.ingest.kept.RACY_NS``);
 - ``build.json``: the fingerprint of what decides the graph (this code and its data, the
   base IRI, the reading limits: a build whose fingerprint differs is a full one);
-- the records chunks (``records.py``) and ``mapped.pickle``: what the importer made of each
-  file (``graph.ingest.kept.ImportedFile``: its SHA-256, records and warnings), and for each record
-  graph the file and part it was mapped from and what its mapping asked the benchmark index
-  (``graph.build.graphs.Question``: a directory page whose titles resolve otherwise now must be
-  mapped again, though its file did not change). Pickled: the records are the importers'
-  models as they were made, each with what the index reads of it
-  (``graph.ingest.kept.KeptRecord``); a record's own pickle is read only when the record is mapped
-  again. The state is this code's own (its fingerprint), read only from a store folder a
-  build of it wrote.
+- ``imported.pickle``: what the importer made of each file (``graph.ingest.kept.ImportedFile``:
+  its SHA-256, warnings, and what the index reads of each of its records, not the records);
+- ``mapped.pickle``: for each record graph, the file and part it was mapped from and what its
+  mapping asked the benchmark index (``graph.build.graphs.Question``: a directory page whose
+  titles resolve otherwise now must be mapped again, though its file did not change; its
+  record is then imported again from its file).
 
-The records chunks are written once and hard-linked by the generations after, each of which
-adds the files it imported anew as one more chunk, until there are many: then all of it is
-written as one chunk again. The graph itself is the store's: nothing of it is kept here.
+Pickled: the state is this code's own (its fingerprint), read only from a store folder a
+build of it wrote. The graph itself is the store's: nothing of it is kept here.
 """
 
 from __future__ import annotations
@@ -27,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
-from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -37,16 +32,16 @@ from graph.build.graphs import Question
 from graph.ingest.kept import FileStat, ImportedFile
 from graph.resources import data_dir
 from graph.settings import Settings
-from graph.store.state.records import Chunks, read_records, save_records
 
 STATE = "state"
 BUILD_FILE = "build.json"
 MAPPED_FILE = "mapped.pickle"
+IMPORTED_FILE = "imported.pickle"
 STATS_FILE = "stats.json"
-STATE_VERSION = 11
+STATE_VERSION = 12
 """7: files by their relative path as text; 8: a records chunk pickled a run of files at a
 time; 10: a records chunk's records' pickles are in its blobs file; 11: no table of the
-graph (the store is the graph)."""
+graph (the store is the graph); 12: no records, their identities only."""
 _READING_SETTINGS = ("base", "max_file_bytes", "max_string_chars", "max_nesting_depth")
 """The settings a graph depends on: a build with other values is a full one."""
 
@@ -71,9 +66,6 @@ class KeptBuild:
     ``digest`` and ``imported_as`` take the load's paths."""
     mapped: dict[str, MappedRecord]
     """By record key."""
-    record_chunks: Chunks = field(default_factory=list)
-    """The files of ``imported`` (name, how many files each holds), read in order, a later
-    one's entry replacing an earlier one's."""
     stats: dict[str, tuple[FileStat, str]] = field(default_factory=dict)
     """The files the next load may trust unread while their stat stays the same
     (``LoadReport.stats``), by relative path as text."""
@@ -88,23 +80,17 @@ class KeptBuild:
         found = self.imported.get(str(relative))
         return found if found is not None and found.digest == digest else None
 
-    def save(self, generation: Path, before: Path | None, fresh: Collection[str] = ()) -> None:
-        """Keep this state in ``generation``: the records chunks of ``before`` (the generation
-        it was read from) linked, and the files imported anew (``fresh``) as a new one, or all
-        of them as one chunk (``records.save_records``)."""
+    def save(self, generation: Path) -> None:
+        """Keep this state in ``generation``."""
         folder = generation / STATE
         folder.mkdir()
-        kept = None if before is None else before / STATE
-        self.record_chunks = save_records(folder, kept, self.imported, self.record_chunks,
-                                          fresh)
+        _pickle(folder / IMPORTED_FILE, self.imported)
         _pickle(folder / MAPPED_FILE, self.mapped)
         stats = {relative: [*_fields(stat), digest]
                  for relative, (stat, digest) in self.stats.items()}
         (folder / STATS_FILE).write_text(json.dumps(stats), encoding="utf-8")
-        build = {"version": STATE_VERSION, "fingerprint": self.fingerprint,
-                 "record_chunks": [list(chunk) for chunk in self.record_chunks]}
-        (folder / BUILD_FILE).write_text(json.dumps(build, ensure_ascii=False),
-                                         encoding="utf-8")
+        build = {"version": STATE_VERSION, "fingerprint": self.fingerprint}
+        (folder / BUILD_FILE).write_text(json.dumps(build), encoding="utf-8")
 
     @classmethod
     def load(cls, generation: Path, fingerprint: str) -> KeptBuild | None:
@@ -117,11 +103,10 @@ class KeptBuild:
             return None
         if build.get("version") != STATE_VERSION or build.get("fingerprint") != fingerprint:
             return None
-        record_chunks: Chunks = [(name, count) for name, count in build["record_chunks"]]
-        imported = read_records(folder, record_chunks)
         stats = {relative: (FileStat(*kept[:5]), kept[5])
                  for relative, kept in json.loads((folder / STATS_FILE).read_text()).items()}
-        return cls(fingerprint, imported, _unpickle(folder / MAPPED_FILE), record_chunks, stats)
+        return cls(fingerprint, _unpickle(folder / IMPORTED_FILE),
+                   _unpickle(folder / MAPPED_FILE), stats)
 
 
 def _fields(stat: FileStat) -> tuple[int, int, int, int, int]:
