@@ -57,7 +57,7 @@ from graph.store.manifest import (
 )
 from graph.store.manifest import write_manifest as _write_manifest
 from graph.store.space import NO_SPACE_ERRNOS, NoSpace, reported_when_full
-from graph.store.writing import NO_SPACE, READY, Header, Outcome
+from graph.store.writing import NO_SPACE, READY, LoadHeader, Outcome, UpdateHeader
 from graph.system.libc import libc_function
 
 if TYPE_CHECKING:  # imported by a build: a store folder is opened without them
@@ -113,7 +113,7 @@ def _build_store(folder: Path, records: Read, facts: BuildFacts, validate: bool,
     try:
         loading.mkdir()
         result, outcome = _load(loading, records, facts.base,
-                                Header([], validate, served=served), state)
+                                LoadHeader([], validate, served=served), state)
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
         raise
@@ -132,11 +132,11 @@ def build_files(folder: Path, records: Read, base: str, *, dump: Format | None =
     if validate:
         shapes_readable()
     with reported_when_full(folder.parent):
-        return _load(folder, records, base, Header(
+        return _load(folder, records, base, LoadHeader(
             [], validate, kept=False, dump=None if dump is None else dump.name))
 
 
-def _load(path: Path, records: Read, base: str, header: Header,
+def _load(path: Path, records: Read, base: str, header: LoadHeader,
           state: Callable[[BuildResult], KeptBuild] | None = None
           ) -> tuple[BuildResult, Outcome]:
     """The writing process's ``load`` into ``path`` of the graph of ``records``, each
@@ -163,7 +163,7 @@ def load_generation(path: Path, quads: Path, union: Path, base: str) -> Outcome:
     allowed), and its search index, the data's base IRI being ``base``: by the writing
     process (``graph.store.writing``)."""
     with _Writing("load", path, base) as child:
-        child.write(Header([], derive=False).line())  # the engine's data holds its build graph
+        child.write(LoadHeader([], derive=False).line())  # the engine's data holds its build graph
         for lines in (quads, union):
             with lines.open("rb") as text:
                 while block := text.read(1 << 20):
@@ -218,7 +218,7 @@ class StoreUpdate:
         is ``NoSpace``."""
         if validate:
             shapes_readable()
-        header = Header(sorted(update.catalogued), validate, graphs=list(update.graphs),
+        header = UpdateHeader(sorted(update.catalogued), validate, graphs=list(update.graphs),
                         counts=self._previous.counts.to_json())
         with reported_when_full(self._folder):
             with self._child as child:

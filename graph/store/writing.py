@@ -2,7 +2,7 @@
 process that ever opens a store for writing.
 
 - ``python -m graph.store.writing load PATH BASE``: a new store at PATH, bulk-loaded from
-  its standard input (a full build): one JSON line (``Header``), then the named graphs'
+  its standard input (a full build): one JSON line (``LoadHeader``), then the named graphs'
   N-Quads, each statement followed by its triple in the default graph, which holds their
   merge (the loader keeps a repeated line once). The build graph is then derived from the
   record graphs it holds (``graph.build.derived``). A store that is not kept (the header's
@@ -11,11 +11,11 @@ process that ever opens a store for writing.
   for (a dump, the report) are written into PATH.
 - ``python -m graph.store.writing update PATH PREVIOUS BASE``: the store at PATH is made a
   checkpoint of the one at PREVIOUS (opened read-only: it may be serving; RocksDB hard-links
-  the files they share); then the named graphs its input's header names are replaced by
-  what the N-Quads after it say they hold, the build graph's facts about the nodes they
-  mention are derived again, and the merge is mended (an incremental build). The input is
-  read after the checkpoint, so that a rebuild starts this process before it knows what
-  changed, and the start and the checkpoint run beside its reading and mapping.
+  the files they share); then the named graphs its input's header (``UpdateHeader``) names
+  are replaced by what the N-Quads after it say they hold, the build graph's facts about the
+  nodes they mention are derived again, and the merge is mended (an incremental build). The
+  input is read after the checkpoint, so that a rebuild starts this process before it knows
+  what changed, and the start and the checkpoint run beside its reading and mapping.
 
 Either then counts the graph it has written (``graph.build.stats``: a load counts it all, an
 update from the previous counts and the statements about what changed), writes the search
@@ -59,7 +59,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 import pyoxigraph as ox
 
@@ -68,6 +68,7 @@ if TYPE_CHECKING:  # imported once the store is written: see the module
     from graph.export.formats import Format
 
 READY = b"ready\n"
+_Header = TypeVar("_Header", bound="Header")
 NO_SPACE = 3
 """The exit code of a process that found the disk full."""
 _FULL = (errno.ENOSPC, errno.EDQUOT)
@@ -88,25 +89,37 @@ class Header:
     """The benchmarks a record of their own describes (``bench:catalogued`` true)."""
     validate: bool = False
     """Whether to validate the graph and keep the report."""
-    derive: bool = True
-    """A load's: whether to derive the build graph (not when the input holds it already)."""
-    served: bool = True
-    """A load's: whether the store will be served, hence compacted and given its search index
-    (not a store read once and removed: ``push``)."""
-    kept: bool = True
-    """A load's: whether the store is kept in PATH. A store that is not (``benchgraph build
-    -o``, ``validate``) is held in memory while it has at most ``MEMORY_STATEMENTS``
-    statements, and only the files asked for are written into PATH: the dump, the report."""
-    dump: str | None = None
-    """A load's: the name of a format to write the whole graph in, into PATH
-    (``graph.store.files.dump_name``)."""
-    graphs: list[str] = field(default_factory=list)
-    """An update's: every named graph whose statements may have changed."""
-    counts: dict[str, Any] | None = None
-    """An update's: the previous generation's counts (``GraphStats.to_json``)."""
 
     def line(self) -> bytes:
         return json.dumps(asdict(self)).encode() + b"\n"
+
+
+@dataclass(frozen=True, kw_only=True)
+class LoadHeader(Header):
+    """A ``load``'s header."""
+
+    derive: bool = True
+    """Whether to derive the build graph (not when the input holds it already)."""
+    served: bool = True
+    """Whether the store will be served, hence compacted and given its search index (not a
+    store read once and removed: ``push``)."""
+    kept: bool = True
+    """Whether the store is kept in PATH. A store that is not (``benchgraph build -o``,
+    ``validate``) is held in memory while it has at most ``MEMORY_STATEMENTS`` statements,
+    and only the files asked for are written into PATH: the dump, the report."""
+    dump: str | None = None
+    """The name of a format to write the whole graph in, into PATH
+    (``graph.store.files.dump_name``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class UpdateHeader(Header):
+    """An ``update``'s header."""
+
+    graphs: list[str]
+    """Every named graph whose statements may have changed."""
+    counts: dict[str, Any]
+    """The previous generation's counts (``GraphStats.to_json``)."""
 
 
 @dataclass(frozen=True)
@@ -133,12 +146,13 @@ def _ready() -> None:
     sys.stdout.flush()
 
 
-def _header(stream: BinaryIO) -> Header:
-    return Header(**json.loads(stream.readline()))
+def _header(stream: BinaryIO, kind: type[_Header]) -> _Header:
+    header: _Header = kind(**json.loads(stream.readline()))
+    return header
 
 
 def load(path: str, base: str) -> None:
-    header = _header(sys.stdin.buffer)
+    header = _header(sys.stdin.buffer, LoadHeader)
     store = ox.Store(path) if header.kept else ox.Store()
     Path(path).mkdir(exist_ok=True)
     _ready()
@@ -221,11 +235,10 @@ def update(path: str, previous: str, base: str) -> None:
     from graph.search import INDEX_FILE
     from graph.search.update import update_index
 
-    header = _header(sys.stdin.buffer)
+    header = _header(sys.stdin.buffer, UpdateHeader)
     nquads = sys.stdin.buffer.read()
     store = ox.Store(path)
     replaced = replace_graphs(store, header, nquads, base)
-    assert header.counts is not None, "an update names the counts it starts from"
     stats = updated_stats(GraphStats.from_json(header.counts), replaced.was,
                           about(store, replaced.subjects), count_record_graphs(store, base),
                           base)
@@ -250,7 +263,8 @@ class Replaced:
     """Every statement about ``subjects`` before the change (``graph.build.stats.about``)."""
 
 
-def replace_graphs(store: ox.Store, header: Header, nquads: bytes, base: str) -> Replaced:
+def replace_graphs(store: ox.Store, header: UpdateHeader, nquads: bytes, base: str
+                   ) -> Replaced:
     """Make each of the header's graphs hold exactly its statements in ``nquads``, and derive
     the build graph's facts about the nodes they mention again (``graph.build.derived``),
     keeping the default graph their merge.
