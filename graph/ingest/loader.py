@@ -85,15 +85,15 @@ class _ImportedAgain:
 
     def records(self) -> dict[str | None, Record]:
         if self._records is None:
-            data = read_record_bytes(self._path, self._settings)
-            if hashlib.sha256(data).hexdigest() != self._digest:
+            try:
+                _, imported, made, _, _ = _import(self._path, self._relative, None,
+                                                  self._settings, None)
+            except RecordRejected:  # changed into a file that cannot be a record
+                imported = None
+            if imported is None or made.digest != self._digest:
                 raise BenchgraphError(f"{self._path} changed while the build read it: build "
                                       "again", ErrorKind.INPUT)
-            source = SourceFile(self._path, self._relative, decode_record_bytes(data))
-            importer = choose_importer(source)
-            assert importer is not None, "the bytes an earlier load imported"
-            self._records = {part.name: part.record
-                             for part in importer.load(source, self._settings).parts}
+            self._records = {part.name: part.record for part in imported.parts}
         return self._records
 
 

@@ -399,5 +399,4 @@ class _Writing:
 
 
 __all__ = ["MANIFEST", "GraphUpdate", "Manifest", "StoreUpdate", "build_files", "build_store",
-           "compared_with",
-           "read_manifest", "updating_store"]
+           "compared_with", "read_manifest", "updating_store"]
