@@ -183,6 +183,8 @@ class _BENCH(DefinedNamespace):
     subtask: URIRef
     sampleCount: URIRef
     needsLocalData: URIRef
+    localPath: URIRef
+    downloadUrl: URIRef
     baselineSource: URIRef
     arxivSubmitted: URIRef
     venue: URIRef

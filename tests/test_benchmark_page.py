@@ -396,6 +396,19 @@ def shown(text: str, said: tuple[Said, ...]) -> Shown:
     return Shown(text, None, False, "", said, ox.Literal(text))
 
 
+def test_the_harness_table_says_what_data_each_task_reads_from_the_users_disk(
+    client: FlaskClient,
+) -> None:
+    html = section(page(client, "local_bench"), "harnesses")
+    assert "Data on your disk" in html
+    assert ("local_bench_gen reads ./data/local_bench/test , downloaded from "
+            "https://example.org/local_bench.zip when missing") in text(html)
+    assert ("local_bench_ppl reads ./data/<script>alert(12)</script>.csv : you supply it "
+            "( data_files )") in text(html)
+    assert "<script>alert(12)" not in html
+    assert "Data on your disk" not in section(page(client, "mimic_rrs"), "harnesses")
+
+
 def test_a_long_list_shows_twelve_and_folds_the_rest() -> None:
     html = str(macros().values([shown(f"v{n:02}", said_by(1)) for n in range(20)]))
     head, rest = html.split('<details class="more">')

@@ -18,7 +18,7 @@ from graph.ingest.importers.reading import read_source
 from graph.ingest.loader import load_records
 from graph.ingest.records import HarnessEntry
 from graph.mapping.identity import index_benchmarks
-from graph.namespace import BENCH, BENCH_IRI, RDFS, SKOS
+from graph.namespace import BENCH, BENCH_IRI, RDFS, SKOS, XSD
 from graph.settings import Settings
 from graph.sparql.named import load_named_queries
 from graph.sparql.parameters import bind_parameters
@@ -239,6 +239,19 @@ def test_access_is_stated_never_guessed(built: GraphInMemory) -> None:
     assert levels == {URIRef(BENCH_IRI + "Gated")}
     # a benchmark only harnesses describe has no access level at all
     assert not any(s == benchmark("toyqa") and p == BENCH.accessLevel for s, p, _, _ in quads)
+
+
+def test_local_data_is_stated_as_where_it_lies_and_what_downloads_it() -> None:
+    result = build([DATA / "harness_records"], SETTINGS)
+    task = f"{BASE}benchmark/toy_plain/task/opencompass/toy_plain_gen"
+    stated = {(p, o) for s, p, o, _ in result.quads if s == URIRef(task)}
+    assert (BENCH.localPath, Literal("./data/toy_plain/test.jsonl")) in stated
+    assert (BENCH.downloadUrl, Literal("https://example.org/toy_plain_old.zip",
+                                       datatype=XSD.anyURI)) in stated
+    # only what OpenCompass cannot download is the user's to supply, named by the key
+    assert {o for p, o in stated if p == BENCH.needsLocalData} == {Literal("path")}
+    assert (BENCH.statedIn, Literal("opencompass/configs/datasets/toy_plain/toy_plain_gen.py")
+            ) in stated
 
 
 def test_a_harness_suite_is_the_vocabularys_member(built: GraphInMemory) -> None:

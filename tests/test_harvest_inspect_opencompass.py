@@ -174,8 +174,29 @@ def test_dataset_paths_resolve_through_the_mapping_to_the_ids_stated(
     assert [(d.id, d.hub) for d in entry(harvested, "opencompass", "toy_plain").datasets] == [
         ("glue", None), ("toyorg/toy-plain", None)]
     assert f"{DATASETS}toy_plain/" in entry(harvested, "opencompass", "toy_plain").source
-    assert "opencompass/utils/datasets_info.py" not in \
-        entry(harvested, "opencompass", "toy_plain").source
+
+
+def test_a_config_that_reads_the_users_disk_says_where_and_what_downloads_it(
+    harvested: Harvest,
+) -> None:
+    config = f"{DATASETS}toy_plain/toy_plain_gen.py"
+    assert [(d.run_spec, d.argument, d.path, d.download, d.source)
+            for d in entry(harvested, "opencompass", "toy_plain").needs_local_data] == [
+        # a reader of local files: its data_files; DATASETS_URL's last part the path holds
+        ("toy_plain_gen", "data_files", "./data/toy_plain/x.json",
+         "https://example.org/toy_plain_old.zip", config),
+        ("toy_plain_gen", "path", "./data/toy_plain/test.jsonl",
+         "https://example.org/toy_plain_old.zip", config),
+        ("toy_plain_gen", "path", "/abs/toy_plain", None, config),  # absolute: never fetched
+        ("toy_plain_gen", "path", "data/toy_plain/dev", "https://example.org/toy_plain_dev.zip",
+         config),
+        ("toy_plain_gen", "path", "toyorg/table.csv", None, config),
+    ]  # not toy_plain_kinds_gen's computed paths; not the mapping's local copy named by a
+    # constant (opencompass/toy_local), which is no literal
+    assert "opencompass/utils/datasets_info.py" in \
+        entry(harvested, "opencompass", "toy_plain").source  # it names the downloads
+    toy = entry(harvested, "opencompass", "ToyBench")
+    assert toy.needs_local_data == []  # its mapped key names a hub's id: that is its data
 
 
 def test_a_malformed_mapping_entry_is_one_warning_and_names_no_dataset(
@@ -184,7 +205,8 @@ def test_a_malformed_mapping_entry_is_one_warning_and_names_no_dataset(
     info = "opencompass/utils/datasets_info.py"
     warned = {field for path, field, reason in problems(harvested) if path == info}
     assert warned == {"DATASETS_MAPPING[opencompass/toy_bad_ids]",
-                      "DATASETS_MAPPING[opencompass/toy_computed]"}  # toy_local: its ids read
+                      "DATASETS_MAPPING[opencompass/toy_computed]",
+                      "DATASETS_URL[/toy_computed/]"}  # toy_local: its ids read
 
 
 def test_evaluator_classes_are_the_metrics(harvested: Harvest) -> None:
@@ -193,7 +215,7 @@ def test_evaluator_classes_are_the_metrics(harvested: Harvest) -> None:
         "ToyRuleEvaluator",
     ]  # both sides of a conditional; a cascade by its name; never a loop variable
     assert [m.name for m in entry(harvested, "opencompass", "toy_plain").metrics] == [
-        "ToyStringEvaluator"]
+        "ToyCountEvaluator", "ToyIndexEvaluator", "ToyStringEvaluator"]  # each of a dict looked up
     assert entry(harvested, "opencompass", "QuotedBench").metrics == []  # a call: not stated
 
 

@@ -100,7 +100,7 @@ def test_a_config_naming_no_model_or_not_python_is_one_warning(reading: Reading)
 
 def test_the_models_reach_the_snapshot(tmp_path: Path) -> None:
     (snapshot,) = harvest([build_wheel(PACKAGE, tmp_path)]).snapshots
-    assert snapshot.format == SNAPSHOT_FORMAT == 3
+    assert snapshot.format == SNAPSHOT_FORMAT == 4
     assert "toyorg/Toy-7B" in [m.id for m in snapshot.models]
     assert Snapshot.model_validate_json(snapshot_bytes(snapshot)) == snapshot
 

@@ -25,7 +25,10 @@ record tells the kinds apart. What the statements are:
 
 Access is stated, never guessed: no harness states an access level, and none is made here.
 A HELM run spec that takes a ``data_path`` is stated as exactly that (``bench:needsLocalData``,
-with the file that says so); inspect_evals' ``gated: auto`` stays that word on the dataset.
+with the file that says so); an OpenCompass config that reads a local copy, as its path
+(``bench:localPath``) and, where OpenCompass names one, the archive it downloads it from
+(``bench:downloadUrl``; it then needs no data from the user); inspect_evals' ``gated: auto``
+stays that word on the dataset.
 What is not mapped: lm-eval groups' members and aliases (the harness's wiring of its tasks,
 already listed as task names).
 """
@@ -290,5 +293,8 @@ def _subtasks(entry: Entry, tasks: dict[str, URIRef], default: URIRef | None,
             else:
                 out.add_text(metric, BENCH.baselineSource, baseline.source)
         for local in stated.local_data:
-            out.add_text(node, BENCH.needsLocalData, local.argument)
+            out.add_text(node, BENCH.localPath, local.path)
+            out.add_url(node, BENCH.downloadUrl, local.download)
+            if local.download is None:
+                out.add_text(node, BENCH.needsLocalData, local.argument)
             out.add_text(node, BENCH.statedIn, local.source)

@@ -67,9 +67,11 @@ PARTS_QUERY = f"""SELECT ?part ?p ?o ?g WHERE {{
   {{ VALUES ?link {{ {" ".join(f"<{link}>" for link in PART_LINKS)} }}
     ?b ?link ?part }}
   UNION {{ ?b bench:paper/bench:authorCredit ?part }}
+  UNION {{ ?b bench:harnessTask/bench:subtask ?part }}
   GRAPH ?g {{ ?part ?p ?o }}
 }}"""
-"""The benchmark's parts, and its papers' author credits (the paper's authors in order)."""
+"""The benchmark's parts, its papers' author credits (the paper's authors in order) and its
+harness tasks' sub-tasks."""
 
 RECORDS_QUERY = "SELECT ?g ?p ?o WHERE { GRAPH ?g { ?g bench:describes ?b . ?g ?p ?o } }"
 

@@ -84,7 +84,7 @@ class BenchmarkPage:
     catalogued: bool | None
     bodies: list[Body]
     about: list[Row]
-    harnesses: list[sections.Item]
+    harnesses: list[sections.HarnessTask]
     harness_note: Row | None
     papers: list[tuple[Shown, list[sections.Credit], list[Row]]]
     """Each paper, its authors in order, and what else is stated of it."""

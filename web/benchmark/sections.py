@@ -37,6 +37,25 @@ class Item:
 
 
 @dataclass(frozen=True)
+class LocalCopy:
+    """A task of a harness that reads its data from the user's disk, as the harness says:
+    where (``path``), the archive it downloads there when missing (``download``), or what
+    takes the location of data the user must supply (``needs``)."""
+
+    task: tuple[Shown, ...]
+    path: tuple[Shown, ...]
+    download: tuple[Shown, ...]
+    needs: tuple[Shown, ...]
+
+
+@dataclass(frozen=True)
+class HarnessTask(Item):
+    """A harness the benchmark runs in, the task's names there and its local data."""
+
+    local: tuple[LocalCopy, ...] = ()
+
+
+@dataclass(frozen=True)
 class ResultsSection:
     """The results section: the benchmark's results, the table charted and how to choose
     another."""
@@ -91,11 +110,23 @@ def paper_authors(view: View, paper: Node) -> list[Credit]:
             for agent in view.shown(node.get(bench.agent))]
 
 
-def harness_tasks(view: View) -> list[Item]:
-    """Each harness the benchmark runs in, with the task's name there."""
-    return [Item(harness, view.shown(node.get(bench.taskName)), harness.said)
+def harness_tasks(view: View) -> list[HarnessTask]:
+    """Each harness the benchmark runs in, with the task's names there and the data its
+    sub-tasks read from the user's disk."""
+    return [HarnessTask(harness, view.shown(node.get(bench.taskName)), harness.said,
+                        _local_copies(view, node))
             for node in parts_of(view, bench.harnessTask)
             for harness in view.shown(node.get(bench.harness))]
+
+
+def _local_copies(view: View, task: Node) -> tuple[LocalCopy, ...]:
+    subtasks = sorted((view.hood.parts[term.value] for term in task.objects(bench.subtask)
+                       if term.value in view.hood.parts), key=lambda node: node.iri)
+    return tuple(
+        LocalCopy(view.shown(node.get(bench.taskName)), view.shown(node.get(bench.localPath)),
+                  view.shown(node.get(bench.downloadUrl)),
+                  view.shown(node.get(bench.needsLocalData)))
+        for node in subtasks if node.get(bench.localPath) or node.get(bench.needsLocalData))
 
 
 def sources(view: View) -> list[Item]:
@@ -143,5 +174,5 @@ def _position(node: Node) -> int | None:
     return None
 
 
-__all__ = ["Credit", "Item", "ResultsSection", "credits", "harness_tasks", "parts_of",
-           "results", "sources"]
+__all__ = ["Credit", "HarnessTask", "Item", "LocalCopy", "ResultsSection", "credits",
+           "harness_tasks", "parts_of", "results", "sources"]

@@ -33,6 +33,8 @@ from graph.ingest.harvest.opencompass_configs import (
     ConfigFacts,
     Hosted,
     config_facts,
+    download_for,
+    downloads,
     hosted,
 )
 from graph.ingest.harvest.opencompass_models import model_configs, stated_models
@@ -41,7 +43,14 @@ from graph.ingest.harvest.opencompass_results import Context, readme_results
 from graph.ingest.harvest.opencompass_results_rules import bundled_rules
 from graph.ingest.harvest.reader import MemberReader, Reading
 from graph.ingest.harvest.text import first_heading
-from graph.ingest.records.harness_snapshot import Dataset, Entry, Harness, Metric, Paper
+from graph.ingest.records.harness_snapshot import (
+    Dataset,
+    Entry,
+    Harness,
+    LocalData,
+    Metric,
+    Paper,
+)
 
 DATASETS = "opencompass/configs/datasets/"
 _METADATA = re.compile(r"[^/]+\.dist-info/METADATA")
@@ -79,6 +88,7 @@ class _Package:
         module = pyast.parse_module(reader, DATASETS_INFO) if DATASETS_INFO in reader.archive \
             else None
         self.hosted: dict[str, Hosted] = hosted(reader, DATASETS_INFO, module) if module else {}
+        self.archives = downloads(reader, DATASETS_INFO, module) if module else {}
         metadata = next((n for n in reader.archive.names if _METADATA.fullmatch(n)), None)
         self.own = own_citations(reader, metadata) if metadata else []
         rules = bundled_rules()
@@ -87,7 +97,7 @@ class _Package:
         self.results = Context(rules, rules.kinds(configs))
 
     def entry(self, folder: str, members: list[str]) -> Entry:
-        facts = self._configs(members)
+        facts, local = self._configs(members)
         markdown = _markdown(folder, members)
         readme = _readme(folder, markdown)
         texts = {name: text for name in markdown if (text := self.reader.text(name)) is not None}
@@ -95,7 +105,8 @@ class _Package:
         papers, citing = self._papers(texts, readme)
         datasets = sorted((d for path in facts.paths if (d := self._dataset(path)) is not None),
                           key=lambda d: d.hub is None)  # a hub's id first, where both name it
-        mapped = any(path in self.hosted and self._dataset(path) for path in facts.paths)
+        mapped = any(path in self.hosted and self._dataset(path) for path in facts.paths) \
+            or any(data.source == DATASETS_INFO or data.download for data in local)
         return Entry(
             id=folder,
             name=(first_heading(text) if text else None) or folder,
@@ -104,22 +115,47 @@ class _Package:
             datasets=datasets,
             metrics=[Metric(name=name) for name in facts.evaluators],
             tasks=facts.abbrs,
+            needs_local_data=local,
             results=readme_results(self.reader, readme, folder, text, self.results)
             if readme and text is not None else [],
             source=[f"{DATASETS}{folder}/", *([readme] if readme and text is not None else []),
                     *citing, *([DATASETS_INFO] if mapped else [])],
         )
 
-    def _configs(self, members: list[str]) -> ConfigFacts:
-        """What the folder's Python configs state, file by file in name order."""
+    def _configs(self, members: list[str]) -> tuple[ConfigFacts, list[LocalData]]:
+        """What the folder's Python configs state, file by file in name order, and the local
+        data each config reads."""
         facts = ConfigFacts()
+        local: list[LocalData] = []
         for name in members:
             module = pyast.parse_module(self.reader, name) if name.endswith(".py") else None
             found = config_facts(module) if module is not None else ConfigFacts()
             facts.abbrs += found.abbrs
             facts.paths += found.paths
             facts.evaluators += found.evaluators
-        return facts
+            local += self._local_data(name, found)
+        return facts, local
+
+    def _local_data(self, config: str, facts: ConfigFacts) -> list[LocalData]:
+        """Where one config reads data from the user's disk, as the package states it: a
+        ``path`` that is a local file or folder, a ``path`` that ``DATASETS_MAPPING`` maps to
+        a local copy only, and the ``data_files`` of a reader of local files (``path='csv'``);
+        each with the archive OpenCompass downloads it from when missing, if it names one.
+        The config runs by its file's name."""
+        run = config.rsplit("/", 1)[-1].removesuffix(".py")
+        found: list[tuple[str, str, str]] = []
+        for path in facts.paths:
+            ids = self.hosted.get(path)
+            if ids is not None and ids.local and not (ids.hf_id or ids.ms_id):
+                found.append(("path", ids.local, DATASETS_INFO))
+            elif ids is None and _is_local(path):
+                found.append(("path", path, config))
+            elif path.lower() in FILE_READERS:
+                found += [("data_files", files, config) for files in facts.data_files
+                          if _is_local(files)]
+        return [LocalData(run_spec=run, argument=argument, path=path, source=source,
+                          download=download_for(path, self.archives))
+                for argument, path, source in found]
 
     def _papers(self, texts: dict[str, str], readme: str | None) -> tuple[list[Paper], list[str]]:
         """The papers the folder's Markdown cites, the README's first, and the files citing
@@ -140,10 +176,15 @@ class _Package:
             if ids.hf_id:
                 return Dataset(id=ids.hf_id, hub="huggingface")
             return Dataset(id=ids.ms_id) if ids.ms_id else None
-        if (path.startswith(_LOCAL) or _FILE_SUFFIX.search(path)
-                or path.lower() in FILE_READERS or not _HUB_ID.fullmatch(path)):
+        if _is_local(path) or path.lower() in FILE_READERS or not _HUB_ID.fullmatch(path):
             return None
         return Dataset(id=path)
+
+
+def _is_local(path: str) -> bool:
+    """``path`` is a file or folder on the user's disk (``./data/x``, ``data/x``, an absolute
+    path, a ``.jsonl`` file)."""
+    return path.startswith(_LOCAL) or _FILE_SUFFIX.search(path) is not None
 
 
 def _markdown(folder: str, members: list[str]) -> list[str]:

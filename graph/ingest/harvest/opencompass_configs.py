@@ -1,5 +1,6 @@
 """What an OpenCompass dataset config states, read from its syntax tree: the datasets' ``abbr``
-(task names), their ``path`` (the data they load), and the evaluator classes that score them.
+(task names), their ``path`` (the data they load; for a reader of local files, ``path='csv'``,
+its ``data_files``), and the evaluator classes that score them.
 
 A config is Python that builds dicts (``dict(abbr='gsm8k', type=GSM8KDataset,
 path='opencompass/gsm8k', reader_cfg=..., infer_cfg=..., eval_cfg=dict(evaluator=dict(
@@ -9,18 +10,23 @@ Anything computed (an f-string, a lookup, a call) is not stated, and is left out
 
 An evaluator is the dict under a key named ``evaluator`` or ``*_evaluator`` (a cascade's
 ``rule_evaluator`` and ``llm_evaluator``); its ``type`` names the class as written, both
-classes where a conditional picks one (``CircularEvaluator if ... else AccEvaluator``). The
+classes where a conditional picks one (``CircularEvaluator if ... else AccEvaluator``), every
+value of a dict the module assigns once where a lookup in it picks one
+(``_evaluator_map[_name]``: the loop around it runs each). The
 ``path`` of a dict inside an evaluator (a judge model's, a dataset the judge re-reads) is not
 the benchmark's data and is not read.
 
 ``DATASETS_MAPPING`` in ``opencompass/utils/datasets_info.py`` maps OpenCompass's own dataset
 keys (``opencompass/gsm8k``) to the dataset's ids on ModelScope (``ms_id``) and Hugging Face
-(``hf_id``) and a local path. Only the two ids are read, each as a literal, entry by entry,
-so one malformed entry is one warning and the others still resolve.
+(``hf_id``) and a local path (``local``). Each is read as a literal, entry by entry, so one
+malformed entry is one warning and the others still resolve. Beside it, ``DATASETS_URL`` maps
+parts of local paths (``/lawbench/``) to the archive OpenCompass downloads when a local path
+holding that part is missing (``opencompass.utils.datasets.download_dataset``: of the parts a
+path holds, the last in the mapping's order).
 """
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from graph.ingest.harvest import pyast
@@ -28,6 +34,7 @@ from graph.ingest.harvest.reader import MemberReader
 
 DATASETS_INFO = "opencompass/utils/datasets_info.py"
 MAPPING = "DATASETS_MAPPING"
+DOWNLOADS = "DATASETS_URL"
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,8 @@ class Hosted:
 
     hf_id: str | None
     ms_id: str | None
+    local: str | None = None
+    """Where OpenCompass expects a copy of it on the user's disk (``./data/gsm8k``)."""
 
 
 @dataclass
@@ -44,6 +53,8 @@ class ConfigFacts:
 
     abbrs: list[str] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
+    data_files: list[str] = field(default_factory=list)
+    """The literal ``data_files`` of the datasets that have one (a reader's local files)."""
     evaluators: list[str] = field(default_factory=list)
 
 
@@ -52,14 +63,19 @@ def config_facts(module: ast.Module) -> ConfigFacts:
     names = _names(module)
     evaluators = [dict_ for node in ast.walk(module) for dict_ in _evaluators(node, names)]
     inside = {id(node) for evaluator in evaluators for node in ast.walk(evaluator)}
-    paths = [_string(fields.get("path"), names) for node in ast.walk(module)
-             if id(node) not in inside and (fields := _fields(node)) is not None]
+    datasets = [fields for node in ast.walk(module)
+                if id(node) not in inside and (fields := _fields(node)) is not None]
     return ConfigFacts(
         abbrs=_abbrs(module),
-        paths=[path.strip() for path in paths if path and path.strip()],
+        paths=_stripped(_string(fields.get("path"), names) for fields in datasets),
+        data_files=_stripped(_string(fields.get("data_files"), names) for fields in datasets),
         evaluators=[name for evaluator in evaluators
                     for name in _classes((_fields(evaluator) or {}).get("type"), names)],
     )
+
+
+def _stripped(values: Iterable[str | None]) -> list[str]:
+    return [value.strip() for value in values if value and value.strip()]
 
 
 def hosted(reader: MemberReader, name: str, module: ast.Module) -> dict[str, Hosted]:
@@ -83,9 +99,36 @@ def hosted(reader: MemberReader, name: str, module: ast.Module) -> dict[str, Hos
     return found
 
 
+def downloads(reader: MemberReader, name: str, module: ast.Module) -> dict[str, str]:
+    """``DATASETS_URL``'s archives, by the part of a local path they are for, in the
+    mapping's order; a warning for each entry whose ``url`` is not a string literal."""
+    value = _names(module).once.get(DOWNLOADS)
+    if not isinstance(value, ast.Dict):
+        return {}
+    found: dict[str, str] = {}
+    for key_node, value_node in zip(value.keys, value.values, strict=True):
+        key = pyast.string(key_node)
+        url = pyast.string((_fields(value_node) or {}).get("url"))
+        if key and url and url.strip():
+            found[key] = url.strip()
+        else:
+            label = key or (ast.unparse(key_node) if key_node is not None else "**")
+            reader.warn(name, "an entry with no literal url", field=f"{DOWNLOADS}[{label}]")
+    return found
+
+
+def download_for(path: str, archives: dict[str, str]) -> str | None:
+    """The archive OpenCompass downloads when local ``path`` is missing: that of the last
+    part in ``archives`` that ``path`` holds, as OpenCompass picks it; none for an absolute
+    path, which OpenCompass reads as the user gives it."""
+    if path.startswith("/"):
+        return None
+    return next((url for part, url in reversed(archives.items()) if part in path), None)
+
+
 def _hosting(entry: ast.expr) -> Hosted | None:
-    """A mapping entry's ids (its other keys, the local copy, are not read); ``None`` when
-    it is no dict or either id is not a string literal or ``None``."""
+    """A mapping entry's ids and local copy (a local copy that is no string literal is
+    none); ``None`` when it is no dict or either id is not a string literal or ``None``."""
     fields = _fields(entry)
     if fields is None:
         return None
@@ -93,9 +136,10 @@ def _hosting(entry: ast.expr) -> Hosted | None:
     if not all(node is None or pyast.string(node) is not None
                or (isinstance(node, ast.Constant) and node.value is None) for node in ids):
         return None
-    hf_id, ms_id = (pyast.string(node) for node in ids)
+    hf_id, ms_id, local = (pyast.string(node) for node in (*ids, fields.get("local")))
     return Hosted(hf_id=hf_id.strip() or None if hf_id else None,
-                  ms_id=ms_id.strip() or None if ms_id else None)
+                  ms_id=ms_id.strip() or None if ms_id else None,
+                  local=local.strip() or None if local else None)
 
 
 @dataclass(frozen=True)
@@ -160,8 +204,8 @@ def _evaluators(node: ast.AST, names: _Names) -> Iterator[ast.expr]:
 
 def _classes(node: ast.expr | None, names: _Names, depth: int = 0) -> list[str]:
     """The classes a ``type`` names, as written: a name the module does not bind itself (an
-    imported class), an attribute's name, a string; both sides of a conditional. A name the
-    module binds stands for the one value it assigns, if one."""
+    imported class), an attribute's name, a string; both sides of a conditional; every value
+    of a dict looked up. A name the module binds stands for the one value it assigns, if one."""
     if isinstance(node, ast.Name) and node.id in names.local:
         assigned = names.once.get(node.id)
         return _classes(assigned, names, depth + 1) if assigned is not None and depth < 3 \
@@ -172,6 +216,9 @@ def _classes(node: ast.expr | None, names: _Names, depth: int = 0) -> list[str]:
         return [node.attr]
     if isinstance(node, ast.IfExp):
         return [*_classes(node.body, names, depth), *_classes(node.orelse, names, depth)]
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+            and isinstance(table := names.once.get(node.value.id), ast.Dict):
+        return [name for value in table.values for name in _classes(value, names, depth)]
     written = pyast.string(node)
     return [written.strip()] if written and written.strip() else []
 

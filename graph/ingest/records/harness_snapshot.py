@@ -5,8 +5,8 @@ copyright line, and one ``Entry`` per benchmark-level item in it (a HELM run gro
 lm-eval task folder, an inspect eval, an OpenCompass dataset folder). An entry holds only
 what the package says, each fact as the package wrote it; a fact the package does not state
 is absent (``None`` or an empty list, and left out of the snapshot file), never guessed.
-In particular no package states access levels: what HELM does state, that a run spec needs
-a local ``data_path``, is kept as exactly that (``needs_local_data``).
+In particular no package states access levels: what HELM and OpenCompass do state, that a
+task needs data on the user's disk, is kept as exactly that (``needs_local_data``).
 
 The models are strict and immutable, and they put themselves in order: set-like lists come
 out sorted and without repeats, lists of models sorted by their key, entries sorted by id.
@@ -23,11 +23,12 @@ from graph.ingest.records.base import SnapshotModel
 from graph.ingest.records.stated_model import StatedModel
 from graph.ingest.records.stated_result import StatedResult
 
-SNAPSHOT_FORMAT: Literal[3] = 3
+SNAPSHOT_FORMAT: Literal[4] = 4
 """The version of the snapshot file's shape that ``benchgraph harvest`` writes; bumped when a
 field is added or changes meaning. Format 2 added the papers' citations, access levels,
 homepages, languages, modalities and run requirements; format 3, the results the package
-states. An older file, which has none of them, reads as it is."""
+states; format 4, where a task's local data lies (``LocalData.path``). An older file, which
+has none of them, reads as it is."""
 
 Harness = Literal["helm", "lm_eval", "inspect_evals", "opencompass", "evalscope", "lighteval",
                   "lmms_eval", "alpaca_eval"]
@@ -163,14 +164,23 @@ class HumanBaseline(SnapshotModel):
 
 
 class LocalData(SnapshotModel):
-    """A HELM run spec that cannot run without data the user supplies on disk."""
+    """A task that reads its data from the user's disk: data the user supplies, unless the
+    harness names an archive it downloads."""
 
     run_spec: str
-    """The run spec's name (what ``helm-run --run-entries`` takes)."""
+    """The name it runs by: a HELM run spec (what ``helm-run --run-entries`` takes), an
+    OpenCompass dataset config (what ``opencompass --datasets`` takes)."""
     argument: str
-    """The run spec function's parameter that takes the path (``data_path``)."""
+    """What takes the data's location: the run spec function's parameter (HELM
+    ``data_path``), the config's key (OpenCompass ``path``, ``data_files``)."""
+    path: str | None = None
+    """The location on disk the harness reads, as written (OpenCompass ``./data/lawbench``);
+    none where the user gives it (HELM)."""
+    download: str | None = None
+    """The archive the harness downloads into ``path`` when it is missing (OpenCompass's
+    ``DATASETS_URL``): where there is one, the user need not supply the data."""
     source: str
-    """The file in the wheel that defines the run spec."""
+    """The file in the package that says so."""
 
 
 class Entry(SnapshotModel):
@@ -207,7 +217,9 @@ class Entry(SnapshotModel):
     human_baselines: Annotated[
         list[HumanBaseline], _by(lambda h: (h.task, h.metric, h.source or ""))
     ] = []
-    needs_local_data: Annotated[list[LocalData], _by(lambda n: (n.run_spec, n.argument))] = []
+    needs_local_data: Annotated[
+        list[LocalData], _by(lambda n: (n.run_spec, n.argument, n.path or ""))
+    ] = []
     homepage: str | None = None
     """The benchmark's home page as the harness links it (``Homepage:``), an http(s) URL."""
     languages: SortedNames = []
@@ -243,7 +255,7 @@ class Repository(SnapshotModel):
 class Snapshot(SnapshotModel):
     """One harness package at one version, and its entries in id order."""
 
-    format: Literal[1, 2, 3]
+    format: Literal[1, 2, 3, 4]
     """The version of the file's shape (``SNAPSHOT_FORMAT`` when written); always written."""
     harness: Harness
     package: str

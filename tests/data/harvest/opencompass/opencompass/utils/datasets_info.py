@@ -27,4 +27,7 @@ DATASETS_MAPPING = {
 
 DATASETS_URL = {
     "/toybench/": {"url": "https://example.org/toybench.zip", "md5": "0" * 32},
+    "/toy_plain/": {"url": "https://example.org/toy_plain_old.zip", "md5": "0" * 32},
+    "/toy_plain/dev": {"url": "https://example.org/toy_plain_dev.zip", "md5": "0" * 32},
+    "/toy_computed/": {"url": TOY_LOCAL + "x.zip", "md5": "0" * 32},
 }
