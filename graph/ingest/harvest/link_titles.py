@@ -11,8 +11,8 @@ say it is the paper's: the words just before the link, on its line, end with ``P
 ``TITLE_WORDS`` words, so a name introduced so (``introduced in [GSM8K](…)``) is not one, and
 is not the benchmark's name the README is headed with (BOLD's README, headed ``Bias in
 Open-ended Language Generation Dataset (BOLD)``, calls that name its ``original paper``;
-the paper's title is another). The README's Markdown is read with markdown-it, so emphasis around ``Paper`` and a link's own
-markup do not count.
+the paper's title is another). The README's Markdown is read with markdown-it, so emphasis
+around ``Paper`` and a link's own markup do not count.
 """
 
 import re
