@@ -21,7 +21,12 @@ links, and each link whose text is a short citation (``[(Doe et al., 2024)](url)
 is one paper. Then the BibTeX in the docstrings of the entry's scenario classes: a citation
 that names a paper the schema states adds to it what it says (authors, title, venue, year;
 ``graph.ingest.harvest.bibtex.check``), one that names another is a warning naming both and is left
-out, and where the schema states no paper, the citations are the entry's papers.
+out, and where the schema states no paper, the citations are the entry's papers. A citation
+with no arXiv id or DOI of its own is the paper a docstring links on its ``Paper:`` line when
+the scenario states exactly one of each (``_paired``): one citation beside one paper link
+leaves no other reading. Only an arXiv link is taken so: a paper the schema states by any
+other link is keyed by that link until it has a title (``graph.mapping.iris.paper_key``), and
+a title read this way would move its node away from the other records that state the link.
 
 The models HELM describes (``helm/config/model_metadata.yaml``, with the Hugging Face ids its
 deployments load) are the snapshot's ``models`` (``graph.ingest.harvest.helm_models``).
@@ -29,7 +34,7 @@ deployments load) are the snapshot's ``models`` (``graph.ingest.harvest.helm_mod
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -216,13 +221,25 @@ def _cited_papers(name: str, stated: list[Paper], scenarios: list[Scenario],
     schema states none, the papers those citations name."""
     papers = list(stated)
     for scenario in scenarios:
-        for citation in scenario.citations:
+        for citation in scenario.citations if not stated else _paired(scenario):
             if not stated:
                 if (cited := check(None, citation)) is not None:
                     _add(papers, cited)
             elif not _merge_citation(papers, len(stated), citation):
                 _unmatched(reader, name, stated, scenario, citation)
     return papers
+
+
+def _paired(scenario: Scenario) -> tuple[Citation, ...]:
+    """The scenario's citations, its one citation given the arXiv id of its one ``Paper:``
+    link where it states none and no DOI either; a citation with an id of its own names its
+    paper by that id, which may be another version than the link's (a journal's)."""
+    if len(scenario.citations) != 1 or len(scenario.paper_links) != 1:
+        return scenario.citations
+    citation, arxiv = scenario.citations[0], arxiv_id(scenario.paper_links[0])
+    if citation.arxiv or citation.doi or arxiv is None:
+        return scenario.citations
+    return (replace(citation, arxiv=arxiv),)
 
 
 def _merge_citation(papers: list[Paper], stated: int, citation: Citation) -> bool:

@@ -6,8 +6,9 @@ class it runs (``ScenarioSpec(class_name=...)``), how it poses the task (the ada
 ``method``, an ``ADAPT_*`` constant, given directly or fixed by a ``get_*_adapter_spec``
 helper), and whether it takes a ``data_path`` with no default: data the user must have on
 disk. A scenario class states its ``tags``, the Hugging Face datasets it loads by literal
-id, and the papers its docstring (or its module's) cites in BibTeX, read with pybtex
-(``graph.ingest.harvest.bibtex``); an entry pybtex cannot read is a warning naming the class. What a
+id, the papers its docstring (or its module's) cites in BibTeX, read with pybtex
+(``graph.ingest.harvest.bibtex``; an entry pybtex cannot read is a warning naming the class),
+and the links its docstrings give on a line of their own as the paper's (``Paper: URL``). What a
 function computes (an f-string group name, a method passed in) is not stated, and is left out.
 """
 
@@ -26,6 +27,8 @@ ADAPTER_CONSTANTS = "helm/benchmark/adaptation/adapter_spec.py"
 ADAPTER_HELPERS = ("helm/benchmark/adaptation/common_adapter_specs.py",)
 LOCAL_DATA_ARGUMENT = "data_path"
 _ADAPTER_HELPER = re.compile(r"_?get_\w*adapter_spec")
+_PAPER_LINE = re.compile(r"^\s*Paper:\s*(?P<url>https?://\S+)\s*$", re.MULTILINE)
+"""A docstring line that gives a link as the paper's, in the words of HELM's docstrings."""
 
 
 @dataclass(frozen=True)
@@ -44,13 +47,15 @@ class RunSpec:
 @dataclass(frozen=True)
 class Scenario:
     """What one scenario class states: its file and name, its tags, the datasets it loads,
-    and the BibTeX citations of its docstring then of its module's, in order."""
+    and the BibTeX citations and ``Paper:`` links of its docstring then of its module's, in
+    order."""
 
     source: str
     name: str
     tags: tuple[str, ...]
     datasets: tuple[Dataset, ...]
     citations: tuple[Citation, ...]
+    paper_links: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -126,9 +131,11 @@ class HelmCode:
         if module is None:
             return {}
         cited = self._cited(name, module, "module docstring")
+        linked = _paper_links(module)
         return {
             node.name: Scenario(name, node.name, _class_tags(node), _loaded_datasets(node),
-                                self._cited(name, node, f"{node.name} docstring") + cited)
+                                self._cited(name, node, f"{node.name} docstring") + cited,
+                                _paper_links(node) + linked)
             for node in module.body if isinstance(node, ast.ClassDef)
         }
 
@@ -251,6 +258,12 @@ def _names(node: ast.expr | None, local: dict[str, str]) -> list[str]:
         if value:
             found.append(value)
     return found
+
+
+def _paper_links(node: ast.Module | ast.ClassDef) -> tuple[str, ...]:
+    """The links the node's docstring gives as the paper's, each on a ``Paper:`` line."""
+    docstring = ast.get_docstring(node, clean=False) or ""
+    return tuple(found.group("url") for found in _PAPER_LINE.finditer(docstring))
 
 
 def _class_tags(node: ast.ClassDef) -> tuple[str, ...]:

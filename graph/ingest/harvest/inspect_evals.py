@@ -13,7 +13,9 @@ arXiv ids, a DOI link as the DOI, any other http(s) link as the paper's ``url`` 
 page, a lab's report, and for a few evals a Hugging Face dataset card: what the listing gives
 as its reference). The citation in the eval's ``README.md`` (BibTeX) adds its title,
 authors, year and venue to that paper when it names it (the same arXiv id, DOI or title); a
-citation that names another paper is a warning naming both, and left out.
+citation that names another paper is a warning naming both, and left out. A paper still
+untitled takes the title the README states as the text of its link to it
+(``graph.ingest.harvest.link_titles``: ``- Paper: [Title](arxiv link)``).
 
 The external assets are the datasets the eval loads, each by the id or address the listing
 writes: a Hugging Face asset by its hub id, with the listing's ``gated`` word kept verbatim
@@ -36,6 +38,7 @@ from graph.ingest.harvest.bibtex import check, describe
 from graph.ingest.harvest.citing import merged, read_citations
 from graph.ingest.harvest.hub import hub_dataset
 from graph.ingest.harvest.inspect_results import read_results
+from graph.ingest.harvest.link_titles import link_titles
 from graph.ingest.harvest.reader import MemberReader, Reading, names_field, text_field
 from graph.ingest.harvest.text import arxiv_id, arxiv_ids, short_description
 from graph.ingest.records.harness_snapshot import (
@@ -141,7 +144,8 @@ def _papers(reader: MemberReader, name: str, listing: dict[str, Any]) -> list[Pa
 
 def _cited(reader: MemberReader, readme: str, stated: list[Paper]) -> list[Paper]:
     """The listing's papers with what the README's citations add; a citation of another
-    paper is a warning. Where the listing links no paper, the citations are its papers."""
+    paper is a warning. Where the listing links no paper, the citations are its papers. Then
+    the titles the README states as its links' text."""
     text = reader.text(readme)
     papers = stated
     for citation in read_citations(reader, readme, text) if text else []:
@@ -153,7 +157,17 @@ def _cited(reader: MemberReader, readme: str, stated: list[Paper]) -> list[Paper
                         "left out", field="citation", value=f"{citation.describe()}; {listed}")
         elif (own := check(None, citation)) is not None:
             papers = [*papers, own]
-    return papers
+    return _titled(papers, text) if text else papers
+
+
+def _titled(papers: list[Paper], readme: str) -> list[Paper]:
+    """``papers``, each untitled one with the title the README states as its link's text
+    (the first, where it links the paper twice)."""
+    titles: dict[str, str] = {}
+    for found in link_titles(readme):
+        titles.setdefault(found.arxiv, found.title)
+    return [paper.model_copy(update={"title": titles[paper.arxiv]})
+            if paper.title is None and paper.arxiv in titles else paper for paper in papers]
 
 
 def _datasets(assets: Any) -> list[Dataset]:
