@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from rdflib import Literal, URIRef
 
-from graph.build.graphs import GraphInMemory, build
+from graph.build.graphs import GraphInMemory, Question, build
 from graph.dataset.quads import Quad
 from graph.ingest.importers.base import RecordRejected
 from graph.ingest.importers.harness_snapshot import HarnessSnapshotImporter
@@ -18,7 +18,7 @@ from graph.ingest.importers.reading import read_source
 from graph.ingest.loader import load_records
 from graph.ingest.records import HarnessEntry
 from graph.mapping.identity import index_benchmarks
-from graph.namespace import BENCH, BENCH_IRI, RDFS, SKOS, XSD
+from graph.namespace import BENCH, BENCH_IRI, DCTERMS, RDFS, SKOS, XSD
 from graph.settings import Settings
 from graph.sparql.named import load_named_queries
 from graph.sparql.parameters import bind_parameters
@@ -252,6 +252,28 @@ def test_local_data_is_stated_as_where_it_lies_and_what_downloads_it() -> None:
     assert {o for p, o in stated if p == BENCH.needsLocalData} == {Literal("path")}
     assert (BENCH.statedIn, Literal("opencompass/configs/datasets/toy_plain/toy_plain_gen.py")
             ) in stated
+
+
+def _citing(harness: str, title: str) -> str:
+    """A snapshot of ``harness`` with one entry that cites arXiv 2406.10149 as ``title``."""
+    return json.dumps({"format": 4, "harness": harness, "package": harness, "version": "1",
+                       "entries": [{"id": "babi_long", "name": "BABILong", "source": ["x/"],
+                                    "papers": [{"arxiv": "2406.10149", "title": title}]}]})
+
+
+def test_a_title_two_entries_write_in_two_cases_is_one_title(tmp_path: Path) -> None:
+    (tmp_path / "lm_eval.json").write_text(_citing("lm_eval", "Babilong: Long Context"))
+    (tmp_path / "opencompass.json").write_text(_citing("opencompass", "BABILong: Long Context"))
+    result = build([tmp_path], SETTINGS)
+    paper = URIRef(f"{BASE}paper/2406.10149")
+    assert {o for s, p, o, _ in result.quads if s == paper and p == DCTERMS.title} == {
+        Literal("BABILong: Long Context")}  # the capitals BibTeX's styles drop are kept
+    asked = Question("title_as", "Babilong: Long Context", "BABILong: Long Context")
+    assert asked in result.asked["lm_eval_babi_long"]
+    # an incremental build maps the entry again once no other entry writes the title so
+    (tmp_path / "opencompass.json").unlink()
+    (record,) = [loaded.record for loaded in load_records([tmp_path], SETTINGS).records]
+    assert not asked.asked_again(index_benchmarks([record]), record)
 
 
 def test_a_harness_suite_is_the_vocabularys_member(built: GraphInMemory) -> None:

@@ -48,7 +48,8 @@ Answer = str | bool | None | tuple[TaskMove, ...]
 class Question:
     """One thing a record's mapping asked the build's benchmark index, and the answer."""
 
-    kind: Literal["described_by", "resolve", "has_stated_name", "label_from", "tasks_moved"]
+    kind: Literal["described_by", "resolve", "has_stated_name", "label_from", "tasks_moved",
+                  "title_as"]
     """The ``BenchmarkIndex`` method asked."""
     argument: str | None
     """The title or id asked about; None when the record asked about itself."""
@@ -59,6 +60,8 @@ class Question:
         answer: Answer
         if self.kind == "resolve" and self.argument is not None:
             answer = index.resolve(self.argument)
+        elif self.kind == "title_as" and self.argument is not None:
+            answer = index.title_as(self.argument)
         elif self.kind == "has_stated_name" and self.argument is not None:
             answer = index.has_stated_name(self.argument)
         elif self.kind == "described_by":
@@ -89,6 +92,11 @@ class AskedIndex(BenchmarkIndex):
     def resolve(self, title: str) -> str:
         answer = super().resolve(title)
         self.asked.append(Question("resolve", title, answer))
+        return answer
+
+    def title_as(self, title: str) -> str:
+        answer = super().title_as(title)
+        self.asked.append(Question("title_as", title, answer))
         return answer
 
     def has_stated_name(self, benchmark_id: str) -> bool:

@@ -262,6 +262,11 @@ class BenchmarkIndex:
     problems: tuple[IndexProblem, ...] = ()
     kinds: dict[Key, EntryKind] | None = None
     """The entries the overrides call no benchmark, and what each is instead."""
+    titles: dict[str, str] | None = None
+    """The paper titles harness entries write in more than one case, by their case-folded
+    form, each with the form that has the most capitals: BibTeX styles lower a title's
+    unbraced words, and a harness's BibTeX is often written so (``Babilong`` for the paper's
+    ``BABILong``); the capitals are the authors'."""
 
     def described_by(self, record: Identified) -> str:
         """The id of the benchmark ``record`` is about (the module's tiers)."""
@@ -292,6 +297,12 @@ class BenchmarkIndex:
         """The entry's tasks that are another benchmark's, by override."""
         entry = identity(record).entry
         return () if entry is None else (self.moved_tasks or {}).get(entry.key, ())
+
+    def title_as(self, title: str) -> str:
+        """How a paper's ``title`` is written: the form with the most capitals of those the
+        harness entries write that differ from it only in case, so that one paper has one
+        title whichever entry states it."""
+        return (self.titles or {}).get(title.casefold(), title)
 
     def kind_of(self, record: Identified) -> EntryKind:
         """What the record's node is: a benchmark, or for a harness entry the overrides call
@@ -333,7 +344,18 @@ def index_benchmarks(records: Iterable[Identified],
     return BenchmarkIndex(
         stated, claims.ids(), stated_ids, harvested.described,
         harvested.namers(curated), harvested.moves(claims.ids()), tuple(harvested.problems),
-        harvested.kinds())
+        harvested.kinds(), _title_forms(namings))
+
+
+def _title_forms(namings: Iterable[Naming]) -> dict[str, str]:
+    """``BenchmarkIndex.titles``: of the forms of one title, that with the most capitals (the
+    first in code point order among as many)."""
+    forms: dict[str, set[str]] = {}
+    for found in namings:
+        for title in found.titles:
+            forms.setdefault(title.casefold(), set()).add(title)
+    return {folded: min(written, key=lambda t: (-sum(c.isupper() for c in t), t))
+            for folded, written in forms.items() if len(written) > 1}
 
 
 def grouping_id(key: Key) -> str:

@@ -6,7 +6,9 @@ paper meet on one node, each stating what it knows in its own graph. What is sta
 
 - the ids and links: ``bench:arxiv`` (and ``bench:arxivVersion``), ``bench:doi``,
   ``schema:url`` (a link that is neither arXiv's nor doi.org's: ACL Anthology, OpenReview);
-- the title (``dcterms:title``, and the label; the id only labels a paper with no title);
+- the title (``dcterms:title``, and the label; the id only labels a paper with no title), in
+  the case the harness entries that state it agree on (``BenchmarkIndex.title_as``): two
+  forms that differ only in case are one title;
 - the authors in order: each a ``bench:Person`` that is the paper's ``dcterms:creator``, and an
   ordered ``bench:authorCredit`` (``{paper}/author/{n}``), so that a person's page lists their
   papers and, through them, their benchmarks;
@@ -67,8 +69,9 @@ def add_paper(facts: PaperFacts, out: Statements, ctx: MappingContext) -> URIRef
     out.add_integer(node, BENCH.arxivVersion, facts.arxiv_version)
     out.add_partial_date(node, BENCH.arxivSubmitted, arxiv_month(arxiv) if arxiv else None)
     out.add_text(node, BENCH.doi, facts.doi)
-    out.add_text(node, DCTERMS.title, facts.title)
-    out.add_text(node, RDFS.label, facts.title or arxiv or doi or next(filter(None, names)))
+    title = ctx.index.title_as(facts.title) if facts.title else None
+    out.add_text(node, DCTERMS.title, title)
+    out.add_text(node, RDFS.label, title or arxiv or doi or next(filter(None, names)))
     out.add_url(node, SCHEMA.url, facts.url)
     out.add_year(node, DCTERMS.issued, facts.year)
     out.add_text(node, BENCH.venue, facts.venue)
