@@ -37,6 +37,9 @@ PATHS = {
     "arxiv": "bench:paper/bench:arxivSubmitted", "venue": "bench:paper/bench:venue",
     "status": "bench:status", "catalogued": "bench:catalogued",
 }
+COUNTS = {"harnesses": "bench:harnessTask/bench:harness"}
+"""The count facets: a benchmark's value is how many values the path reaches."""
+EVERY_FACET = frozenset(PATHS) | frozenset(COUNTS)
 Selection = Mapping[str, tuple[str, ...]]
 
 
@@ -51,13 +54,21 @@ def oracle(store: Store) -> dict[str, dict[str, set[str]]]:
             assert benchmark is not None and value is not None
             found[str(value)].add(str(benchmark)[1:-1])
         members[facet] = dict(found)
+    for facet, path in COUNTS.items():
+        found = defaultdict(set)
+        for benchmark, value in store.query(
+                "SELECT ?b (COUNT(DISTINCT ?v) AS ?n) WHERE { ?b a bench:Benchmark ; "
+                f"{path} ?v }} GROUP BY ?b").rows:
+            assert benchmark is not None and value is not None
+            found[str(value)].add(str(benchmark)[1:-1])
+        members[facet] = dict(found)
     return members
 
 
 @pytest.fixture(scope="module")
 def terms(store: Store) -> dict[tuple[str, str], str]:
     """The N-Triples form of every facet value, by (facet, key)."""
-    page = store.artefacts().browse(BrowseRequest(expanded=frozenset(PATHS)))
+    page = store.artefacts().browse(BrowseRequest(expanded=EVERY_FACET))
     return {(f.name, c.value.key): c.value.term for f in page.facets for c in f.values}
 
 
@@ -88,13 +99,14 @@ def iris(store: Store, selection: Selection, **more: object) -> list[str]:
 
 
 def test_the_facets_are_the_issues_seven_and_the_record_flag() -> None:
-    assert [facet.name for facet in FACETS] == list(PATHS)
+    assert [facet.name for facet in FACETS if not facet.count] == list(PATHS)
+    assert [facet.name for facet in FACETS if facet.count] == list(COUNTS)
 
 
 def test_counts_with_nothing_chosen_are_the_graphs(
     store: Store, oracle: dict[str, dict[str, set[str]]]
 ) -> None:
-    page = store.artefacts().browse(BrowseRequest(expanded=frozenset(PATHS)))
+    page = store.artefacts().browse(BrowseRequest(expanded=EVERY_FACET))
     every = every_benchmark(store)
     assert page.total == len(every)
     for facet in page.facets:
@@ -115,6 +127,7 @@ SELECTIONS: list[dict[str, tuple[str, ...]]] = [
     {"tag": ("tag/medical", "tag/qa"), "access": ("bench:Public",)},  # AND across
     {"publisher": ("org/stanford_university",), "status": ("active",)},
     {"harness": ("bench:HELM", "bench:OpenCompass"), "catalogued": ("true",)},
+    {"harnesses": ("2", "3"), "tag": ("tag/medical",)},  # run by two or three harnesses
     {"catalogued": ("false",), "category": ("category/law_finance_and_medicine",)},
     {"tag": ("tag/medical", "no/such/value")},  # an unknown key adds nothing
     {"tag": ("no/such/value",)},  # and alone matches nothing
@@ -125,6 +138,7 @@ NOT_STATED_SELECTIONS: list[dict[str, tuple[str, ...]]] = [
     {"publisher": (NOT_STATED,), "tag": ("tag/medical",)},  # AND across
     {"status": (NOT_STATED,), "suite": (NOT_STATED,), "catalogued": ("true",)},
     {"catalogued": (NOT_STATED,)},  # every benchmark has the flag: none
+    {"harnesses": (NOT_STATED,)},  # run by no harness
 ]
 
 

@@ -20,10 +20,13 @@ import numpy.typing as npt
 import pyoxigraph as ox
 from rdflib import URIRef
 
+from graph.namespace import XSD
+
 Values = Mapping[int, list[int]]
 """Object ids by subject id, for one predicate (or several)."""
 
 _DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
+_INTEGER = ox.NamedNode(str(XSD.integer))
 
 
 class Grouped(Mapping[int, list[int]]):
@@ -119,6 +122,11 @@ class Facts:
                 np.asarray(subjects, dtype=np.int64), np.asarray(objects, dtype=np.int64),
                 max(len(self._terms), 1), self.ntriples)
         return found
+
+    def integer(self, value: int) -> int:
+        """The number of the ``xsd:integer`` literal ``value``, whether the graph holds it
+        or not (a count the index makes)."""
+        return self._number(ox.Literal(str(value), datatype=_INTEGER))
 
     def id_of(self, iri: URIRef) -> int | None:
         """The number of an IRI met so far; None for one not met."""

@@ -9,7 +9,8 @@ facet value's benchmarks as a bit mask. Counting under any selection is then ari
 those masks (``graph.search.bits``).
 
 A facet value is a term of the graph: an IRI (a suite, a tag, an organisation ...) or a
-literal (a status, the ``catalogued`` flag). Its *key*, which a URL carries, is the part a
+literal (a status, the ``catalogued`` flag); a count facet's, an integer (how many harnesses
+run the benchmark). Its *key*, which a URL carries, is the part a
 person can read and that stays unique within its facet: an IRI under a known prefix as its
 CURIE (``bench:Gated``), one under the base without it (``tag/radiology``), any other whole,
 a literal as its text (in N-Triples form, quotes and all, should that text be another
@@ -45,12 +46,17 @@ class Facet:
     through: tuple[URIRef, ...] = ()
     """Further steps from the first objects, in turn (a harness task to its harness; a
     paper to its year)."""
+    count: bool = False
+    """A benchmark's value is how many distinct values it reaches (the harnesses that run
+    it), an ``xsd:integer``; it has none where it reaches none."""
 
 
 FACETS: tuple[Facet, ...] = (
     Facet("suite", "Suite", (BENCH.inSuite,)),
     Facet("access", "Access level", (BENCH.accessLevel,)),
     Facet("harness", "Harness", (BENCH.harnessTask,), through=(BENCH.harness,)),
+    Facet("harnesses", "Harnesses that run it", (BENCH.harnessTask,), through=(BENCH.harness,),
+          count=True),
     Facet("local_data", "Needs local data", (BENCH.harnessTask,),
           through=(BENCH.subtask, BENCH.needsLocalData)),
     Facet("hub_access", "Hub access", (BENCH.dataset,), through=(BENCH.hubAccess,)),
@@ -168,6 +174,8 @@ def _facet_values(facts: Facts, facet: Facet) -> Values:
         step = facts.values(predicate)
         reached = {node: sorted({v for at in ats for v in step.get(at, ())}, key=facts.ntriples)
                    for node, ats in reached.items()}
+    if facet.count:
+        return {node: [facts.integer(len(values))] for node, values in reached.items() if values}
     return {node: values for node, values in reached.items() if values}
 
 
