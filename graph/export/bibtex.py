@@ -9,8 +9,14 @@ paper's page shows both). The graph does not say whether a venue is a journal or
 proceedings, so every entry is ``@misc`` with the venue as ``howpublished``, which every
 BibTeX style accepts. Its key is the BibTeX key a source cites it by, else the paper's own key.
 pybtex writes the file, quoting what the data says.
+
+A title keeps its capitals: a style lowers every letter of a title but its first that braces
+do not protect, so each word with a capital past its first letter (``BABILong``, ``LLMs``) is
+written in braces. BibTeX reads every brace as markup, so a brace the title holds itself is
+left out of the field (pybtex refuses one without its pair); the paper's page shows it.
 """
 
+import re
 from collections.abc import Sequence
 
 import pyoxigraph as ox
@@ -66,7 +72,8 @@ def bibtex(store: Store, papers: Sequence[ox.NamedNode]) -> str:
 
 
 def _entry(known: dict[str, str], authors: dict[int, str]) -> Entry:
-    fields = {"title": known.get("title"), "year": known.get("year"),
+    title = known.get("title")
+    fields = {"title": _protected(title) if title else None, "year": known.get("year"),
               "howpublished": known.get("venue"), "doi": known.get("doi"),
               "url": known.get("url")}
     if "arxiv" in known:
@@ -74,6 +81,20 @@ def _entry(known: dict[str, str], authors: dict[int, str]) -> Entry:
     people = [Person(authors[at]) for at in sorted(authors)]
     return Entry("misc", fields={name: value for name, value in fields.items() if value},
                  persons={"author": people} if people else None)
+
+
+def _protected(title: str) -> str:
+    """``title`` as a BibTeX field: its own braces left out, each word with a capital past its
+    first letter in braces."""
+    plain = " ".join(title.replace("{", "").replace("}", "").split())
+    return re.sub(r"\S+", lambda word: f"{{{word[0]}}}" if _keeps_case(word[0]) else word[0],
+                  plain)
+
+
+def _keeps_case(word: str) -> bool:
+    """Whether a style would lower a capital ``word`` holds past its first letter."""
+    letters = [c for c in word if c.isalpha()]
+    return any(c.isupper() for c in letters[1:])
 
 
 def _own_key(iri: str) -> str:
