@@ -85,9 +85,10 @@ class ResultsSection:
                                           and table.key == self.results.tables[0].key)
 
 
-def parts_of(view: View, link: str) -> list[Node]:
-    """The benchmark's parts reached by ``link``, in list order where they have one."""
-    found = [view.hood.parts[term.value] for term in view.hood.benchmark.objects(link)
+def parts_of(view: View, link: str, of: Node | None = None) -> list[Node]:
+    """The parts ``of`` (the benchmark, else one of its parts) reaches by ``link``, in list
+    order where they have one."""
+    found = [view.hood.parts[term.value] for term in (of or view.hood.benchmark).objects(link)
              if term.value in view.hood.parts]
     return sorted(found, key=lambda node: (_position(node) or 0, node.iri))
 
@@ -120,13 +121,12 @@ def harness_tasks(view: View) -> list[HarnessTask]:
 
 
 def _local_copies(view: View, task: Node) -> tuple[LocalCopy, ...]:
-    subtasks = sorted((view.hood.parts[term.value] for term in task.objects(bench.subtask)
-                       if term.value in view.hood.parts), key=lambda node: node.iri)
     return tuple(
         LocalCopy(view.shown(node.get(bench.taskName)), view.shown(node.get(bench.localPath)),
                   view.shown(node.get(bench.downloadUrl)),
                   view.shown(node.get(bench.needsLocalData)))
-        for node in subtasks if node.get(bench.localPath) or node.get(bench.needsLocalData))
+        for node in parts_of(view, bench.subtask, task)
+        if node.get(bench.localPath) or node.get(bench.needsLocalData))
 
 
 def sources(view: View) -> list[Item]:
