@@ -11,6 +11,7 @@ from pyld import jsonld
 from rdflib import Dataset, Graph
 
 from graph.cli import main
+from graph.search.facets import FACETS
 from tests.seeds import SEEDS
 from tests.system_tools import RAPPER, require
 
@@ -163,7 +164,7 @@ def test_base_is_a_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert "<http://example.com/env/benchmark/mimic_rrs>" in out.read_text()
 
 
-def test_stats_counts_classes_suites_access_levels_and_harnesses(
+def test_stats_counts_classes_and_benchmarks_per_facet_value_with_those_not_stated(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["stats", *map(str, SEEDS), "--format", "json"]) == 0
@@ -171,9 +172,20 @@ def test_stats_counts_classes_suites_access_levels_and_harnesses(
     assert stats["per class"]["bench:Benchmark"] == 11
     assert stats["per class"]["bench:Record"] == 2
     assert "owl:Class" not in stats["per class"]
-    assert stats["benchmarks per suite"] == {"bench:MedHELM": 1}
-    assert stats["benchmarks per access level"] == {"bench:Gated": 2}
-    assert stats["tasks per harness"] == {"bench:HELM": 1}
+    assert stats["benchmarks"] == 11
+    facets = stats["benchmarks per facet"]
+    assert list(facets) == [facet.name for facet in FACETS]
+    assert facets["suite"] == {"title": "Suite", "values": [
+        {"key": "bench:MedHELM", "label": "MedHELM", "benchmarks": 1}], "not stated": 10}
+    assert facets["access"]["values"] == [
+        {"key": "bench:Gated", "label": "gated", "benchmarks": 2}]
+    assert facets["access"]["not stated"] == 9
+    assert facets["local_data"] == {"title": "Needs local data", "values": [],
+                                    "not stated": 11}
+    assert main(["stats", *map(str, SEEDS)]) == 0
+    table = capsys.readouterr().out
+    assert "\nbenchmarks per facet value, of 11\n  Suite\n    MedHELM           1\n" \
+        "    not stated       10\n" in table
 
 
 def test_stats_of_the_bundled_catalog_show_every_harness_and_no_guessed_access(
@@ -182,14 +194,21 @@ def test_stats_of_the_bundled_catalog_show_every_harness_and_no_guessed_access(
     assert main(["stats", "--format", "json"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert stats["per class"]["bench:Benchmark"] > 600
-    assert set(stats["tasks per harness"]) == {
+    facets = stats["benchmarks per facet"]
+
+    def counts(facet: str) -> dict[str, int]:
+        return {value["key"]: value["benchmarks"] for value in facets[facet]["values"]}
+
+    assert set(counts("harness")) == {
         "bench:HELM", "bench:LMEvalHarness", "bench:InspectEvals", "bench:OpenCompass",
         "bench:EvalScope", "bench:Lighteval", "bench:LmmsEval", "bench:AlpacaEval"}
-    assert all(count > 100 for harness, count in stats["tasks per harness"].items()
+    assert all(count > 100 for harness, count in counts("harness").items()
                if harness != "bench:AlpacaEval")  # two benchmarks: AlpacaEval 1.0 and 2.0
-    assert stats["benchmarks per suite"]["bench:MedHELM"] == 37
+    assert counts("suite")["bench:MedHELM"] == 37
     # only what HELM's run-entry files state: MedHELM's 16 public, 7 gated and 14 private
     # benchmarks (and the seed directory page's gated MIMIC-CXR); nothing made from
-    # needsLocalData or a hub's gate
-    assert stats["benchmarks per access level"] == {
-        "bench:Public": 16, "bench:Gated": 8, "bench:Private": 14}
+    # needsLocalData or a hub's gate, which are facets of their own
+    assert counts("access") == {"bench:Public": 16, "bench:Gated": 8, "bench:Private": 14}
+    assert facets["access"]["not stated"] == stats["benchmarks"] - 38
+    for fact in ("local_data", "hub_access", "year", "arxiv", "venue", "harnesses"):
+        assert facets[fact]["values"] and 0 < facets[fact]["not stated"] < stats["benchmarks"]

@@ -53,7 +53,7 @@ def test_counts_distinct_things_outside_the_ontology_graph() -> None:
         (B, BENCH.accessLevel, GATED, G2),
         (T1, RDF.type, BENCH.HarnessTask, G1),
         (T1, BENCH.harness, HELM, G1),
-        (T2, BENCH.harness, HELM, G1),  # not typed a task: not counted
+        (T2, BENCH.harness, HELM, G1),  # no type: no class
         (A, RDF.type, Literal("not a class"), G1),  # a literal is no class
         (BENCH.Benchmark, RDF.type, URIRef("http://www.w3.org/2002/07/owl#Class"), ONTOLOGY_IRI),
         (BENCH.Benchmark, RDFS.label, Literal("Benchmark"), ONTOLOGY_IRI),
@@ -61,14 +61,11 @@ def test_counts_distinct_things_outside_the_ontology_graph() -> None:
     stats = graph_stats(store_of(quads), EX)
     assert stats.statements == StatementCounts("triples", 9, 0, 2, 2)
     assert stats.per_class == {BENCH.Benchmark: 2, BENCH.HarnessTask: 1}
-    assert stats.per_suite == {MEDHELM: 1}
-    assert stats.per_access_level == {GATED: 2}
-    assert stats.per_harness == {HELM: 1}
 
 
 def test_what_the_ontology_also_states_counts_and_what_only_it_states_does_not() -> None:
     """A data graph's statement counts though the ontology states it too; one that only the
-    ontology states makes no node of a class, and no task of a harness."""
+    ontology states makes no node of a class."""
     quads = [
         (A, RDF.type, BENCH.Benchmark, G1),
         (A, RDF.type, BENCH.Benchmark, ONTOLOGY_IRI),  # and a record: counts
@@ -80,7 +77,6 @@ def test_what_the_ontology_also_states_counts_and_what_only_it_states_does_not()
     ]
     stats = graph_stats(store_of(quads), EX)
     assert stats.per_class == {BENCH.Benchmark: 1, BENCH.HarnessTask: 1}
-    assert stats.per_harness == {HELM: 1}
     assert stats.statements == StatementCounts("triples", 3, 1, 2, 2)
 
 
@@ -93,7 +89,7 @@ def test_the_sections_are_most_frequent_first_then_by_iri() -> None:
 
 def test_an_empty_graph_counts_nothing() -> None:
     stats = graph_stats(ox.Store(), EX)
-    assert (stats.statements.total, stats.per_class, stats.per_harness) == (0, {}, {})
+    assert (stats.statements.total, stats.per_class) == (0, {})
     assert statement_counts(ox.Store(), EX, keep_graphs=True).total == 0
 
 

@@ -1,5 +1,7 @@
 """Counts over a built graph: its statements by where they come from (records, the build graph,
-the ontology), and nodes per class, per suite, per access level, per harness.
+the ontology), and nodes per class. (Benchmarks by a fact they state, a suite, an access level,
+a harness, are the benchmark list's facets, counted from the search index with their "not
+stated" bucket: ``graph.search.facets``.)
 
 ``benchgraph build`` and ``benchgraph stats`` both say how many statements there are through
 ``statement_counts``, so they can never disagree.
@@ -18,7 +20,7 @@ import pyoxigraph as ox
 from rdflib import URIRef
 
 from graph.mapping.iris import Iris
-from graph.namespace import BENCH, ONTOLOGY_IRI, RDF
+from graph.namespace import ONTOLOGY_IRI, RDF
 
 Subject = ox.NamedNode | ox.BlankNode
 
@@ -98,14 +100,10 @@ def _count(store: ox.Store, where: str) -> int:
 
 @dataclass(frozen=True)
 class GraphStats:
-    """Statements by part, then (outside the ontology) distinct nodes per class, benchmarks per
-    suite and access level, tasks per harness."""
+    """Statements by part, then (outside the ontology) distinct nodes per class."""
 
     statements: StatementCounts
     per_class: dict[URIRef, int]
-    per_suite: dict[URIRef, int]
-    per_access_level: dict[URIRef, int]
-    per_harness: dict[URIRef, int]
 
     def to_json(self) -> dict[str, Any]:
         """The counts as JSON: the statements by part, then each section a mapping from IRI
@@ -121,39 +119,28 @@ class GraphStats:
         return cls(statements=StatementCounts(**data["statements"]), **sections)
 
 
-_SECTIONS = ("per_class", "per_suite", "per_access_level", "per_harness")
+_SECTIONS = ("per_class",)
 
 
 def graph_stats(store: ox.Store, base: str) -> GraphStats:
-    """The statements (triples, ``statement_counts``), and the counts of nodes over the data:
-    every named graph but the ontology's (the records' and the build graph).
+    """The statements (triples, ``statement_counts``), and the distinct nodes of each class in
+    the data: every named graph but the ontology's (the records' and the build graph).
 
-    Each count is of distinct (subject, object) pairs of one predicate, by object, an IRI
-    (literals and blank nodes are no class, suite, level or harness); a harness counts the
-    subjects the data types ``bench:HarnessTask``. The pairs are the default graph's (the
-    merge: each pair once) less those of the few statements only the ontology holds, found
-    once and taken away (``_in_data``); a ``FILTER EXISTS`` on each of the merge's statements
-    would look each up again in the named graphs, many times slower."""
-    def per_object(*patterns: str) -> dict[URIRef, int]:
-        solutions = store.query(f"""SELECT ?o (COUNT(*) AS ?n) {{
-            {" . ".join(patterns)} {" ".join(map(_in_data, patterns))}
-        }} GROUP BY ?o""")
-        assert isinstance(solutions, ox.QuerySolutions)
-        counts: dict[URIRef, int] = {}
-        for iri, n in solutions:
-            assert isinstance(n, ox.Literal)
-            if isinstance(iri, ox.NamedNode):  # tested here: the engine's isIRI reads each term
-                counts[URIRef(iri.value)] = int(n.value)
-        return _sorted(counts)
-
-    return GraphStats(
-        statement_counts(store, base),
-        per_class=per_object(f"?s <{RDF.type}> ?o"),
-        per_suite=per_object(f"?s <{BENCH.inSuite}> ?o"),
-        per_access_level=per_object(f"?s <{BENCH.accessLevel}> ?o"),
-        per_harness=per_object(f"?s <{BENCH.harness}> ?o",
-                               f"?s <{RDF.type}> <{BENCH.HarnessTask}>"),
-    )
+    A node of a class is a distinct (subject, object) pair of ``rdf:type`` whose object is an
+    IRI (a literal or a blank node is no class). The pairs are the default graph's (the merge:
+    each pair once) less those of the few statements only the ontology holds, found once and
+    taken away (``_in_data``); a ``FILTER EXISTS`` on each of the merge's statements would look
+    each up again in the named graphs, many times slower."""
+    pattern = f"?s <{RDF.type}> ?o"
+    solutions = store.query(
+        f"SELECT ?o (COUNT(*) AS ?n) {{ {pattern} {_in_data(pattern)} }} GROUP BY ?o")
+    assert isinstance(solutions, ox.QuerySolutions)
+    per_class: dict[URIRef, int] = {}
+    for iri, n in solutions:
+        assert isinstance(n, ox.Literal)
+        if isinstance(iri, ox.NamedNode):  # tested here: the engine's isIRI reads each term
+            per_class[URIRef(iri.value)] = int(n.value)
+    return GraphStats(statement_counts(store, base), _sorted(per_class))
 
 
 def _in_data(pattern: str) -> str:
@@ -183,9 +170,9 @@ def updated_stats(before: GraphStats, was: ox.Store, now: ox.Store, record_graph
     statement about those subjects before and after (``about``), and ``record_graphs`` is
     how many record graphs the store now has (``count_record_graphs``). The statements of a
     subject in any graph are all that decide which part its triples count in, and all that
-    make it a node of a class, a suite, an access level, or a harness's task. So the counts
-    of those subjects' statements in ``was`` are taken away and those in ``now`` added: the
-    whole store is not read (perf/decisions/stats-from-changed-subjects.md)."""
+    make it a node of a class. So the counts of those subjects' statements in ``was`` are
+    taken away and those in ``now`` added: the whole store is not read
+    (perf/decisions/stats-from-changed-subjects.md)."""
     less, more = graph_stats(was, base), graph_stats(now, base)
     records, build, ontology = (
         getattr(before.statements, part) - getattr(less.statements, part)
