@@ -23,6 +23,7 @@ from flask.testing import FlaskClient
 from rdflib import Graph
 
 from graph.build.graphs import build
+from graph.search.results import SearchResults
 from graph.settings import Settings
 from graph.slug import node_key
 from graph.sparql.result import QueryResult
@@ -387,6 +388,12 @@ class _OneNodeStore:
     def reading(self) -> nullcontext[_OneNodeStore]:
         return nullcontext(self)
 
+    def artefacts(self) -> _OneNodeStore:
+        return self  # its search, which a 404 asks, finds nothing
+
+    def search(self, text: str, limit: int = 20, offset: int = 0) -> SearchResults:
+        return SearchResults(text, (), 0, limit, offset)
+
 
 def test_a_node_whose_last_segment_ends_like_a_suffix_still_answers(settings: Settings) -> None:
     app = create_app(settings, _OneNodeStore(f"{BASE}paper/odd.nt"))  # type: ignore[arg-type]
@@ -463,3 +470,24 @@ def test_the_graphs_stating_a_value_are_in_order_of_their_iris() -> None:
                   for key in ("c", "a", "b")]
     (group,) = group_statements(statements, "out", 10)
     assert [graph.value.rsplit("/", 1)[1] for graph in group.values[0].graphs] == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize(("path", "named"), [
+    ("/benchmark/hqa", [("/benchmark/helm_qa", "HELM QA")]),  # an alias
+    ("/org/helm_qa", [("/benchmark/helm_qa", "HELM QA")]),  # an id, under another kind
+    ("/benchmark/no_such_thing", []),
+])
+def test_404_links_the_nodes_named_exactly_so(client: FlaskClient, path: str,
+                                              named: list[tuple[str, str]]) -> None:
+    html = client.get(path, headers=HTML).data.decode()
+    found = re.findall(r'<p class="named-so">.*?</p>', html, re.DOTALL)
+    links = re.findall(r'<a href="([^"]+)">([^<]*)</a>', found[0]) if found else []
+    assert links == named
+
+
+def test_404_escapes_the_names_it_links(client: FlaskClient) -> None:
+    """The alias of ``xss_bench`` finds it; its alias and its name are markup, shown as text."""
+    response = client.get("/benchmark/%3Cimg%20src=x%20onerror=alert('alias')%3E", headers=HTML)
+    assert response.status_code == 404
+    assert "<img src=x" not in response.data.decode()
+    assert "&lt;script&gt;alert(&#39;name&#39;)&lt;/script&gt; Bench" in response.data.decode()

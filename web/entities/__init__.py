@@ -18,7 +18,10 @@
   and a paper key is an arXiv id (``2211.08584``, ``math.GT_0309136``: digits, or capitals and
   ``_`` after the dot) or a slug. Should one ever do, it still answers: a suffixed path whose
   node is unknown is tried whole before it is a 404.
-- An unknown IRI is a 404 in the app's one error shape, with a search box.
+- An unknown IRI is a 404 in the app's one error shape, with a search box and the nodes whose
+  name, alias or id is exactly the last segment (``/benchmark/clue_cmnli``: the benchmark that
+  OpenCompass's entry ``CLUE_cmnli`` was matched to, which bears that name as an alias). They are
+  links, not a redirect: an id that is no node's does not become another node's.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from graph.export.bibtex import MEDIA_TYPE as BIBTEX_TYPE
 from graph.export.bibtex import bibtex, papers_of
 from graph.mapping.iris import Iris
 from graph.namespace import BENCH, BENCH_IRI
+from graph.search.results import SearchError
 from graph.settings import Settings
 from graph.store.base import Description, Store
 from web.benchmark import page as benchmark_page
@@ -50,7 +54,7 @@ from web.entities.view import (
     property_statements,
 )
 from web.labels import fetch_labels
-from web.links import reading_links
+from web.links import iri_href, reading_links
 from web.negotiation import GRAPH_OFFERS, HTML, Offer, write_triples
 from web.params import one_of
 from web.sparql import TRUNCATED_HEADER
@@ -65,6 +69,8 @@ _CITABLE = frozenset({str(BENCH.Paper), str(BENCH.Benchmark)})
 _SUFFIXES = frozenset(suffix for offer in _OFFERS for suffix in offer.suffixes)
 _RECORD = str(BENCH.Record)
 _BENCHMARK = str(BENCH.Benchmark)
+_NAMED_SO = 5
+"""Nodes a 404 names at the most."""
 Href = Callable[[str], str]
 
 
@@ -107,7 +113,9 @@ def dereference(namespace: str, rest: str, href: Href) -> Response:
     cap = (settings.row_limit or None) if view.form else DESCRIBE_CAP
     found = _find(store, namespace, [(stem, suffix), *([(rest, None)] if suffix else [])], cap)
     if found is None:
-        g.search_query = stem.rstrip("/").rsplit("/", 1)[-1].replace("_", " ")
+        name = stem.rstrip("/").rsplit("/", 1)[-1]
+        g.search_query = name.replace("_", " ")
+        g.named_so = _named_so(store, name)
         abort(404, f"Nothing in this graph has the IRI <{namespace}{stem}>.")
     path, kept_suffix, description, is_graph = found
     if kept_suffix != suffix:  # the whole path is the node's: its last dot is no suffix
@@ -140,6 +148,19 @@ def dereference(namespace: str, rest: str, href: Href) -> Response:
         return response
 
     return view.respond(lambda: _html(store, description, forms, is_graph), data, forms)
+
+
+def _named_so(store: Store, name: str) -> list[tuple[str, str]]:
+    """The (label, address) of each node the search finds by exactly ``name``: its name, an
+    alias or its id, joined or not (``graph.search.ranking``)."""
+    if not name:
+        return []
+    try:
+        hits = store.artefacts().search(name, limit=_NAMED_SO).hits
+    except SearchError:  # a name too long to search for
+        return []
+    return [(hit.label, href) for hit in hits
+            if hit.match == "exact" and (href := iri_href(hit.iri, store.base))]
 
 
 def split_suffix(rest: str) -> tuple[str, str | None]:
