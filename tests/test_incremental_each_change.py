@@ -1,11 +1,13 @@
 """An incremental build after each change to the record files gives the store a full build of
-the same files gives (``tests.test_incremental`` says what "the same" holds). Its own module,
+the same files gives (``tests.test_incremental`` says what "the same" holds), and the same
+validation report, though it checks again only what the change may touch. Its own module,
 the longest of the incremental tests, so that the suite's workers run it beside the others."""
 
 from __future__ import annotations
 
 import json
 import shutil
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -14,11 +16,11 @@ from graph.settings import Settings
 from tests.test_incremental import (
     SEED_DIRECTORY,
     SEED_PAGE,
-    check,
     full_build,
     records,
     rewrite_page,
 )
+from tests.test_incremental import check as check_validated
 
 pytestmark = pytest.mark.slow
 
@@ -29,15 +31,19 @@ def test_each_change_gives_the_store_a_full_build_gives(
     tmp_path: Path, records: Path, settings: Settings
 ) -> None:
     store = tmp_path / "store"
-    full_build(store, records, settings)
+    full_build(store, records, settings, validate=True)
+    check = partial(check_validated, validate=True)
 
     nothing = check(tmp_path, store, records, settings, "nothing")
     assert nothing.figures.records_read == 0 and nothing.figures.graphs_changed == 0
+    assert nothing.figures.records_validated == 0
 
     page = records / "generated" / "00003_f106c292e922328e.txt"
     rewrite_page(page, lambda p: p.update(summary="A summary written again, quixotically."))
     one = check(tmp_path, store, records, settings, "summary")
     assert one.figures.records_read == 1 and one.figures.records_remapped == 0
+    # the record, and any other typing its benchmark: not the 445
+    assert one.figures.records_validated is not None and 1 <= one.figures.records_validated <= 3
     assert one.figures.index_updated  # the summary's rows, not the whole index
     # a word no other record has, gone again: the one-typo lookup forgets it
     rewrite_page(page, lambda p: p.update(summary="A summary written a third time."))

@@ -25,6 +25,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from rdflib import Graph
+
 from graph.export.atomic import write_atomically
 from graph.export.formats import JSONLD, NQUADS, NTRIPLES, TRIG, TURTLE, Format
 from graph.store.base import StoredFile
@@ -80,13 +82,15 @@ def write_validation(folder: Path, report: ValidationReport) -> None:
     _write_turtle(folder / VALIDATION_TURTLE, report)
 
 
-def read_validation(folder: Path) -> ValidationReport | None:
-    """The report kept in ``folder``; None when the build was not validated."""
+def read_validation(folder: Path, shapes_graph: Graph | None = None
+                    ) -> ValidationReport | None:
+    """The report kept in ``folder`` (with the shapes it came from, each result's path as
+    they write it: ``ValidationReport.from_json``); None when the build was not validated."""
     path = folder / VALIDATION_JSON
     if not path.is_file():
         return None
     with path.open(encoding="utf-8") as handle:
-        return ValidationReport.from_json(json.load(handle))
+        return ValidationReport.from_json(json.load(handle), shapes_graph)
 
 
 def _write_turtle(path: Path, report: ValidationReport) -> None:

@@ -24,7 +24,8 @@ the base IRI, the reading limits); ``--full`` builds everything again.
    graphs of the records mapped now and of the records gone are replaced by what they now
    hold, the build graph's facts about the nodes they mention are derived again, the merge
    is mended, the counts are brought up to date from the statements about what changed, and
-   the search index around it (``graph.store.writing``); beside it, the state. Then the
+   the search index and the validation report around it (``graph.store.writing``); beside
+   it, the state. Then the
    manifest switches to it, as after a full build. Its dumps are written from its store when
    first asked for (``graph.store.files``).
 
@@ -72,13 +73,18 @@ class RebuildFigures:
     index_updated: bool = False
     """Whether the search index was the previous one updated (``graph.search.update``), not
     written whole."""
+    records_validated: int | None = None
+    """Record graphs validated again (every one when the previous build was not validated);
+    None without validating."""
     seconds: dict[str, float] = field(default_factory=dict)
 
     def summary(self) -> str:
+        validated = "" if self.records_validated is None else \
+            f"; records validated again: {self.records_validated:,}"
         return (f"incremental build: {self.records_read:,} of {self.records:,} records "
                 f"imported again, from {self.files_imported:,} of {self.files:,} files; "
                 f"unchanged records mapped again: {self.records_remapped:,}; graphs changed: "
-                f"{self.graphs_changed:,}")
+                f"{self.graphs_changed:,}{validated}")
 
 
 @dataclass(frozen=True)
@@ -104,8 +110,10 @@ def rebuild_store(folder: Path, paths: Sequence[Path], settings: Settings,
                   lock: BuildLock | None = None) -> Rebuilt | None:
     """Build the store in ``folder`` again from ``paths``, incrementally; None when the folder
     holds no store an incremental build can start from (then build it in full). With
-    ``validate``, the new graph is validated in full, graph by graph from the store, as
-    ``build_into`` does, and its report kept.
+    ``validate``, the new graph is validated and its report kept: what the change may touch
+    is checked again and every other result is the previous build's report's
+    (``ValidationSession.update_store``), or all of it, graph by graph from the store as
+    ``build_into`` does, when the previous build was not validated.
 
     The folder's build lock is held throughout (``graph.store.lock``): ``lock``, the
     caller's (who may then build in full under it when this answers None), or taken here
@@ -173,6 +181,7 @@ def _rebuild_into(next_generation: StoreUpdate, previous: _Previous, paths: Sequ
                                               validate, write)
     figures.graphs_changed = len(outcome.changed)
     figures.index_updated = outcome.index_updated
+    figures.records_validated = outcome.validated
     clock.lap("switch")
     return Rebuilt(result, switched, figures)
 

@@ -30,6 +30,8 @@ NAMED = BSH.NamedBenchmarkShape
 NAMED_LABEL = BSH["NamedBenchmarkShape-label"]
 IMPLEMENTED = frozenset({LINKED, FLAG, NAMED})
 """The cross-record shapes this module checks; the shapes files may mark no other."""
+RESULT_SHAPES = frozenset({LINKED, FLAG, NAMED_LABEL})
+"""The shapes its results name (``sh:sourceShape``): no record-by-record result names one."""
 
 Source = tuple[URIRef, Node | None]
 """Where facts come from: (a record graph, None), or (the build graph, one subject)."""

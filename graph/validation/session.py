@@ -6,9 +6,17 @@ the terms it uses), the ontology graph once, and the cross-record shapes once ov
 everything. ``update(quads)`` replaces some graphs and re-checks only them, the records
 whose build facts changed, and the cross-record results of the nodes they touch: about
 the cost of one record.
+
+``validate_store`` and ``update_store`` do the same for a build's store, where a session
+keeps nothing between builds (each build's writing process is new): the store holds the
+graphs, and the previous build's report holds the results. An incremental build re-checks
+the graphs that changed and those typing a benchmark a change mentions, and the
+cross-record shapes on the nodes a change mentions, from the store; every other result is
+the previous report's, which the same code and shapes made (``graph.store.state``'s
+fingerprint: another one is a full build).
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from functools import cache
 from typing import cast
 
@@ -16,13 +24,14 @@ import pyoxigraph as ox
 from rdflib import URIRef
 from rdflib.term import Node
 
+from graph.dataset.oxigraph import RdflibTerms, to_rdflib
 from graph.dataset.quads import Quad
 from graph.mapping.iris import Iris
-from graph.namespace import BENCH, ONTOLOGY_IRI
+from graph.namespace import BENCH, ONTOLOGY_IRI, RDF, RDFS
 from graph.ontology import ontology_graph
 from graph.settings import Settings, default_settings
 from graph.system.gc_pause import gc_paused
-from graph.validation.across import AcrossRecords
+from graph.validation.across import LINKS, RESULT_SHAPES, AcrossRecords, Source
 from graph.validation.batch import BatchValidator, Context, Unit
 from graph.validation.report import ValidationReport, ValidationResult
 from graph.validation.shapes import ShapeSet, bundled_shapes
@@ -30,6 +39,11 @@ from graph.validation.store import Triple
 from graph.validation.stream import StoreGraphs
 
 DEFAULT_BATCH = 100
+_TYPE, _BENCHMARK = ox.NamedNode(str(RDF.type)), ox.NamedNode(str(BENCH.Benchmark))
+_CATALOGUED, _LABEL = ox.NamedNode(str(BENCH.catalogued)), ox.NamedNode(str(RDFS.label))
+_SOURCE_FILE = ox.NamedNode(str(BENCH.sourceFile))
+_TO_NODE = tuple(ox.NamedNode(str(predicate)) for predicate in (BENCH.describes, *LINKS))
+"""The predicates whose objects a cross-record check reads."""
 
 
 class ValidationSession:
@@ -90,6 +104,81 @@ class ValidationSession:
             ontology = source.quads(ONTOLOGY_IRI) or None
             graphs = source.each(skip=frozenset({self.build_graph, ONTOLOGY_IRI}))
             return self._validate(build, ontology, graphs, keep=False)
+
+    def update_store(self, store: ox.Store, previous: ValidationReport,
+                     changed: Collection[URIRef], mentioned: Iterable[ox.NamedNode | ox.BlankNode],
+                     records: int) -> tuple[ValidationReport, int]:
+        """The report of ``store``, whose ``changed`` graphs (some now gone) are all that
+        differ from the store ``previous`` was made of, with ``mentioned`` the subjects and
+        objects of every statement removed or added (the build graph's too), and ``records``
+        the record graphs it now holds. Re-checked: the changed graphs still held, those that
+        type as a benchmark a node mentioned (its build facts may have changed), and the
+        cross-record shapes on the nodes mentioned, fed every graph with a fact about them;
+        every other result is ``previous``'s. The same report ``validate_store`` gives, and
+        how many graphs were checked again."""
+        with gc_paused():
+            source = StoreGraphs(store)
+            self._streamed = True
+            self._build.clear()
+            self._replace_build(_build_of(source.quads(self.build_graph)))
+            ontology = source.quads(ONTOLOGY_IRI)
+            triples = tuple((s, p, o) for s, p, o, _ in ontology) if ontology \
+                else _bundled_ontology()
+            self._validator = self._validator_for(triples)
+            nodes = [node for node in mentioned if isinstance(node, (ox.NamedNode, ox.BlankNode))]
+            skip = {self.build_graph, ONTOLOGY_IRI}
+            again = {graph for graph in changed if source.holds(graph)} | {
+                URIRef(quad.graph_name.value) for node in nodes
+                for quad in store.quads_for_pattern(node, _TYPE, _BENCHMARK)
+                if isinstance(quad.graph_name, ox.NamedNode)} - skip
+            self._results.clear()
+            units = []
+            for graph in sorted(again):
+                quads = source.quads(graph)
+                self._files[graph] = _source_file(quads)
+                units.append(Unit(graph, quads, self._files[graph]))
+            for start in range(0, len(units), self.batch_size):
+                self._check_units(units[start:start + self.batch_size])
+            touched = {to_rdflib(node) for node in nodes}
+            across = self._across_of(store, nodes)
+            redone = set(changed) | again
+            kept = [result for result in previous.results
+                    if not (result.focus_node in touched if result.shape in RESULT_SHAPES
+                            else result.record in redone)]
+            results = [*kept, *(r for rs in self._results.values() for r in rs),
+                       *across.recheck(touched)]
+            return ValidationReport.of(results, records, self.shapes.graph), len(again)
+
+    def _across_of(self, store: ox.Store, nodes: Iterable[ox.NamedNode | ox.BlankNode]
+                   ) -> AcrossRecords:
+        """The cross-record indexes fed what every source states of ``nodes`` that a check
+        reads: a type as a benchmark, a catalogued flag, a link or a ``describes`` to it, and,
+        of a node with any of those, its labels. (A node with none has no result whatever
+        its labels say: an organisation that thousands of records name costs nothing.)"""
+        terms = RdflibTerms()
+        by_source: dict[Source, list[Quad]] = {}
+        for node in nodes:
+            found = [*store.quads_for_pattern(node, _TYPE, _BENCHMARK),
+                     *store.quads_for_pattern(node, _CATALOGUED, None),
+                     *(quad for predicate in _TO_NODE
+                       for quad in store.quads_for_pattern(None, predicate, node))]
+            if found:
+                found += store.quads_for_pattern(node, _LABEL, None)
+            for quad in found:
+                if not isinstance(quad.graph_name, ox.NamedNode) or \
+                        quad.graph_name.value == str(ONTOLOGY_IRI):
+                    continue
+                name = URIRef(quad.graph_name.value)
+                key: Source = (name, to_rdflib(node)) if name == self.build_graph else (name, None)
+                by_source.setdefault(key, []).extend(terms.quads([quad], name))
+        across = AcrossRecords(self.shapes, self._files.get)
+        for key, quads in by_source.items():
+            record, subject = key
+            if subject is None and record not in self._files:
+                self._files[record] = _source_file(terms.quads(store.quads_for_pattern(
+                    None, _SOURCE_FILE, None, ox.NamedNode(record)), record))
+            across.set_source(key, quads)
+        return across
 
     def _validate(self, build: dict[Node, list[tuple[Node, Node]]], ontology: list[Quad] | None,
                   graphs: Iterable[tuple[URIRef, list[Quad]]], keep: bool) -> ValidationReport:

@@ -35,14 +35,18 @@ class StoreGraphs:
     def __init__(self, store: ox.Store) -> None:
         self._store = store
         self._terms = RdflibTerms()
-        # a graph is named by an IRI in a build's store: a blank node names no record
-        named = sorted(graph.value for graph in store.named_graphs()
-                       if isinstance(graph, ox.NamedNode))
-        self._names = [iri(name) for name in named]
 
     def names(self) -> list[URIRef]:
         """Every named graph of the store, in the order of their names."""
-        return list(self._names)
+        # a graph is named by an IRI in a build's store: a blank node names no record
+        named = sorted(graph.value for graph in self._store.named_graphs()
+                       if isinstance(graph, ox.NamedNode))
+        return [iri(name) for name in named]
+
+    def holds(self, graph: URIRef) -> bool:
+        """Whether the store holds a statement in ``graph``."""
+        statements = self._store.quads_for_pattern(None, None, None, ox.NamedNode(graph))
+        return next(statements, None) is not None
 
     def quads(self, graph: URIRef) -> list[Quad]:
         """The quads of ``graph`` (none for a graph the store lacks)."""
@@ -51,6 +55,6 @@ class StoreGraphs:
 
     def each(self, skip: frozenset[URIRef] = frozenset()) -> Iterator[tuple[URIRef, list[Quad]]]:
         """Every graph but those in ``skip`` with its quads, one at a time."""
-        for graph in self._names:
+        for graph in self.names():
             if graph not in skip:
                 yield graph, self.quads(graph)
