@@ -1,9 +1,8 @@
 """A build's store read graph by graph, for a validation that keeps no graph once checked.
 
-``ValidationSession.validate(quads)`` keeps every graph's rdflib quads, so that ``update``
-can check them again: at 100,000 records that is 13 million quad tuples, more than a
-gigabyte. A build checked once (``benchgraph build --store``, ``push``) needs none of that:
-``StoreGraphs`` reads the build's pyoxigraph store, where each record, the build graph and
+The rdflib quads of a whole catalog are 13 million quad tuples at 100,000 records, more than
+a gigabyte. A build's validation needs none of that at once: ``StoreGraphs`` reads the
+build's pyoxigraph store, where each record, the build graph and
 the ontology are named graphs, and makes a graph's rdflib quads only when it is asked for
 (``graph.dataset.oxigraph.RdflibTerms``). The caller drops them after checking, so only a
 batch lives at a time. The default graph (the merge of the named ones, in a build's store)

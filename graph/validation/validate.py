@@ -5,9 +5,8 @@
 
 Every named graph is checked on its own (a record, with the build's facts about its
 nodes and the ontology with its vocabularies); the shapes marked ``bsh:checkedAcrossRecords``
-are checked once over everything. ``ValidationSession`` keeps the data and results of
-one validation and re-checks only what an ``update`` changes. The implementation is in
-``graph/validation/``.
+are checked once over everything. After an incremental build, ``ValidationSession.update_store``
+re-checks only what the change may touch. The implementation is in ``graph/validation/``.
 """
 
 from collections.abc import Iterable
