@@ -4,12 +4,10 @@ load) measure.
     python -m perf.served_store build CATALOG STORE      # the phase, in a fresh process
 
 Built once per catalog in a run, in a child process, the way ``benchgraph build CATALOG
---store oxigraph:DIR`` builds it: loaded and mapped apart (``graph.build.apart``), the
-validation streamed graph by graph (``build_into(validate=True)``), the state kept, the
-table let go of before the load. The four sections then share it. Each
-used to build its own with the whole catalog's rdflib quads made for validation: three
-builds where one does, and at 100,000 records each would have held about 8 GB
-(perf/decisions/perf-all-sizes.md).
+--store oxigraph:DIR`` builds it: the records read, then streamed into the writing process
+(``graph.store.kinds.build_into``), which loads them, derives the build graph, validates the
+graph from the store and writes the search index; the state kept for an incremental build.
+The four sections then share it: at 100,000 records one build takes many minutes.
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ from graph.store.manifest import (
 )
 from graph.store.manifest import write_manifest as _write_manifest
 from graph.store.space import NO_SPACE_ERRNOS, NoSpace, reported_when_full
-from graph.store.writing import NO_SPACE, READY, LoadHeader, Outcome, UpdateHeader
+from graph.store.writing import NO_SPACE, READY, LoadHeader, Outcome, StoreUse, UpdateHeader
 from graph.system.libc import libc_function
 
 if TYPE_CHECKING:  # imported by a build: a store folder is opened without them
@@ -112,8 +112,9 @@ def _build_store(folder: Path, records: Read, facts: BuildFacts, validate: bool,
     loading = folder / loading_name(generation)
     try:
         loading.mkdir()
-        result, outcome = _load(loading, records, facts.base,
-                                LoadHeader([], validate, served=served), state)
+        use: StoreUse = "served" if served else "read_once"
+        result, outcome = _load(loading, records, facts.base, LoadHeader([], validate, use=use),
+                                state)
     except BaseException:
         shutil.rmtree(loading, ignore_errors=True)
         raise
@@ -133,7 +134,7 @@ def build_files(folder: Path, records: Read, base: str, *, dump: Format | None =
         shapes_readable()
     with reported_when_full(folder.parent):
         return _load(folder, records, base, LoadHeader(
-            [], validate, kept=False, dump=None if dump is None else dump.name))
+            [], validate, use="not_kept", dump=None if dump is None else dump.name))
 
 
 def _load(path: Path, records: Read, base: str, header: LoadHeader,

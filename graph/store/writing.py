@@ -6,7 +6,7 @@ process that ever opens a store for writing.
   N-Quads, each statement followed by its triple in the default graph, which holds their
   merge (the loader keeps a repeated line once). The build graph is then derived from the
   record graphs it holds (``graph.build.derived``). A store that is not kept (the header's
-  ``kept``: ``benchgraph build -o``, ``validate``) is held in memory while it is small, where
+  ``use``: ``benchgraph build -o``, ``validate``) is held in memory while it is small, where
   it loads and reads several times faster than on disk, and only the files the header asks
   for (a dump, the report) are written into PATH.
 - ``python -m graph.store.writing update PATH PREVIOUS BASE``: the store at PATH is made a
@@ -59,7 +59,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TypeVar
 
 import pyoxigraph as ox
 
@@ -68,6 +68,7 @@ if TYPE_CHECKING:  # imported once the store is written: see the module
     from graph.export.formats import Format
 
 READY = b"ready\n"
+StoreUse = Literal["served", "read_once", "not_kept"]
 _Header = TypeVar("_Header", bound="Header")
 NO_SPACE = 3
 """The exit code of a process that found the disk full."""
@@ -100,13 +101,12 @@ class LoadHeader(Header):
 
     derive: bool = True
     """Whether to derive the build graph (not when the input holds it already)."""
-    served: bool = True
-    """Whether the store will be served, hence compacted and given its search index (not a
-    store read once and removed: ``push``)."""
-    kept: bool = True
-    """Whether the store is kept in PATH. A store that is not (``benchgraph build -o``,
-    ``validate``) is held in memory while it has at most ``MEMORY_STATEMENTS`` statements,
-    and only the files asked for are written into PATH: the dump, the report."""
+    use: StoreUse = "served"
+    """What becomes of the store: ``served``, kept in PATH, compacted and given its search
+    index; ``read_once``, kept in PATH until it is read once and removed (``push``); or
+    ``not_kept`` (``benchgraph build -o``, ``validate``): held in memory while it has at most
+    ``MEMORY_STATEMENTS`` statements, and only the files asked for (the dump, the report)
+    are written into PATH."""
     dump: str | None = None
     """The name of a format to write the whole graph in, into PATH
     (``graph.store.files.dump_name``)."""
@@ -156,17 +156,18 @@ def _header(stream: BinaryIO, kind: type[_Header]) -> _Header:
 
 def load(path: str, base: str) -> None:
     header = _header(sys.stdin.buffer, LoadHeader)
-    store = ox.Store(path) if header.kept else ox.Store()
+    kept = header.use != "not_kept"
+    store = ox.Store(path) if kept else ox.Store()
     Path(path).mkdir(exist_ok=True)
     _ready()
-    store, in_memory = _loaded(store, not header.kept, path, sys.stdin.buffer)
+    store, in_memory = _loaded(store, not kept, path, sys.stdin.buffer)
     if header.derive:
         from graph.build.derived import add_derived
         from graph.mapping.iris import Iris
 
         add_derived(store, ox.NamedNode(Iris(base).build()), frozenset(header.catalogued))
     store.flush()
-    served = header.served and header.kept
+    served = header.use == "served"
     if served:
         store.optimize()
     from graph.build.stats import graph_stats, statement_counts
