@@ -72,7 +72,8 @@ class Measurement:
         return max(run.peak_rss_bytes for run in self.runs) / 2**20
 
     def detail_median(self, key: str) -> float | None:
-        values = [float(run.detail[key]) for run in self.runs if key in run.detail]
+        values = [float(run.detail[key]) for run in self.runs
+                  if run.detail.get(key) is not None]
         return statistics.median(values) if values else None
 
     def as_json(self) -> dict[str, Any]:
