@@ -13,14 +13,14 @@ mentions, from the store; every other result is the previous report's, which the
 and shapes made (``graph.store.state``'s fingerprint: another one is a full build).
 """
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 
 import pyoxigraph as ox
 from rdflib import URIRef
 from rdflib.term import Node
 
-from graph.dataset.oxigraph import RdflibTerms, to_rdflib
+from graph.dataset.oxigraph import RdflibTerms, to_oxigraph, to_rdflib
 from graph.dataset.quads import Quad
 from graph.mapping.iris import Iris
 from graph.namespace import BENCH, ONTOLOGY_IRI, RDF, RDFS
@@ -50,7 +50,9 @@ class ValidationSession:
         self.shapes = shapes or bundled_shapes()
         self.build_graph = Iris((settings or default_settings()).base).build()
         self.batch_size = max(1, batch_size)
-        self._build: dict[Node, list[tuple[Node, Node]]] = {}
+        self._build: Mapping[Node, list[tuple[Node, Node]]] = {}
+        """The build graph's facts by subject: all of them, or those of a store read when
+        asked for (an update reads a few)."""
         self._files: dict[URIRef, str | None] = {}
 
     def validate(self, quads: Iterable[Quad]) -> ValidationReport:
@@ -91,7 +93,7 @@ class ValidationSession:
         graphs were checked again."""
         with gc_paused():
             source = StoreGraphs(store)
-            self._build = _build_of(source.quads(self.build_graph))
+            self._build = _BuildFactsIn(store, self.build_graph)
             validator = self._validator_for(_triples(source.quads(ONTOLOGY_IRI)))
             nodes = list(mentioned)
             again = {graph for graph in changed if source.holds(graph)} | {
@@ -182,6 +184,32 @@ class ValidationSession:
 
     def _validator_for(self, ontology: Sequence[Triple]) -> BatchValidator:
         return BatchValidator(self.shapes, Context.of(ontology, self._build_facts))
+
+
+class _BuildFactsIn(Mapping[Node, list[tuple[Node, Node]]]):
+    """The build graph's facts about each subject, read from ``store`` when first asked for,
+    in ``_build_of``'s order."""
+
+    def __init__(self, store: ox.Store, graph: URIRef) -> None:
+        self._store, self._graph = store, ox.NamedNode(graph)
+        self._read: dict[Node, list[tuple[Node, Node]]] = {}
+        self._terms = RdflibTerms()
+
+    def __getitem__(self, subject: Node) -> list[tuple[Node, Node]]:
+        found = self._read.get(subject)
+        if found is None:
+            term = to_oxigraph(subject)
+            statements = [] if isinstance(term, ox.Literal) else \
+                self._store.quads_for_pattern(term, None, None, self._graph)
+            quads = self._terms.quads(statements, URIRef(self._graph.value))
+            found = self._read[subject] = _build_of(quads).get(subject, [])
+        return found
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self._read)
+
+    def __len__(self) -> int:
+        return len(self._read)
 
 
 def _triples(ontology: Sequence[Quad] | None) -> Sequence[Triple]:
