@@ -13,7 +13,8 @@ waitress with its default threads, and query processes; the figures are what a
 client on this machine waits,
 from sending a request on a kept-alive connection to the last byte of the answer, one request
 at a time (latency, not throughput). The first request of each kind (cold: a worker's first report
-read, the ontology's counts) is shown apart. Each page kind is asked ``--page-requests`` times after
+read, the ontology's counts; a dump's, until it is written, asked again while the server
+answers 503) is shown apart. Each page kind is asked ``--page-requests`` times after
 a few untimed warm-up requests, over several nodes of its kind where there are several:
 
 - a benchmark page (50 catalogued benchmarks in turn); an organisation page (the one that
@@ -45,6 +46,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from graph.settings import DEFAULT_BASE
+from graph.store.errors import RETRY_AFTER
 from perf.common import Headline, PerfError, SectionReport, table
 from perf.common import progress as say
 from perf.served_store import describe, served_store
@@ -57,6 +59,9 @@ P50_TARGET_MS = 30.0
 P99_TARGET_MS = 300.0
 """For every page."""
 WARM_UP = 5
+PREPARING_SECONDS = 1800.0
+"""How long a page still being made (a 503: a dump at first) is asked for again, at most;
+the first request's time is until it is served."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -116,7 +121,15 @@ def _time_pages(client: _Client, blueprints: set[str], requests: int
         addresses = kind.addresses(client)
         say(f"pages: {kind.name}: {requests} requests over {len(addresses)} address(es), "
             f"e.g. {addresses[0]}")
-        timings, size, first = client.time(addresses, requests)
+        try:
+            timings, size, first = client.time(addresses, requests)
+        except (OSError, PerfError) as error:  # a timeout among them: the other kinds go on
+            reason = f"failed: {error or type(error).__name__}"
+            rows.append([kind.name, reason[:60], "", "", "", "", addresses[0][:48], "MISSED"])
+            pages[kind.name] = {"available": True, "failed": reason, "met": False,
+                                "download": kind.download, "example": addresses[0]}
+            client.connection.close()  # the next request connects again
+            continue
         p50, p99 = _percentile(timings, 50), _percentile(timings, 99)
         target = P50_TARGET_MS if kind.name == "benchmark page" else None
         met = None if kind.download else (
@@ -145,7 +158,7 @@ def headline(data: dict[str, Any]) -> Headline:
     return {f"{name} (p50 / p99 ms), {STORE_LABELS[kind]}":
             f"{page['p50_ms']:.1f} / {page['p99_ms']:.1f}"
             for kind, pages in pages_by_store(data).items()
-            for name, page in pages.items() if page["available"]}
+            for name, page in pages.items() if page["available"] and "failed" not in page}
 
 
 def _percentile(values: Sequence[float], percent: float) -> float:
@@ -167,9 +180,13 @@ class _Client(Client):
         size, first = 0, 0.0
         for index in range(WARM_UP):
             started = time.perf_counter()
-            status, read = self.get_size(addresses[index % len(addresses)])
+            address = addresses[index % len(addresses)]
+            status, read = self.get_size(address)
+            while status == 503 and time.perf_counter() - started < PREPARING_SECONDS:
+                time.sleep(RETRY_AFTER)  # being made (a dump at first): asked again, as told
+                status, read = self.get_size(address)
             if status != 200:
-                raise PerfError(f"{addresses[index % len(addresses)]} answered {status}")
+                raise PerfError(f"{address} answered {status}")
             if not size:
                 size, first = read, (time.perf_counter() - started) * 1000
         timings = []

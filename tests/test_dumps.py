@@ -2,6 +2,7 @@
 holds them, written from the store when first asked for, kept in its generation folder and
 streamed from there with their headers."""
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -170,3 +171,40 @@ def test_a_store_of_the_earlier_format_is_refused(
     manifest.write_text(manifest.read_text().replace('"format": 2', '"format": 1'))
     with pytest.raises(StoreError, match="another version"):
         read_manifest(folder)
+
+
+def test_a_dump_still_being_written_is_a_503_and_the_server_answers_meanwhile(
+    tmp_path: Path, seed_build: GraphInMemory, settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A request waits for a dump being written only ``DUMP_WAIT`` seconds (a large graph's
+    takes minutes): then it is told to come back, holding no server thread, and one process
+    goes on writing it, whoever asks meanwhile."""
+    from graph.store import files, following
+
+    monkeypatch.setattr(following, "DUMP_WAIT", 0.0)
+    started = []
+    start = files.DumpWriting.start.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[files.DumpWriting], *args: object) -> files.DumpWriting:
+        started.append(args)
+        return start(cls, *args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(files.DumpWriting, "start", classmethod(counted))
+    build_into(tmp_path / "store", seed_build.records, settings)
+    store = open_store(StoreSpec.parse(f"oxigraph:{tmp_path / 'store'}"), settings)
+    try:
+        client = create_app(settings, store).test_client()
+        first = client.get("/dump.nt", headers={"Accept": "application/json"})
+        assert first.status_code == 503 and first.headers["Retry-After"] == "5"
+        assert "being written" in first.get_json()["error"]["message"]
+        assert client.get("/", headers={"Accept": "text/html"}).status_code == 200
+        deadline = time.monotonic() + 60
+        while (answer := client.get("/dump.nt")).status_code == 503:
+            assert time.monotonic() < deadline, "the dump was never written"
+            time.sleep(0.05)
+        assert answer.status_code == 200 and len(started) == 1
+        assert as_held(answer.get_data(), SUFFIXES["nt"]) == as_held(
+            store.artefacts().dump(SUFFIXES["nt"]).path.read_bytes(), SUFFIXES["nt"])
+    finally:
+        store.close()

@@ -41,8 +41,8 @@ from graph.build.stats import GraphStats
 from graph.export.formats import Format
 from graph.store.artefacts import Artefacts
 from graph.store.base import BuildFacts, StoredFile
-from graph.store.errors import StoreError
-from graph.store.files import made_dump, read_validation
+from graph.store.errors import StoreError, StorePreparing
+from graph.store.files import DumpWriting, kept_dump, read_validation
 from graph.store.generations import Lease
 from graph.store.manifest import ManifestVersion, manifest_version
 from graph.store.process.executor import OnDisk
@@ -50,6 +50,8 @@ from graph.store.process.pool import QueryPool
 from graph.validation.report import ValidationReport
 
 log = logging.getLogger(__name__)
+DUMP_WAIT = 10.0
+"""Seconds a request waits for a dump being written before it is told to come back."""
 
 
 @dataclass(eq=False)
@@ -68,9 +70,10 @@ class Served:
     pool: QueryPool | None = None
     pool_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     dumps: dict[str, StoredFile] = field(default_factory=dict, repr=False)
+    writing: dict[str, DumpWriting] = field(default_factory=dict, repr=False)
+    """The dumps being written, by format."""
     dumps_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    """Held while a dump is found or made: a thread asking for one another is making waits
-    for it, rather than writing it again."""
+    """Guards ``dumps`` and ``writing``, never held while a dump is written."""
     spare: Path | None = None
     """This process's own folder for the dumps a generation folder it cannot write lacks."""
     users: int = 0
@@ -84,15 +87,38 @@ class Served:
         return OnDisk(self.path)
 
     def dump(self, fmt: Format) -> StoredFile:
-        """``fmt``'s dump, made now if it was not yet (``graph.store.files.made_dump``)."""
+        """``fmt``'s dump: the one made, else written now by its own process
+        (``graph.store.files.DumpWriting``) and waited for ``DUMP_WAIT`` seconds, in which a
+        small graph's is written; past them, ``StorePreparing`` (a 503 asking the client to
+        come back), so that no request holds a server thread for the minutes a large graph's
+        takes. One process writes each dump, whoever asks meanwhile."""
         with self.dumps_lock:
             found = self.dumps.get(fmt.name)
-            if found is None:
-                if self.spare is None:
-                    self.spare = Path(tempfile.mkdtemp(prefix="benchgraph-dumps-"))
-                found = made_dump(self.path, fmt, self.facts.base, self.spare)
-                self.dumps[fmt.name] = found
-            return found
+            if found is not None:
+                return found
+            if self.spare is None:
+                self.spare = Path(tempfile.mkdtemp(prefix="benchgraph-dumps-"))
+            writing = self.writing.get(fmt.name)
+            if writing is None:
+                found = kept_dump(self.path, fmt, self.spare)
+                if found is not None:
+                    self.dumps[fmt.name] = found
+                    return found
+                writing = self.writing[fmt.name] = DumpWriting.start(
+                    self.path, fmt, self.facts.base, self.spare)
+        try:
+            found = writing.done(DUMP_WAIT)
+        except StoreError:
+            with self.dumps_lock:  # the next request tries again
+                self.writing.pop(fmt.name, None)
+            raise
+        if found is None:
+            raise StorePreparing(f"the {fmt.name} dump of this graph is being written: ask "
+                                 "again in a few seconds")
+        with self.dumps_lock:
+            self.dumps[fmt.name] = found
+            self.writing.pop(fmt.name, None)
+        return found
 
     @cached_property
     def artefacts(self) -> Artefacts:
@@ -112,6 +138,10 @@ class Served:
         lease, self.lease = self.lease, None
         if lease is not None:
             lease.close()
+        with self.dumps_lock:
+            writing, self.writing = self.writing, {}
+        for unfinished in writing.values():
+            unfinished.stop()
         spare, self.spare = self.spare, None
         if spare is not None:
             shutil.rmtree(spare, ignore_errors=True)
