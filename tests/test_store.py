@@ -396,7 +396,7 @@ def test_manifest_records_written_by_hand_are_asdict() -> None:
 
     records = (RecordGraph("https://example.org/record/a", "a.json", "0" * 64),
                RecordGraph("https://example.org/record/b", "b/b.txt", "f" * 64))
-    stats = GraphStats(StatementCounts("triples", 2, 1, 0, 2), {}, {}, {}, {})
+    stats = GraphStats(StatementCounts("triples", 2, 1, 0, 2), {})
     manifest = disk.Manifest("generation-x", BuildFacts("https://example.org/", "2026-12-02",
                                                         records, ("bad.json",)),
                              stats, quads=3, triples=2)
