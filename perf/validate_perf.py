@@ -297,11 +297,9 @@ def phase_update(args: Sequence[str]) -> dict[str, Any]:
                 nquads = ox.serialize(version, format=ox.RdfFormat.N_QUADS)
                 assert nquads is not None
                 replaced = replace_graphs(store, header, nquads, settings.base)
-                nodes = [node for node in replaced.changed.mentioned
-                         if isinstance(node, (ox.NamedNode, ox.BlankNode))]
 
                 def change(before: Any = report, changed: Any = replaced.graphs,
-                           mentioned: Any = nodes) -> Any:
+                           mentioned: Any = replaced.changed.mentioned) -> Any:
                     return ValidationSession(settings).update_store(
                         store, before, {URIRef(name) for name in changed}, mentioned,
                         record_graphs)

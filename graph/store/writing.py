@@ -249,42 +249,40 @@ def update(path: str, previous: str, base: str) -> None:
     nquads = sys.stdin.buffer.read()
     store = ox.Store(path)
     replaced = replace_graphs(store, header, nquads, base)
+    records = count_record_graphs(store, base)
     stats = updated_stats(GraphStats.from_json(header.counts), replaced.was,
-                          about(store, replaced.subjects), count_record_graphs(store, base),
-                          base)
+                          about(store, replaced.subjects), records, base)
     store.flush()
     updated = update_index(Path(path) / INDEX_FILE, Path(previous) / INDEX_FILE, store, base,
                            replaced.changed.mentioned)
-    validated = _revalidated(header, store, path, previous, replaced, base) \
+    validated = _revalidated(store, path, previous, replaced, records, base) \
         if header.validate else None
     _done(Outcome(stats.to_json(), replaced.changed.quads, replaced.changed.triples,
                   sorted(replaced.graphs), updated, validated=validated))
 
 
-def _revalidated(header: UpdateHeader, store: ox.Store, path: str, previous: str,
-                 replaced: Replaced, base: str) -> int:
+def _revalidated(store: ox.Store, path: str, previous: str, replaced: Replaced, records: int,
+                 base: str) -> int:
     """The graph validated after an update, and its report written at ``path``: from the
     report of the store at ``previous``, re-checking only what the update may have changed
     (``ValidationSession.update_store``); in full when ``previous`` kept no report (it was
-    built without validating). How many record graphs were checked."""
+    built without validating); ``records`` is how many record graphs the store holds. How many
+    record graphs were checked."""
     from rdflib import URIRef
 
-    from graph.build.stats import count_record_graphs
     from graph.settings import Settings
     from graph.store.files import read_validation, write_validation
     from graph.validation.validate import ValidationSession
 
     session = ValidationSession(Settings(base=base))
-    records = count_record_graphs(store, base)
     before = read_validation(Path(previous), session.shapes.graph)
     if before is None:
         report = session.validate_store(store)
         checked = report.records_checked
     else:
-        nodes = (node for node in replaced.changed.mentioned
-                 if isinstance(node, (ox.NamedNode, ox.BlankNode)))
         report, checked = session.update_store(
-            store, before, {URIRef(graph) for graph in replaced.graphs}, nodes, records)
+            store, before, {URIRef(graph) for graph in replaced.graphs},
+            replaced.changed.mentioned, records)
     write_validation(Path(path), report)
     return checked
 

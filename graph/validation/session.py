@@ -13,7 +13,7 @@ mentions, from the store; every other result is the previous report's, which the
 and shapes made (``graph.store.state``'s fingerprint: another one is a full build).
 """
 
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import cache
 
 import pyoxigraph as ox
@@ -35,6 +35,7 @@ from graph.validation.store import Triple
 from graph.validation.stream import StoreGraphs
 
 DEFAULT_BATCH = 100
+Term = ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple
 _TYPE, _BENCHMARK = ox.NamedNode(str(RDF.type)), ox.NamedNode(str(BENCH.Benchmark))
 _CATALOGUED, _LABEL = ox.NamedNode(str(BENCH.catalogued)), ox.NamedNode(str(RDFS.label))
 _SOURCE_FILE = ox.NamedNode(str(BENCH.sourceFile))
@@ -50,9 +51,9 @@ class ValidationSession:
         self.shapes = shapes or bundled_shapes()
         self.build_graph = Iris((settings or default_settings()).base).build()
         self.batch_size = max(1, batch_size)
-        self._build: Mapping[Node, list[tuple[Node, Node]]] = {}
-        """The build graph's facts by subject: all of them, or those of a store read when
-        asked for (an update reads a few)."""
+        self._facts_of: Callable[[Node], Sequence[tuple[Node, Node]]] = lambda node: ()
+        """The build graph's facts about a subject: from all of them, held, or read from a
+        store when asked for (an update reads a few)."""
         self._files: dict[URIRef, str | None] = {}
 
     def validate(self, quads: Iterable[Quad]) -> ValidationReport:
@@ -81,11 +82,12 @@ class ValidationSession:
             return self._validate(build, ontology, graphs)
 
     def update_store(self, store: ox.Store, previous: ValidationReport,
-                     changed: Collection[URIRef], mentioned: Iterable[ox.NamedNode | ox.BlankNode],
-                     records: int) -> tuple[ValidationReport, int]:
+                     changed: Collection[URIRef], mentioned: Iterable[Term], records: int
+                     ) -> tuple[ValidationReport, int]:
         """The report of ``store``, whose ``changed`` graphs (some now gone) are all that
         differ from the store ``previous`` was made of, with ``mentioned`` the subjects and
-        objects of every statement removed or added (the build graph's too), and ``records``
+        objects of every statement removed or added (the build graph's too: its literals are
+        passed over), and ``records``
         the record graphs it now holds. Re-checked: the changed graphs still held, those that
         type as a benchmark a node mentioned (its build facts may have changed), and the
         cross-record shapes on the nodes mentioned, fed every fact about them; every other
@@ -93,9 +95,9 @@ class ValidationSession:
         graphs were checked again."""
         with gc_paused():
             source = StoreGraphs(store)
-            self._build = _BuildFactsIn(store, self.build_graph)
+            self._facts_of = _BuildFactsIn(store, self.build_graph)
             validator = self._validator_for(_triples(source.quads(ONTOLOGY_IRI)))
-            nodes = list(mentioned)
+            nodes = [node for node in mentioned if isinstance(node, (ox.NamedNode, ox.BlankNode))]
             again = {graph for graph in changed if source.holds(graph)} | {
                 URIRef(quad.graph_name.value) for node in nodes
                 for quad in store.quads_for_pattern(node, _TYPE, _BENCHMARK)
@@ -114,7 +116,7 @@ class ValidationSession:
 
     def _validate(self, build: dict[Node, list[tuple[Node, Node]]], ontology: list[Quad] | None,
                   graphs: Iterable[tuple[URIRef, list[Quad]]]) -> ValidationReport:
-        self._build = build
+        self._facts_of = lambda node: build.get(node, ())
         triples = _triples(ontology)
         validator = self._validator_for(triples)
         results = validator.validate_graph(ONTOLOGY_IRI, triples)
@@ -180,13 +182,13 @@ class ValidationSession:
         return across
 
     def _build_facts(self, node: Node) -> Sequence[tuple[Node, Node]]:
-        return self._build.get(node, ())
+        return self._facts_of(node)
 
     def _validator_for(self, ontology: Sequence[Triple]) -> BatchValidator:
         return BatchValidator(self.shapes, Context.of(ontology, self._build_facts))
 
 
-class _BuildFactsIn(Mapping[Node, list[tuple[Node, Node]]]):
+class _BuildFactsIn:
     """The build graph's facts about each subject, read from ``store`` when first asked for,
     in ``_build_of``'s order."""
 
@@ -195,7 +197,7 @@ class _BuildFactsIn(Mapping[Node, list[tuple[Node, Node]]]):
         self._read: dict[Node, list[tuple[Node, Node]]] = {}
         self._terms = RdflibTerms()
 
-    def __getitem__(self, subject: Node) -> list[tuple[Node, Node]]:
+    def __call__(self, subject: Node) -> list[tuple[Node, Node]]:
         found = self._read.get(subject)
         if found is None:
             term = to_oxigraph(subject)
@@ -204,12 +206,6 @@ class _BuildFactsIn(Mapping[Node, list[tuple[Node, Node]]]):
             quads = self._terms.quads(statements, URIRef(self._graph.value))
             found = self._read[subject] = _build_of(quads).get(subject, [])
         return found
-
-    def __iter__(self) -> Iterator[Node]:
-        return iter(self._read)
-
-    def __len__(self) -> int:
-        return len(self._read)
 
 
 def _triples(ontology: Sequence[Quad] | None) -> Sequence[Triple]:
