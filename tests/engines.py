@@ -185,26 +185,49 @@ def _configure_virtuoso(location: Path) -> tuple[int, int]:
 
 
 def _virtuoso_template() -> Path:
-    """A fresh Virtuoso database, made once, shut down clean: what each server copies."""
+    """A fresh Virtuoso database, made once, shut down clean: what each server copies.
+
+    Made on fresh ports again when its SQL port never takes a connection: another worker's
+    server may take a port between ``free_port`` and Virtuoso's bind, and then the HTTP port
+    that answered may not be this Virtuoso's at all."""
     if _template:
         return _template[0]
-    [isql] = require(VIRTUOSO_ISQL)
     folder = Path(tempfile.mkdtemp(prefix="benchgraph-virtuoso-"))
     atexit.register(shutil.rmtree, folder, True)
-    sql, http = _configure_virtuoso(folder)
-    process = _start_virtuoso(folder)
-    try:
-        wait_until_answering(f"http://127.0.0.1:{http}/sparql", process, seconds=120)
-        subprocess.run([isql, str(sql), "dba", "dba",
-                        "exec=GRANT SPARQL_UPDATE TO \"SPARQL\"; checkpoint; shutdown;"],
-                       check=True, capture_output=True, timeout=60)
-        process.wait(60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    _template.append(folder)
-    return folder
+    failures: list[str] = []
+    for _ in range(3):
+        sql, http = _configure_virtuoso(folder)
+        process = _start_virtuoso(folder)
+        try:
+            wait_until_answering(f"http://127.0.0.1:{http}/sparql", process, seconds=120)
+            failure = _isql(sql, 'GRANT SPARQL_UPDATE TO "SPARQL"; checkpoint;')
+            if failure is None:
+                _isql(sql, "shutdown;")  # the server may drop the connection before it answers
+                process.wait(60)
+                _template.append(folder)
+                return folder
+            failures.append(failure)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    raise AssertionError("Virtuoso's template database was not made:\n" + "\n".join(failures))
+
+
+def _isql(port: int, statements: str, seconds: float = 20.0) -> str | None:
+    """Run ``statements`` through ``isql`` on the SQL ``port``, trying again while it cannot
+    connect: None once they ran, else what ``isql`` said last."""
+    [isql] = require(VIRTUOSO_ISQL)
+    deadline = time.monotonic() + seconds
+    while True:
+        done = subprocess.run([isql, str(port), "dba", "dba", f"exec={statements}"],
+                              capture_output=True, text=True, timeout=60)
+        if done.returncode == 0:
+            return None
+        said = f"isql exited {done.returncode}: {done.stdout.strip()} {done.stderr.strip()}"
+        if "Connect failed" not in said or time.monotonic() > deadline:
+            return said
+        time.sleep(0.5)
 
 
 @contextmanager
