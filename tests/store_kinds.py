@@ -23,6 +23,7 @@ import pytest
 from graph.build.graphs import GraphInMemory, build
 from graph.settings import Settings
 from graph.store.base import Store
+from graph.store.disk import Manifest
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.remote.engine import Engine
 from graph.store.remote.manifest import engine_for
@@ -87,14 +88,29 @@ def push_into(engine: RunningEngine, built: GraphInMemory, settings: Settings, *
         client.close()
 
 
+class LocalBuild(NamedTuple):
+    """A build in a local store folder, as ``benchgraph push`` reads it."""
+
+    generation: Path
+    manifest: Manifest
+
+
+@contextmanager
+def local_build(built: GraphInMemory, settings: Settings, *,
+                validate: bool = False) -> Iterator[LocalBuild]:
+    """``built`` built into a local store (validated too with ``validate``) for the block."""
+    with tempfile.TemporaryDirectory(prefix="benchgraph-test-push-") as folder:
+        manifest = build_into(Path(folder), built.records, settings, validate=validate,
+                              served=False)[1]
+        yield LocalBuild(Path(folder) / manifest.generation, manifest)
+
+
 def pushed(client: Engine, built: GraphInMemory, settings: Settings, *, validate: bool = False,
            progress: Progress | None = None) -> PushOutcome:
     """``built`` pushed by ``client``: built into a local store first (validated too with
     ``validate``), which the push reads, as ``benchgraph push`` does."""
-    with tempfile.TemporaryDirectory(prefix="benchgraph-test-push-") as folder:
-        manifest = build_into(Path(folder), built.records, settings, validate=validate,
-                              served=False)[1]
-        return push(client, Path(folder) / manifest.generation, manifest, progress)
+    with local_build(built, settings, validate=validate) as local:
+        return push(client, local.generation, local.manifest, progress)
 
 
 @contextmanager

@@ -20,22 +20,23 @@ import time
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
 
-from graph.build.graphs import GraphInMemory, build
+from graph.build.graphs import build
 from graph.settings import Settings
 from graph.store.remote import push as remote_push
 from graph.store.remote.client import Answer, Body, Client, Credentials, Endpoint
 from graph.store.remote.layout import PushManifest
 from graph.store.remote.manifest import engine_for, find_manifest
-from graph.store.remote.push import PushOutcome
+from graph.store.remote.push import PushOutcome, push
 from tests.engines import ENGINES, RunningEngine, oxigraph_server
 from tests.proxy import Proxy, proxy_to
-from tests.store_kinds import pushed
+from tests.store_kinds import LocalBuild, local_build
 from tests.system_tools import OXIGRAPH, needs
 from tests.test_push import BASE, RECORDS, REMOTE_KINDS, data, quads, settings_for, write_catalog
 
@@ -91,11 +92,12 @@ def _half_then_death(body: Body) -> Callable[[], Iterable[bytes]]:
     return chunks
 
 
-def push_with(engine: RunningEngine, built: GraphInMemory, client: Client) -> PushOutcome:
-    settings = settings_for(engine)
-    remote = replace(engine_for(engine.query, settings), client=client)
+def push_with(engine: RunningEngine, local: LocalBuild, client: Client) -> PushOutcome:
+    """``local`` pushed into ``engine`` by ``client`` (the same local store for every push
+    of a version: a push only reads it)."""
+    remote = replace(engine_for(engine.query, settings_for(engine)), client=client)
     try:
-        return pushed(remote, built, settings)
+        return push(remote, local.generation, local.manifest)
     finally:
         remote.close()
 
@@ -127,7 +129,7 @@ class Clean:
     graphs: dict[str, str]
 
 
-def clean_push(folder: Path, built: GraphInMemory) -> Clean:
+def clean_push(folder: Path, built: LocalBuild) -> Clean:
     with oxigraph_server(folder) as fresh:
         push_with(fresh, built, DyingClient(None))
         return Clean(data(quads(fresh)), manifest_of(fresh).graphs)
@@ -150,15 +152,17 @@ def assert_whole(engine: RunningEngine, clean: Clean, where: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GraphInMemory]:
+def builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, LocalBuild]]:
     settings = Settings()
     folder = tmp_path_factory.mktemp("catalogs")
-    return {"old": build([write_catalog(folder / "old", OLD)], settings),
-            "new": build([write_catalog(folder / "new", NEW)], settings)}
+    with ExitStack() as stack:
+        yield {version: stack.enter_context(local_build(
+                   build([write_catalog(folder / version, records)], settings), settings))
+               for version, records in (("old", OLD), ("new", NEW))}
 
 
 @pytest.fixture(scope="module")
-def clean(builds: dict[str, GraphInMemory],
+def clean(builds: dict[str, LocalBuild],
           tmp_path_factory: pytest.TempPathFactory) -> dict[str, Clean]:
     folder = tmp_path_factory.mktemp("clean")
     return {version: clean_push(folder / version, built) for version, built in builds.items()}
@@ -167,7 +171,7 @@ def clean(builds: dict[str, GraphInMemory],
 @pytest.mark.parametrize("checkpoint", [1, 200])
 @pytest.mark.parametrize("cut", [False, True], ids=["between-requests", "mid-request"])
 def test_a_push_stopped_at_any_request_is_made_whole_by_the_next(
-        tmp_path: Path, builds: dict[str, GraphInMemory], clean: dict[str, Clean],
+        tmp_path: Path, builds: dict[str, LocalBuild], clean: dict[str, Clean],
         monkeypatch: pytest.MonkeyPatch, checkpoint: int, cut: bool) -> None:
     """``OLD`` pushed, then ``NEW`` pushed and stopped at its Nth request, for every N; then
     a push of ``NEW`` again, or of ``OLD`` again: each leaves what a clean push does."""
@@ -191,7 +195,7 @@ def test_a_push_stopped_at_any_request_is_made_whole_by_the_next(
 
 
 def test_the_push_after_one_stopped_says_what_it_removes(
-        tmp_path: Path, builds: dict[str, GraphInMemory], clean: dict[str, Clean]) -> None:
+        tmp_path: Path, builds: dict[str, LocalBuild], clean: dict[str, Clean]) -> None:
     """Stopped once every graph went, before the removed records' graphs were deleted: the
     next push of the same version removes them, and says so."""
     with oxigraph_server(tmp_path / "engine") as engine:
