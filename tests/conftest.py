@@ -89,13 +89,13 @@ def no_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 @pytest.fixture(scope="session", params=STORE_KINDS)
 def live_server(request: pytest.FixtureRequest, seed_build: GraphInMemory, settings: Settings,
                 tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """``benchgraph serve --port 0`` on the bundled catalog, one for the whole session on each
-    kind of store (memory; an oxigraph:DIR store built from it; a sparql: store over each
-    real engine it was pushed to): the protocol conformance tests and the client tests talk HTTP
-    to it."""
+    """``benchgraph serve --port 0`` on the seeds, one for the whole session on each kind of
+    store (memory; an oxigraph:DIR store built from them; a sparql: store over each real
+    engine they were pushed to): the protocol conformance tests and the client tests talk
+    HTTP to it."""
     kind: str = request.param
     if kind == "memory":
-        with serve() as server:
+        with serve(list(map(str, SEEDS))) as server:
             yield server
         return
     folder = tmp_path_factory.mktemp(f"served-{kind}")
