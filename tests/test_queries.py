@@ -15,7 +15,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from graph.build.graphs import build
+from graph.build.graphs import GraphInMemory, build
 from graph.namespace import BENCH_IRI
 from graph.resources import data_dir
 from graph.settings import Settings
@@ -911,12 +911,12 @@ def test_notes_go_and_the_query_stays() -> None:
 # -- the cross-walk on the bundled catalog -------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stores]:
-    """The bundled catalog in memory and in a store folder: the harnesses' real task names.
-    (The rule runs on every kind of store in ``test_the_crosswalk_on_every_store``.)"""
-    with both_stores([data_dir("catalog")], tmp_path_factory.mktemp("catalog"),
-                     "oxigraph") as pair:
-        yield pair
+def catalog(bundled_build: GraphInMemory, settings: Settings,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    """The bundled catalog: the harnesses' real task names. (The rule runs on every kind of
+    store in ``test_the_crosswalk_on_every_store``.)"""
+    with opened("memory", bundled_build, tmp_path_factory.mktemp("catalog"), settings) as store:
+        yield store
 
 
 CROSSWALK: dict[str, tuple[str, ...]] = {
@@ -942,8 +942,8 @@ CROSSWALK: dict[str, tuple[str, ...]] = {
 }
 
 
-def test_the_crosswalk_shows_each_benchmarks_own_task(catalog: Stores) -> None:
-    found = {row[0]: row[2:] for row in rows(run_both(catalog, "harness-crosswalk"))}
+def test_the_crosswalk_shows_each_benchmarks_own_task(catalog: Store) -> None:
+    found = {row[0]: row[2:] for row in rows(catalog.query(QUERIES["harness-crosswalk"].text))}
     assert {benchmark_id: found[benchmark_id] for benchmark_id in CROSSWALK} == CROSSWALK
 
 
@@ -974,7 +974,7 @@ def test_the_crosswalk_puts_a_catalog_pages_harness_key_first(tmp_path: Path) ->
     page = {"page": {"id": "arc", "name": "ARC", "harness": {"lm_eval": "arc_challenge"}}}
     (tmp_path / "arc.json").write_text(json.dumps(page), encoding="utf-8")
     store = open_store(StoreSpec.parse("memory"), Settings(),
-                       [tmp_path, data_dir("catalog") / "harnesses"])
+                       [tmp_path, data_dir("catalog") / "harnesses" / "lm_eval.json"])
     try:
         result = store.query(QUERIES["harness-crosswalk"].text)
     finally:
