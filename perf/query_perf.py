@@ -86,8 +86,6 @@ LOADS = {"store": "store folder built (shared)", "floor": "floor loaded",
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--queries", metavar="NAMES",
-                        help="comma-separated named queries to time (default: all)")
     parser.add_argument("--query-timeout", type=float, default=120.0, metavar="S",
                         help="stop one run of one query after S seconds (default 120)")
 

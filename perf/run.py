@@ -89,6 +89,9 @@ def _common_arguments(parser: argparse.ArgumentParser) -> None:
                              f"{DEFAULT_DEFECT_SHARE:g}, 0 for a catalog with none)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="times each phase runs; medians are reported (default 3)")
+    parser.add_argument("--queries", metavar="NAMES", default="",
+                        help="comma-separated named queries the query and startup sections "
+                        "time (default: all)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
     parser.add_argument("--keep", action="store_true",
                         help="keep the outputs the phases wrote (their folder is printed)")

@@ -7,7 +7,8 @@ The synthetic catalog is built into a validated store folder (untimed;
 ``--rounds`` times each, whole processes timed from the outside (``perf.common.run_process``:
 wall time and peak RSS):
 
-- ``benchgraph query NAME --store oxigraph:DIR`` for every named query (its parameters
+- ``benchgraph query NAME --store oxigraph:DIR`` for every named query (or those
+  ``--queries`` names; its parameters
   picked from the catalog, as the query section picks them), the table printed; beside it
   the floor, a Python that only imports pyoxigraph, opens the same generation read-only and
   reads every solution of the same text;
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
     generation = store / read_manifest(store).generation
     base = Settings().base
     data = ox.Store.read_only(str(generation))
-    asked = asked_queries(named_queries(""), parameters_of(data), base)
+    asked = asked_queries(named_queries(args.queries), parameters_of(data), base)
     del data
     figures: dict[str, Any] = {"records": args.records + args.directory_pages, "queries": {},
                                "serve": {}}

@@ -118,6 +118,8 @@ def test_all_at_each_size_leaves_out_the_sections_and_stores_it_is_told_to(
     for times in query["queries"].values():
         assert set(times) == {"rows", "disk floor", "disk", "engine", "remote"}
     assert query["queries"]["publishers"]["rows"] > 0  # counted on the store folder
+    # --queries: the named queries both sections time
+    assert list(saved["sections"]["startup"]["queries"]) == ["publishers", "gated-medhelm"]
     assert list(saved["sections"]["startup"]["serve"]) == [
         "benchgraph serve --store", "oxigraph serve-read-only"]
     row = next(line for line in done.stdout.splitlines()

@@ -23,7 +23,7 @@ def test_targets_runs_each_section_at_its_size_and_reads_every_target(tmp_path: 
     done = subprocess.run(
         [sys.executable, "-m", "perf.run", "targets", "--records", "40", "--rounds", "1",
          "--scale-no-floor", "--scale-seconds", "1", "--scale-clients", "1",
-         "--page-requests", "3", "--json", str(figures_file)],
+         "--page-requests", "3", "--queries", "publishers", "--json", str(figures_file)],
         cwd=ROOT, env={**os.environ, "TMPDIR": str(tmp_path)}, capture_output=True, text=True,
         timeout=900, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
