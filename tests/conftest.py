@@ -62,6 +62,16 @@ def bundled_build(settings: Settings) -> GraphInMemory:
 
 
 @pytest.fixture(scope="session")
+def bundled_store(bundled_build: GraphInMemory, settings: Settings) -> Iterator[Store]:
+    """The bundled catalog in a validated memory store, once per test process: what
+    ``benchgraph serve`` serves with no arguments. Read it, never change it."""
+    store = open_store(StoreSpec.parse("memory"), settings, built=bundled_build.records,
+                       validate=True)
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="session")
 def seed_store(seed_build: GraphInMemory, settings: Settings) -> Iterator[Store]:
     """The seeds in a memory store: what commands and pages query."""
     store = open_store(StoreSpec.parse("memory"), settings, built=seed_build.records)

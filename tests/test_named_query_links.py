@@ -13,10 +13,10 @@ import pytest
 from flask.testing import FlaskClient
 from markupsafe import escape
 
-from graph.resources import data_dir
 from graph.settings import Settings
 from graph.sparql.named import load_named_queries, parse_named_query
 from graph.sparql.unjudged import count_unjudged
+from graph.store.base import Store
 from graph.store.kinds import StoreSpec, limits_from, open_store
 from tests.seeds import SEEDS
 from web import create_app
@@ -58,9 +58,9 @@ def with_results() -> Iterator[FlaskClient]:
 
 
 @pytest.fixture(scope="module")
-def catalog() -> Iterator[FlaskClient]:
+def catalog(settings: Settings, bundled_store: Store) -> FlaskClient:
     """The bundled catalog: 37 MedHELM benchmarks, one of which states its access level."""
-    yield from client_of([data_dir("catalog")])
+    return create_app(settings, bundled_store, {"TESTING": True}).test_client()
 
 
 def page(client: FlaskClient, name: str, values: dict[str, str]) -> str:

@@ -18,6 +18,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from graph.settings import Settings
+from graph.store.base import Store
 from web import create_app
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
@@ -54,9 +55,9 @@ ADDRESSES = [(address, row) for row in ROWS for address in row.addresses]
 
 
 @pytest.fixture(scope="module")
-def client(settings: Settings) -> Iterator[FlaskClient]:
+def client(settings: Settings, bundled_store: Store) -> Iterator[FlaskClient]:
     """The app on the bundled catalog, as ``benchgraph serve`` runs it by default."""
-    yield create_app(settings, config={"TESTING": True}).test_client()
+    yield create_app(settings, bundled_store, {"TESTING": True}).test_client()
 
 
 def with_suffix(address: str, suffix: str) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from graph.build.graphs import GraphInMemory, build
+from graph.build.graphs import build
 from graph.namespace import BENCH_IRI
 from graph.resources import data_dir
 from graph.settings import Settings
@@ -910,15 +910,6 @@ def test_notes_go_and_the_query_stays() -> None:
 
 # -- the cross-walk on the bundled catalog -------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def catalog(bundled_build: GraphInMemory, settings: Settings,
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    """The bundled catalog: the harnesses' real task names. (The rule runs on every kind of
-    store in ``test_the_crosswalk_on_every_store``.)"""
-    with opened("memory", bundled_build, tmp_path_factory.mktemp("catalog"), settings) as store:
-        yield store
-
-
 CROSSWALK: dict[str, tuple[str, ...]] = {
     # id: helm, lm_eval, inspect_evals, opencompass, evalscope, lighteval, lmms_eval, bigbench.
     # The own task is the one named like the benchmark (mmlu, not stem; humaneval, not
@@ -942,8 +933,11 @@ CROSSWALK: dict[str, tuple[str, ...]] = {
 }
 
 
-def test_the_crosswalk_shows_each_benchmarks_own_task(catalog: Store) -> None:
-    found = {row[0]: row[2:] for row in rows(catalog.query(QUERIES["harness-crosswalk"].text))}
+def test_the_crosswalk_shows_each_benchmarks_own_task(bundled_store: Store) -> None:
+    """On the bundled catalog: the harnesses' real task names. (The rule runs on every kind
+    of store in ``test_the_crosswalk_on_every_store``.)"""
+    answer = bundled_store.query(QUERIES["harness-crosswalk"].text)
+    found = {row[0]: row[2:] for row in rows(answer)}
     assert {benchmark_id: found[benchmark_id] for benchmark_id in CROSSWALK} == CROSSWALK
 
 
