@@ -62,11 +62,21 @@ def bundled_build(settings: Settings) -> GraphInMemory:
 
 
 @pytest.fixture(scope="session")
-def bundled_store(bundled_build: GraphInMemory, settings: Settings) -> Iterator[Store]:
-    """The bundled catalog in a validated memory store, once per test process: what
-    ``benchgraph serve`` serves with no arguments. Read it, never change it."""
-    store = open_store(StoreSpec.parse("memory"), settings, built=bundled_build.records,
-                       validate=True)
+def bundled_folder(bundled_build: GraphInMemory, settings: Settings,
+                   tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled catalog in a validated store folder, once per test process: what
+    ``benchgraph serve`` serves with no arguments (its memory store is such a folder), and
+    what the commands that read the catalog without being about its loading open
+    (``--store oxigraph:DIR``). Read it, never change it."""
+    folder = tmp_path_factory.mktemp("bundled") / "store"
+    build_into(folder, bundled_build.records, settings, validate=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def bundled_store(bundled_folder: Path, settings: Settings) -> Iterator[Store]:
+    """``bundled_folder`` opened."""
+    store = open_store(StoreSpec("oxigraph", str(bundled_folder)), settings)
     yield store
     store.close()
 

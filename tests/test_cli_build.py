@@ -188,9 +188,9 @@ def test_stats_counts_classes_and_benchmarks_per_facet_value_with_those_not_stat
 
 
 def test_stats_of_the_bundled_catalog_show_every_harness_and_no_guessed_access(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], bundled_folder: Path,
 ) -> None:
-    assert main(["stats", "--format", "json"]) == 0
+    assert main(["stats", "--store", f"oxigraph:{bundled_folder}", "--format", "json"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert stats["per class"]["bench:Benchmark"] > 600
     facets = stats["benchmarks per facet"]

@@ -24,13 +24,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture(scope="module")
-def bundled(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """``--store oxigraph:DIR`` of the bundled catalog, built once: the queries that read the
-    bundled catalog without being about its loading (that is the default path's own test)
-    read it from a store instead of building the catalog again for each."""
-    folder = tmp_path_factory.mktemp("bundled") / "store"
-    assert main(["build", "--store", f"oxigraph:{folder}", "--no-validate"]) == 0
-    return ["--store", f"oxigraph:{folder}"]
+def bundled(bundled_folder: Path) -> list[str]:
+    """``--store oxigraph:DIR`` of the bundled catalog: the queries that read the bundled
+    catalog without being about its loading (that is the default path's own test) read it
+    from a store instead of building the catalog again for each."""
+    return ["--store", f"oxigraph:{bundled_folder}"]
 
 
 def data_lines(table: str) -> list[str]:

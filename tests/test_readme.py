@@ -7,11 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from graph.build.graphs import GraphInMemory
 from graph.cli import main, make_parser
 from graph.resources import data_dir
-from graph.settings import Settings
-from graph.store.kinds import build_into
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 
@@ -34,20 +31,13 @@ def test_the_readme_has_query_examples() -> None:
     assert EXAMPLES
 
 
-@pytest.fixture(scope="module")
-def bundled_store(bundled_build: GraphInMemory, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The bundled catalog in a store folder, built once: each example, run as written, would
-    otherwise build the whole catalog again in memory (the README's `BENCHGRAPH_STORE`)."""
-    folder = tmp_path_factory.mktemp("bundled") / "store"
-    build_into(folder, bundled_build.records, Settings())
-    return f"oxigraph:{folder}"
-
-
 @pytest.mark.parametrize("example", EXAMPLES)
-def test_every_query_example_runs(example: str, bundled_store: str,
+def test_every_query_example_runs(example: str, bundled_folder: Path,
                                   capsys: pytest.CaptureFixture[str],
                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("BENCHGRAPH_STORE", bundled_store)
+    """Each example as written, on the bundled catalog's store folder (the README's
+    ``BENCHGRAPH_STORE``): run as written, each would build the whole catalog again."""
+    monkeypatch.setenv("BENCHGRAPH_STORE", f"oxigraph:{bundled_folder}")
     argv = shlex.split(example)[1:]
     assert (data_dir("queries") / f"{argv[1]}.rq").is_file()
     assert main(argv) == 0
