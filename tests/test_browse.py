@@ -347,10 +347,15 @@ VIRTUOSO_PUSH = ("Virtuoso 7.2.5 refuses the PUT of the bundled catalog's push m
 
 @pytest.fixture(scope="module")
 def bundled(store_kind: str, settings: Settings, bundled_build: GraphInMemory,
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlaskClient]:
-    """A client of the bundled catalog (``catalog/``) in a store of each kind."""
+            bundled_store: Store, tmp_path_factory: pytest.TempPathFactory
+            ) -> Iterator[FlaskClient]:
+    """A client of the bundled catalog (``catalog/``) in a store of each kind (the memory
+    and folder kinds: the test process's store folder of it, which both are)."""
     if store_kind == "virtuoso":
         pytest.xfail(VIRTUOSO_PUSH)
+    if store_kind in ("memory", "oxigraph"):
+        yield create_app(settings, bundled_store, {"TESTING": True}).test_client()
+        return
     with opened(store_kind, bundled_build, tmp_path_factory.mktemp(f"bundled-{store_kind}"),
                 settings) as store:
         yield create_app(settings, store, {"TESTING": True}).test_client()
