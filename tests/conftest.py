@@ -5,6 +5,7 @@ names its catalog folders in ``CATALOG``, that catalog built, in a store of each
 (``store_kind``: memory, oxigraph:DIR, sparql: over a real engine), in an app and behind a
 client."""
 
+import fcntl
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -19,6 +20,7 @@ from graph.export import to_dataset
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.store.base import Store
+from graph.store.disk import MANIFEST
 from graph.store.kinds import StoreSpec, build_into, open_store
 from graph.store.local import LocalStore
 from tests.engines import ENGINES
@@ -62,14 +64,22 @@ def bundled_build(settings: Settings) -> GraphInMemory:
 
 
 @pytest.fixture(scope="session")
-def bundled_folder(bundled_build: GraphInMemory, settings: Settings,
+def bundled_folder(request: pytest.FixtureRequest, settings: Settings,
                    tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bundled catalog in a validated store folder, once per test process: what
-    ``benchgraph serve`` serves with no arguments (its memory store is such a folder), and
-    what the commands that read the catalog without being about its loading open
-    (``--store oxigraph:DIR``). Read it, never change it."""
-    folder = tmp_path_factory.mktemp("bundled") / "store"
-    build_into(folder, bundled_build.records, settings, validate=True)
+    """The bundled catalog in a validated store folder, built once a run: what ``benchgraph
+    serve`` serves with no arguments (its memory store is such a folder), and what the
+    commands that read the catalog without being about its loading open (``--store
+    oxigraph:DIR``). The workers of one run (pytest-xdist) share it, the first to ask
+    building it while the others wait: they only read it, as the processes of a server do.
+    Read it, never change it."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if base.name.startswith("popen-gw") else base  # the run's, or ours
+    folder = shared / "bundled-store"
+    with (shared / "bundled-store.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (folder / MANIFEST).is_file():
+            bundled: GraphInMemory = request.getfixturevalue("bundled_build")
+            build_into(folder, bundled.records, settings, validate=True)
     return folder
 
 
