@@ -801,6 +801,46 @@ def test_the_values_block_opens_the_where_clause(text: str, before_values: str) 
     assert bound == head + ' VALUES (?v) { ("a \\"quoted\\" } value") } ' + tail
 
 
+
+_SUB = "SELECT ?x WHERE { ?x ?p ?v { %s } }"
+
+
+@pytest.mark.parametrize(("sub_select", "bound_inside"), [
+    ("SELECT ?v WHERE { ?v ?q ?o }", True),
+    ("SELECT DISTINCT ?o ?v { ?v ?q ?o } ORDER BY ?o", True),  # no WHERE; ordered, not cut
+    ("SELECT ?v (COUNT(?o) AS ?n) WHERE { ?v ?q ?o } GROUP BY ?v", True),
+    ("SELECT ?v WHERE { ?v ?q ?o } LIMIT 3", False),  # other rows from fewer
+    ("SELECT ?v WHERE { ?v ?q ?o } OFFSET 1", False),
+    ("SELECT * WHERE { ?v ?q ?o }", False),  # what * projects is not read from the text
+    ("SELECT ?o WHERE { ?v ?q ?o }", False),  # ?v hidden in it: another variable
+    ("SELECT (?o AS ?w) WHERE { ?o ?q ?v }", False),
+    # a sub-SELECT inside one that hides ?v: its ?v is not the outer query's
+    ("SELECT ?o WHERE { { SELECT ?v ?o WHERE { ?v ?q ?o } } }", False),
+])
+def test_the_values_block_opens_a_sub_select_that_projects_the_variable(
+        sub_select: str, bound_inside: bool) -> None:
+    """The outer query's rows are the same either way; an engine evaluates a sub-SELECT
+    before any join, so bound inside it reads only the rows the value leaves."""
+    text = HEADER + _SUB % sub_select
+    query = parse_named_query(text, "q")
+    bound = with_values(query.text, "SELECT", {"v": ox.Literal("x")})
+    assert bound is not None
+    block = 'VALUES (?v) { ("x") }'
+    assert bound.startswith(HEADER + "SELECT ?x WHERE { " + block)
+    assert bound.count(block) == (2 if bound_inside else 1), bound
+    if bound_inside:
+        opened = bound.index(" { " + block, bound.index(block) + 1)
+        assert bound[:opened].rstrip().endswith(("WHERE", "?v", "?o"))
+    assert bound.replace(f" {block} ", "") == text
+
+
+def test_the_leaderboard_binds_its_benchmark_in_its_ranking_too() -> None:
+    """Its sub-SELECT of the results that beat a result ranks only the benchmark's."""
+    query = QUERIES["leaderboard"]
+    bound = with_values(query.text, "SELECT", bind_parameters(query, {"benchmark": "gsm8k"}, BASE))
+    assert bound is not None
+    assert bound.count(f"VALUES (?benchmark) {{ (<{BASE}benchmark/gsm8k>) }}") == 2
+
 # -- what a query could not judge (NAME.unjudged.rq) ------------------------------------------
 
 UNJUDGED: dict[str, tuple[str, str]] = {

@@ -1,8 +1,10 @@
 """How a query uses its variables, and whether its parameters keep the binding rule.
 
 The rule (also in ``graph.sparql.named``): a parameter ``NAME`` binds ``?NAME`` before the query
-runs, as a ``VALUES`` block opening the WHERE clause (join semantics, ``graph.sparql.query_text``).
-That gives the rows that putting the value in place of the variable would (what a parameter
+runs, as a ``VALUES`` block opening the WHERE clause (join semantics, ``graph.sparql.query_text``;
+the block also opens each sub-SELECT of the outermost query that projects ``?NAME``, which
+gives the same rows under this rule and spares the engine the rows of other values). That
+gives the rows that putting the value in place of the variable would (what a parameter
 means) only when
 
 - ``?NAME`` occurs in the outermost scope, not only inside a sub-SELECT that hides it;

@@ -25,7 +25,8 @@ level". Its parameters, if it declares any, are its query's, bound to the same v
 
 The binding rule (``graph.sparql.checks``; ``tests/test_queries.py`` holds every bundled query
 to it): a parameter ``NAME`` binds the variable ``?NAME`` to an RDF term before the query
-runs (a ``VALUES`` block opening the WHERE clause, ``graph.sparql.query_text``), so
+runs (a ``VALUES`` block opening the WHERE clause, and that of each sub-SELECT projecting
+``?NAME``: ``graph.sparql.query_text``), so
 
 - ``?NAME`` occurs in the query's outermost scope (not only inside a sub-SELECT that does not
   project it), and the query never assigns it itself (``BIND``, ``VALUES``, ``AS``);

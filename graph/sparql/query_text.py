@@ -10,13 +10,24 @@ semantics). The named queries keep the binding rule of ``graph.sparql.checks``, 
 that gives the rows substitution would. Each value is written in its N-Triples form by
 pyoxigraph, from a checked RDF term: never the user's text.
 
+The same block also opens the WHERE clause of each sub-SELECT of the outermost query (not
+one inside another sub-SELECT) that projects a bound variable as it is (not ``AS``) and has
+no LIMIT or OFFSET. An engine evaluates a sub-SELECT on its own, before any join, so without
+it the sub-SELECT reads the whole store however few rows the parameter leaves (the
+leaderboard's ranking of every result of every benchmark, for one benchmark's page:
+``perf/decisions/values-in-sub-selects.md``). The rows are the same: the outer block already
+keeps only rows whose variable holds a bound value, and a sub-SELECT's row with another
+value joins none of them (the binding rule forbids the query assigning the variable
+anywhere); a LIMIT or OFFSET would pick other rows from fewer, hence none there.
+
 Tokens: comments, strings and IRIs are skipped whole, and a keyword is a bare word (not part
 of a prefixed name such as ``ex:service``, a variable ``?service`` or a blank node label).
 """
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
 from itertools import accumulate, product
 from typing import Literal
 
@@ -159,17 +170,84 @@ def where_clause_start(text: str, form: QueryForm) -> int | None:
 def with_values(text: str, form: QueryForm,
                 bindings: Mapping[str, BindingValue]) -> str | None:
     """``text`` with ``VALUES (?a ?b) { (A B) ... }`` opening its WHERE clause, a row for each
-    combination of the values (one row where every variable has one term); None when the
-    query has no WHERE clause to bind in."""
+    combination of the values (one row where every variable has one term), and the same for
+    the variables each qualifying sub-SELECT projects (the module's docstring says which);
+    None when the query has no WHERE clause to bind in."""
     if not bindings:
         return text
     at = where_clause_start(text, form)
     if at is None:
         return None
-    names = " ".join(f"?{name}" for name in bindings)
-    choices = [value if isinstance(value, tuple) else (value,) for value in bindings.values()]
+    places = [(at, tuple(bindings)),
+              *_sub_select_places(text, at, frozenset(bindings))]
+    bound = text
+    for place, names in sorted(places, reverse=True):
+        bound = f"{bound[:place]} {_values_block(names, bindings)} {bound[place:]}"
+    return bound
+
+
+def _values_block(names: Sequence[str], bindings: Mapping[str, BindingValue]) -> str:
+    choices = [value if isinstance(value, tuple) else (value,)
+               for value in (bindings[name] for name in names)]
     rows = " ".join(f"({' '.join(map(str, row))})" for row in product(*choices))
-    return f"{text[:at]} VALUES ({names}) {{ {rows} }} {text[at:]}"
+    return f"VALUES ({' '.join(f'?{name}' for name in names)}) {{ {rows} }}"
+
+
+@lru_cache(maxsize=256)
+def _sub_select_places(text: str, start: int, names: frozenset[str]
+                       ) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """Where each sub-SELECT of the outermost query that projects some of ``names`` as they
+    are, with no LIMIT or OFFSET, opens its WHERE group (after ``start``, the outer one's),
+    and which of ``names`` it projects. Kept per text: a named query's is the same each time."""
+    tokens = [(match.lastgroup, match.group(), match) for match in _TOKEN.finditer(text, start)]
+    places: list[tuple[int, tuple[str, ...]]] = []
+    index = 0
+    while index < len(tokens):
+        kind, token, _ = tokens[index]
+        if kind == "word" and token.upper() == "SELECT":  # past its group: none nested in it
+            found, index = _sub_select(tokens, index, names)
+            if found is not None:
+                places.append(found)
+            continue
+        index += 1
+    return tuple(places)
+
+
+_Token = tuple[str | None, str, re.Match[str]]
+
+
+def _sub_select(tokens: list[_Token], index: int, names: frozenset[str]
+                ) -> tuple[tuple[int, tuple[str, ...]] | None, int]:
+    """The sub-SELECT whose keyword is ``tokens[index]``: where its
+    WHERE group opens and the ``names`` it projects as they are (None when none, or when it
+    has a LIMIT or OFFSET), and the index of the token after it."""
+    projected: list[str] = []
+    nested = 0  # brackets of the projection: ``(expr AS ?x)`` projects ?x assigned
+    index += 1
+    while index < len(tokens) and tokens[index][1] != "{":
+        kind, token, _ = tokens[index]
+        if kind == "bracket":
+            nested += 1 if token in "([" else -1
+        elif kind == "word" and nested == 0 and token[:1] in "?$" and token[1:] in names:
+            projected.append(token[1:])
+        index += 1
+    if index == len(tokens):
+        return None, index
+    opens = tokens[index][2].end()
+    level = 0  # the sub-SELECT's WHERE group, then its modifiers, until its enclosing brace
+    modifiers: set[str] = set()
+    while index < len(tokens):
+        kind, token, _ = tokens[index]
+        if kind == "brace":
+            level += 1 if token == "{" else -1
+            if level < 0:
+                break
+        elif kind == "word" and level == 0:
+            modifiers.add(token.upper())
+        index += 1
+    if not projected or modifiers & {"LIMIT", "OFFSET"}:
+        return None, index
+    return (opens, tuple(dict.fromkeys(projected))), index
 
 
 __all__ = [
