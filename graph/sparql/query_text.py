@@ -175,13 +175,11 @@ def with_values(text: str, form: QueryForm,
     None when the query has no WHERE clause to bind in."""
     if not bindings:
         return text
-    at = where_clause_start(text, form)
-    if at is None:
+    places = _binding_places(text, form, tuple(bindings))
+    if places is None:
         return None
-    places = [(at, tuple(bindings)),
-              *_sub_select_places(text, at, frozenset(bindings))]
     bound = text
-    for place, names in sorted(places, reverse=True):
+    for place, names in reversed(places):  # from the end: the places before stay put
         bound = f"{bound[:place]} {_values_block(names, bindings)} {bound[place:]}"
     return bound
 
@@ -194,18 +192,24 @@ def _values_block(names: Sequence[str], bindings: Mapping[str, BindingValue]) ->
 
 
 @lru_cache(maxsize=256)
-def _sub_select_places(text: str, start: int, names: frozenset[str]
-                       ) -> tuple[tuple[int, tuple[str, ...]], ...]:
-    """Where each sub-SELECT of the outermost query that projects some of ``names`` as they
-    are, with no LIMIT or OFFSET, opens its WHERE group (after ``start``, the outer one's),
-    and which of ``names`` it projects. Kept per text: a named query's is the same each time."""
+def _binding_places(text: str, form: QueryForm, names: tuple[str, ...]
+                    ) -> tuple[tuple[int, tuple[str, ...]], ...] | None:
+    """Where ``with_values`` opens a block, in the order of the text, and for which of
+    ``names``: the WHERE clause (all of them), then each qualifying sub-SELECT's (those it
+    projects); None when there is no WHERE clause. Kept per text: a query asked with other
+    values (a page's labels, a named query's parameters) keeps its text, so its tokens are
+    read once."""
+    start = where_clause_start(text, form)
+    if start is None:
+        return None
+    wanted = frozenset(names)
     tokens = [(match.lastgroup, match.group(), match) for match in _TOKEN.finditer(text, start)]
-    places: list[tuple[int, tuple[str, ...]]] = []
+    places = [(start, names)]
     index = 0
     while index < len(tokens):
         kind, token, _ = tokens[index]
         if kind == "word" and token.upper() == "SELECT":  # past its group: none nested in it
-            found, index = _sub_select(tokens, index, names)
+            found, index = _sub_select(tokens, index, wanted)
             if found is not None:
                 places.append(found)
             continue
@@ -218,9 +222,9 @@ _Token = tuple[str | None, str, re.Match[str]]
 
 def _sub_select(tokens: list[_Token], index: int, names: frozenset[str]
                 ) -> tuple[tuple[int, tuple[str, ...]] | None, int]:
-    """The sub-SELECT whose keyword is ``tokens[index]``: where its
-    WHERE group opens and the ``names`` it projects as they are (None when none, or when it
-    has a LIMIT or OFFSET), and the index of the token after it."""
+    """The sub-SELECT whose keyword is ``tokens[index]``: where its WHERE group opens and the
+    ``names`` it projects as they are (None when none, or when it has a LIMIT or OFFSET), and
+    the index of the token after it."""
     projected: list[str] = []
     nested = 0  # brackets of the projection: ``(expr AS ?x)`` projects ?x assigned
     index += 1
@@ -235,7 +239,7 @@ def _sub_select(tokens: list[_Token], index: int, names: frozenset[str]
         return None, index
     opens = tokens[index][2].end()
     level = 0  # the sub-SELECT's WHERE group, then its modifiers, until its enclosing brace
-    modifiers: set[str] = set()
+    cut = False
     while index < len(tokens):
         kind, token, _ = tokens[index]
         if kind == "brace":
@@ -243,9 +247,9 @@ def _sub_select(tokens: list[_Token], index: int, names: frozenset[str]
             if level < 0:
                 break
         elif kind == "word" and level == 0:
-            modifiers.add(token.upper())
+            cut = cut or token.upper() in ("LIMIT", "OFFSET")
         index += 1
-    if not projected or modifiers & {"LIMIT", "OFFSET"}:
+    if not projected or cut:
         return None, index
     return (opens, tuple(dict.fromkeys(projected))), index
 
