@@ -103,7 +103,7 @@ def run(args: argparse.Namespace, catalog: Path, workdir: Path) -> SectionReport
             engine, loads["push"], push_peak = pushed.engine.url, pushed.seconds, pushed.peak_mb
         say(f"query: timing the named queries on {catalog.name}")
         measured = run_phase("measure", [str(catalog), str(workdir), str(store), engine,
-                                         str(args.rounds), args.queries or "",
+                                         str(args.rounds), args.queries,
                                          str(args.query_timeout), ",".join(args.stores)],
                              workdir, module=MODULE)
     detail = measured.detail

@@ -235,16 +235,18 @@ def update(path: str, previous: str, base: str) -> None:
     old.backup(path)
     del old
     _ready()
+    from contextlib import suppress
+
     from graph.build.stats import GraphStats, about, count_record_graphs, updated_stats
     from graph.errors import BenchgraphError
     from graph.search import INDEX_FILE
     from graph.search.update import update_index
     from graph.validation.validate import bundled_shapes
 
-    try:  # parsed while the parent still reads and maps: a validation needs them
+    # parsed while the parent still reads and maps: a validation needs them (shapes that
+    # cannot be used are said by the validation, if one is asked)
+    with suppress(BenchgraphError):
         bundled_shapes()
-    except BenchgraphError:  # shapes that cannot be used: said by a validation, if one is asked
-        pass
     header = _header(sys.stdin.buffer, UpdateHeader)
     nquads = sys.stdin.buffer.read()
     store = ox.Store(path)

@@ -20,7 +20,7 @@ import pyoxigraph as ox
 from rdflib import URIRef
 from rdflib.term import Node
 
-from graph.dataset.oxigraph import RdflibTerms, to_oxigraph, to_rdflib
+from graph.dataset.oxigraph import RdflibTerms, StatedTerm, to_oxigraph, to_rdflib
 from graph.dataset.quads import Quad
 from graph.mapping.iris import Iris
 from graph.namespace import BENCH, ONTOLOGY_IRI, RDF, RDFS
@@ -35,7 +35,6 @@ from graph.validation.store import Triple
 from graph.validation.stream import StoreGraphs
 
 DEFAULT_BATCH = 100
-Term = ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple
 _TYPE, _BENCHMARK = ox.NamedNode(str(RDF.type)), ox.NamedNode(str(BENCH.Benchmark))
 _CATALOGUED, _LABEL = ox.NamedNode(str(BENCH.catalogued)), ox.NamedNode(str(RDFS.label))
 _SOURCE_FILE = ox.NamedNode(str(BENCH.sourceFile))
@@ -82,7 +81,7 @@ class ValidationSession:
             return self._validate(build, ontology, graphs)
 
     def update_store(self, store: ox.Store, previous: ValidationReport,
-                     changed: Collection[URIRef], mentioned: Iterable[Term], records: int
+                     changed: Collection[URIRef], mentioned: Iterable[StatedTerm], records: int
                      ) -> tuple[ValidationReport, int]:
         """The report of ``store``, whose ``changed`` graphs (some now gone) are all that
         differ from the store ``previous`` was made of, with ``mentioned`` the subjects and
