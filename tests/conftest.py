@@ -158,8 +158,9 @@ def crawl_store(settings: Settings, crawl_paths: list[Path]) -> Iterator[LocalSt
 def built(request: pytest.FixtureRequest, settings: Settings) -> GraphInMemory:
     """The ``CATALOG`` folders of the requesting test module, built (the bundled catalog's
     build is the test process's one, ``bundled_build``)."""
-    catalog: Path | list[Path] = request.module.CATALOG
-    if catalog in (data_dir("catalog"), [data_dir("catalog")]):
+    named: Path | list[Path] = request.module.CATALOG
+    catalog = [named] if isinstance(named, Path) else named
+    if catalog == [data_dir("catalog")]:
         bundled: GraphInMemory = request.getfixturevalue("bundled_build")
         return bundled
     return build(catalog, settings)

@@ -8,13 +8,13 @@ import io
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
 
-from graph.build.graphs import GraphInMemory, build
+from graph.build.graphs import build
 from graph.search import BrowseRequest, SearchError
 from graph.search.facets import FACETS, NOT_STATED, SORTS
 from graph.search.text import name_key
@@ -346,19 +346,12 @@ VIRTUOSO_PUSH = ("Virtuoso 7.2.5 refuses the PUT of the bundled catalog's push m
 
 
 @pytest.fixture(scope="module")
-def bundled(store_kind: str, settings: Settings, bundled_build: GraphInMemory,
-            bundled_store: Store, tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[FlaskClient]:
-    """A client of the bundled catalog (``catalog/``) in a store of each kind (the memory
-    and folder kinds: the test process's store folder of it, which both are)."""
+def bundled(store_kind: str, settings: Settings, bundled_store: Store) -> FlaskClient:
+    """A client of the bundled catalog (``catalog/``) on the memory and folder kinds: the
+    test process's store folder of it, which both are; Virtuoso refuses its push."""
     if store_kind == "virtuoso":
         pytest.xfail(VIRTUOSO_PUSH)
-    if store_kind in ("memory", "oxigraph"):
-        yield create_app(settings, bundled_store, {"TESTING": True}).test_client()
-        return
-    with opened(store_kind, bundled_build, tmp_path_factory.mktemp(f"bundled-{store_kind}"),
-                settings) as store:
-        yield create_app(settings, store, {"TESTING": True}).test_client()
+    return create_app(settings, bundled_store, {"TESTING": True}).test_client()
 
 
 @pytest.mark.parametrize("store_kind", [kind for kind in STORE_KINDS if kind.id != "sparql"],

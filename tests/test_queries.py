@@ -801,7 +801,6 @@ def test_the_values_block_opens_the_where_clause(text: str, before_values: str) 
     assert bound == head + ' VALUES (?v) { ("a \\"quoted\\" } value") } ' + tail
 
 
-
 _SUB = "SELECT ?x WHERE { ?x ?p ?v { %s } }"
 
 
@@ -840,6 +839,7 @@ def test_the_leaderboard_binds_its_benchmark_in_its_ranking_too() -> None:
     bound = with_values(query.text, "SELECT", bind_parameters(query, {"benchmark": "gsm8k"}, BASE))
     assert bound is not None
     assert bound.count(f"VALUES (?benchmark) {{ (<{BASE}benchmark/gsm8k>) }}") == 2
+
 
 # -- what a query could not judge (NAME.unjudged.rq) ------------------------------------------
 
