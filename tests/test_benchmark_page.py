@@ -27,7 +27,7 @@ from graph.validation.validate import ValidationReport, validate
 from tests.seeds import SEEDS
 from web.benchmark import page as benchmark_page
 from web.benchmark.markdown import render_inline, render_markdown
-from web.benchmark.view import Said, Shown
+from web.benchmark.view import Said, Shown, footnote_order
 
 FIXTURES = Path(__file__).parent / "data" / "benchmark_page"
 CATALOG = [*SEEDS, FIXTURES]
@@ -390,6 +390,18 @@ def test_a_value_stated_by_many_records_shows_four_numbers_and_how_many_more() -
     assert 'href="#records" title="stated by 6 records"' in shown
     assert re.findall(r">([^<]+)</a>", str(macros().said(said_by(9, 2, 7, 1, 5)))) == [
         "1", "2", "5", "7", "9"]
+
+
+def test_records_of_one_file_are_numbered_by_name_whatever_order_they_come_in() -> None:
+    """A harness snapshot is one file of many records; the graphs come as a set, whose order
+    changes from one process to the next."""
+    snapshot, seed = "harnesses/lm_eval.json", "seed.json"
+    graphs = [f"{BASE}record/b_task", f"{BASE}record/a_task", f"{BASE}record/seed",
+              f"{BASE}build", f"{BASE}record/c_other"]
+    files = {graphs[0]: snapshot, graphs[1]: snapshot, graphs[2]: seed, graphs[4]: snapshot}
+    expected = [graphs[2], graphs[1], graphs[0], graphs[4], graphs[3]]
+    for order in (graphs, graphs[::-1]):
+        assert footnote_order(order, files, (graphs[2],), BASE) == expected
 
 
 def shown(text: str, said: tuple[Said, ...]) -> Shown:

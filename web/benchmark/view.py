@@ -10,7 +10,7 @@ years, two summaries) show both, each with its numbers, marked as a disagreement
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pyoxigraph as ox
@@ -110,6 +110,17 @@ STANDARD_LABELS = {
 """Words for the standard terms the graph reuses, which the ontology does not label."""
 
 
+def footnote_order(graphs: Iterable[str], files: Mapping[str, str],
+                   describing: Collection[str], base: str) -> list[str]:
+    """The graphs in the order the page numbers them: the records that describe the benchmark,
+    then the other records, each by file and then by name (a harness snapshot is one file of
+    many records: whatever order they come in, one page numbers them the same way every
+    time), then the build graph, then the ontology."""
+    build, ontology = f"{base}build", str(ONTOLOGY_IRI)
+    return sorted(graphs, key=lambda g: (g == ontology, g == build, g not in describing,
+                                         files.get(g, g), g))
+
+
 class View:
     """The page's terms, values and footnotes, over one ``Neighbourhood``."""
 
@@ -126,10 +137,9 @@ class View:
         files = {graph: found.source_file for graph in graphs
                  if (found := record_graph(graph)) is not None}
         build, ontology = f"{self.base}build", str(ONTOLOGY_IRI)
-        order = sorted(graphs, key=lambda g: (g == ontology, g == build,
-                                              g not in self.hood.describing, files.get(g, g)))
         saids = {}
-        for number, graph in enumerate(order, start=1):
+        for number, graph in enumerate(footnote_order(graphs, files, self.hood.describing,
+                                                      self.base), start=1):
             shown = graph_cell(ox.NamedNode(graph), self.base)
             record = self.hood.records.get(graph)
             kind = {build: "build", ontology: "ontology"}.get(graph, "record")
