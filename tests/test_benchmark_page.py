@@ -25,6 +25,7 @@ from graph.settings import Settings
 from graph.store.base import Store
 from graph.validation.validate import ValidationReport, validate
 from tests.seeds import SEEDS
+from web.benchmark import marks
 from web.benchmark import page as benchmark_page
 from web.benchmark.markdown import render_inline, render_markdown
 from web.benchmark.view import Said, Shown, footnote_order
@@ -376,6 +377,7 @@ def macros() -> Any:
     """The benchmark page's template macros, to call with hand-made values."""
     templates = Path(benchmark_page.__file__).parents[1] / "templates"
     app = Flask("macros", template_folder=str(templates))
+    marks.init_app(app)
     with app.app_context():
         return app.jinja_env.get_template("benchmark/_macros.html").module
 
@@ -419,6 +421,22 @@ def test_the_harness_table_says_what_data_each_task_reads_from_the_users_disk(
             "( data_files )") in text(html)
     assert "<script>alert(12)" not in html
     assert "Data on your disk" not in section(page(client, "mimic_rrs"), "harnesses")
+
+
+def test_every_text_of_a_value_and_its_records_is_escaped() -> None:
+    hostile = '"><script>alert(1)</script>'
+    said = (Said(1, "g", hostile, hostile, None, hostile),)
+    linked = Shown(hostile, f"https://example.org/{hostile}", True, hostile, said,
+                   ox.NamedNode("https://example.org/x"))
+    for v in (linked, Shown(hostile, None, False, hostile, said, ox.Literal(hostile)),
+              Shown(hostile * 40, None, False, "", said, ox.Literal(hostile * 40))):
+        html = str(macros().values([v] * 20))
+        parser = _Tags()
+        parser.feed(html)
+        assert {tag for tag, _ in parser.tags} <= {"span", "a", "sup", "small", "div",
+                                                      "details", "summary"}
+        assert all(name in ("href", "title", "class", "rel", "tabindex")
+                   for _, attrs in parser.tags for name, _ in attrs)
 
 
 def test_a_long_list_shows_twelve_and_folds_the_rest() -> None:

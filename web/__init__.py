@@ -40,6 +40,7 @@ from web import (
     sparql,
     stores,
 )
+from web.benchmark import marks
 
 
 def create_app(
@@ -64,6 +65,7 @@ def create_app(
     stores.init_app(app, store)
     errors.init_app(app)
     params.init_app(app)
+    marks.init_app(app)
     # The graph is public and read-only: any origin may read any page or answer, errors
     # included (a client shows the parser's message), and POST only to the endpoint. A
     # cross-origin script reads only the headers a response exposes.
