@@ -6,6 +6,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pyoxigraph as ox
 import pytest
 from pyld import jsonld
 from rdflib import Dataset, Graph
@@ -43,11 +44,11 @@ def test_stdout_is_turtle_and_the_report_goes_to_stderr_and_the_same_input_the_s
 ) -> None:
     assert main(["build"]) == 0
     out, err = capsysbinary.readouterr()
-    graph = Graph().parse(data=out, format="turtle")
-    assert len(graph) > 1000
+    triples = set(ox.parse(out, format=ox.RdfFormat.TURTLE))  # a set: Turtle may repeat one
+    assert len(triples) > 1000
     # the bundled catalog: the two seeds and the harness snapshots' thousand entries
     assert re.search(rb"\b\d,\d{3} records loaded, 0 files rejected", err), err[:200]
-    assert f"wrote {len(graph):,} triples: ".encode() in err
+    assert f"wrote {len(triples):,} triples: ".encode() in err
     assert main(["build", "-o", str(tmp_path / "again.ttl")]) == 0
     assert (tmp_path / "again.ttl").read_bytes() == out
 

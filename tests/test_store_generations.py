@@ -13,6 +13,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import shutil
 import subprocess
 import threading
 import time
@@ -67,14 +68,20 @@ def _asks(store: LocalStore, text: str) -> bool:
     return answer
 
 
-@pytest.fixture()
-def folder(tmp_path: Path) -> Path:
-    """A store of the seeds whose current generation an incremental build wrote (its dumps
-    are kept as pages, each read from its files only as it is streamed)."""
-    target = tmp_path / "store"
+@pytest.fixture(scope="module")
+def first_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store of the seeds whose current generation an incremental build wrote, built once:
+    each test rebuilds a copy of its own."""
+    target = tmp_path_factory.mktemp("generations") / "store"
     _build(target, [SEEDS[0]])
     _build(target, FIRST, "--verbose")
     return target
+
+
+@pytest.fixture()
+def folder(first_folder: Path, tmp_path: Path) -> Path:
+    """A copy of ``first_folder`` for one test to rebuild."""
+    return Path(shutil.copytree(first_folder, tmp_path / "store"))
 
 
 @pytest.fixture()
