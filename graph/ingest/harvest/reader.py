@@ -7,17 +7,14 @@ A member it cannot read (malformed YAML, not UTF-8, too large) is one warning na
 member and the reason; every other member still loads.
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from graph.ingest.harvest.archive import Archive, MemberError
 from graph.ingest.harvest.yaml_loader import YamlError, load_mapping
 from graph.ingest.importers.base import Problem
 from graph.ingest.records.harness_snapshot import Entry, Harness
 from graph.ingest.records.stated_model import StatedModel
-
-T = TypeVar("T")
 
 
 @dataclass
@@ -56,7 +53,11 @@ class MemberReader:
 
     def text(self, name: str) -> str | None:
         """The member's text, or ``None`` (and a warning) when it cannot be read."""
-        return self._guarded(name, self.archive.read_text)
+        try:
+            return self.archive.read_text(name)
+        except MemberError as error:
+            self.warn(name, error.reason, value=error.detail)
+            return None
 
     def mapping(self, name: str, keys: frozenset[str] | None = None) -> dict[str, Any] | None:
         """The member's YAML mapping (only its top-level ``keys``, when given), or ``None``
@@ -67,13 +68,6 @@ class MemberReader:
         try:
             return load_mapping(text, keys)
         except YamlError as error:
-            self.warn(name, error.reason, value=error.detail)
-            return None
-
-    def _guarded(self, name: str, read: Callable[[str], T]) -> T | None:
-        try:
-            return read(name)
-        except MemberError as error:
             self.warn(name, error.reason, value=error.detail)
             return None
 
