@@ -72,11 +72,7 @@ def read_models(reader: MemberReader) -> list[StatedModel]:
 
 def _listed(reader: MemberReader, member: str, key: str) -> list[Any]:
     """The list under ``key`` in the member's YAML, or none and a warning."""
-    try:
-        data = reader.mapping(member, frozenset({key}))
-    except ValueError as error:  # PyYAML raises it for a date like 2024-02-30
-        reader.warn(member, "not valid YAML", value=str(error))
-        return []
+    data = reader.mapping(member, frozenset({key}))
     if data is None:
         return []
     items = data.get(key)
