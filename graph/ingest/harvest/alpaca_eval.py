@@ -74,7 +74,7 @@ from graph.ingest.harvest.bibtex import Citation, check
 from graph.ingest.harvest.citing import read_citations
 from graph.ingest.harvest.hub import hub_dataset
 from graph.ingest.harvest.markdown_blocks import Block, Heading, Prose, Table, blocks
-from graph.ingest.harvest.pyast import call_name, keyword, parse_module, string
+from graph.ingest.harvest.pyast import call_name, calls, keyword, parse_module, string
 from graph.ingest.harvest.reader import MemberReader, Reading, text_field
 from graph.ingest.harvest.result_figures import decimal
 from graph.ingest.harvest.text import short_description
@@ -451,7 +451,7 @@ def _datasets(constants: ast.Module | None) -> list[Dataset]:
     """The datasets ``constants.py`` loads: ``load_dataset``'s first argument, and
     ``hf_hub_download``'s ``repo_id`` where its ``repo_type`` is ``dataset``."""
     found: list[Dataset] = []
-    for call in (n for n in ast.walk(constants) if isinstance(n, ast.Call)) if constants else ():
+    for call in calls(constants) if constants else ():
         name = call_name(call)
         if name == "load_dataset" and call.args:
             dataset_id = string(call.args[0])

@@ -298,20 +298,14 @@ def _config_calls(module: ast.Module) -> Iterator[tuple[Factory | None, list[ast
 
 def _config_calls_in(node: ast.AST) -> list[ast.Call]:
     subclass = isinstance(node, ast.ClassDef) and any(
-        _name_of(base) == CONFIG for base in node.bases)
+        pyast.name_of(base) == CONFIG for base in node.bases)
     return [call for call in pyast.calls(node) if pyast.call_name(call) == CONFIG
             or (subclass and _is_super_init(call))]
 
 
 def _is_super_init(call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute) and call.func.attr == "__init__" \
-        and isinstance(call.func.value, ast.Call) and _name_of(call.func.value.func) == "super"
-
-
-def _name_of(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    return node.attr if isinstance(node, ast.Attribute) else None
+        and isinstance(call.func.value, ast.Call) and pyast.call_name(call.func.value) == "super"
 
 
 def _call_sites(module: ast.Module, factory: Factory | None) -> list[dict[str, ast.expr]]:

@@ -64,13 +64,13 @@ def config_facts(module: ast.Module) -> ConfigFacts:
     evaluators = [dict_ for node in ast.walk(module) for dict_ in _evaluators(node, names)]
     inside = {id(node) for evaluator in evaluators for node in ast.walk(evaluator)}
     datasets = [fields for node in ast.walk(module)
-                if id(node) not in inside and (fields := _fields(node)) is not None]
+                if id(node) not in inside and (fields := pyast.dict_fields(node)) is not None]
     return ConfigFacts(
         abbrs=_abbrs(module),
         paths=_stripped(_string(fields.get("path"), names) for fields in datasets),
         data_files=_stripped(_string(fields.get("data_files"), names) for fields in datasets),
         evaluators=[name for evaluator in evaluators
-                    for name in _classes((_fields(evaluator) or {}).get("type"), names)],
+                    for name in _classes((pyast.dict_fields(evaluator) or {}).get("type"), names)],
     )
 
 
@@ -108,7 +108,7 @@ def downloads(reader: MemberReader, name: str, module: ast.Module) -> dict[str, 
     found: dict[str, str] = {}
     for key_node, value_node in zip(value.keys, value.values, strict=True):
         key = pyast.string(key_node)
-        url = pyast.string((_fields(value_node) or {}).get("url"))
+        url = pyast.string((pyast.dict_fields(value_node) or {}).get("url"))
         if key and url and url.strip():
             found[key] = url.strip()
         else:
@@ -129,7 +129,7 @@ def download_for(path: str, archives: dict[str, str]) -> str | None:
 def _hosting(entry: ast.expr) -> Hosted | None:
     """A mapping entry's ids and local copy (a local copy that is no string literal is
     none); ``None`` when it is no dict or either id is not a string literal or ``None``."""
-    fields = _fields(entry)
+    fields = pyast.dict_fields(entry)
     if fields is None:
         return None
     ids = [fields.get(key) for key in ("hf_id", "ms_id")]
@@ -181,24 +181,13 @@ def _targets(target: ast.AST) -> Iterator[str]:
     return (name.id for name in ast.walk(target) if isinstance(name, ast.Name))
 
 
-def _fields(node: ast.AST | None) -> dict[str, ast.expr] | None:
-    """The keys of a ``dict(...)`` call or a ``{...}`` literal and their values; ``None``
-    for any other node."""
-    if isinstance(node, ast.Call) and pyast.call_name(node) == "dict":
-        return {item.arg: item.value for item in node.keywords if item.arg}
-    if isinstance(node, ast.Dict):
-        return {key: value for key_node, value in zip(node.keys, node.values, strict=True)
-                if (key := pyast.string(key_node)) is not None}
-    return None
-
-
 def _evaluators(node: ast.AST, names: _Names) -> Iterator[ast.expr]:
     """The evaluator dicts that ``node`` (a dict) holds under its ``*evaluator`` keys."""
-    for key, value in (_fields(node) or {}).items():
+    for key, value in (pyast.dict_fields(node) or {}).items():
         if key == "evaluator" or key.endswith("_evaluator"):
             if isinstance(value, ast.Name):
                 value = names.once.get(value.id, value)
-            if _fields(value) is not None:
+            if pyast.dict_fields(value) is not None:
                 yield value
 
 

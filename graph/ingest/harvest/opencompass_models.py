@@ -122,20 +122,10 @@ def _model_dicts(module: ast.Module) -> Iterator[tuple[ast.AST, dict[str, ast.ex
     for node in ast.walk(module):
         if id(node) in inside:
             continue
-        fields = _fields(node)
+        fields = pyast.dict_fields(node)
         if fields and "type" in fields and ("abbr" in fields or "path" in fields):
             inside.update(id(child) for child in ast.walk(node))
             yield node, fields
-
-
-def _fields(node: ast.AST) -> dict[str, ast.expr] | None:
-    """The keys of a ``dict(...)`` call or ``{...}`` literal and their values."""
-    if isinstance(node, ast.Call) and pyast.call_name(node) == "dict":
-        return {item.arg: item.value for item in node.keywords if item.arg}
-    if isinstance(node, ast.Dict):
-        return {key: value for key_node, value in zip(node.keys, node.values, strict=True)
-                if (key := pyast.string(key_node)) is not None}
-    return None
 
 
 def _loop_rows(module: ast.Module) -> dict[int, list[dict[str, str | None]]]:
@@ -186,9 +176,5 @@ def _literal(node: ast.expr | None, row: dict[str, str | None]) -> str | None:
 
 def _class_name(node: ast.expr | None) -> str | None:
     """The class a ``type`` names, as written (``m.C`` is ``C``)."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
     written = pyast.string(node)
-    return written.strip() or None if written else None
+    return pyast.name_of(node) or (written.strip() or None if written else None)

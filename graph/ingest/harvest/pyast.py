@@ -44,12 +44,26 @@ def strings(node: ast.AST | None) -> list[str]:
     return [value for value in map(string, node.elts) if value is not None]
 
 
+def name_of(node: ast.AST | None) -> str | None:
+    """The name a name or an attribute ends in: ``f`` for ``f`` and ``m.f``."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
+
+
 def call_name(call: ast.Call) -> str | None:
     """The called function's own name: ``f`` for ``f(...)`` and ``m.f(...)``."""
-    if isinstance(call.func, ast.Name):
-        return call.func.id
-    if isinstance(call.func, ast.Attribute):
-        return call.func.attr
+    return name_of(call.func)
+
+
+def dict_fields(node: ast.AST | None) -> dict[str, ast.expr] | None:
+    """The keys of a ``dict(...)`` call or a ``{...}`` literal and their values; ``None``
+    for any other node."""
+    if isinstance(node, ast.Call) and call_name(node) == "dict":
+        return {item.arg: item.value for item in node.keywords if item.arg}
+    if isinstance(node, ast.Dict):
+        return {key: value for key_node, value in zip(node.keys, node.values, strict=True)
+                if (key := string(key_node)) is not None}
     return None
 
 
