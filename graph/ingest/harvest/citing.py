@@ -13,12 +13,13 @@ from graph.ingest.harvest.reader import MemberReader
 from graph.ingest.records.harness_snapshot import Paper
 
 
-def read_citations(reader: MemberReader, name: str, text: str) -> list[Citation]:
+def read_citations(reader: MemberReader, name: str, text: str,
+                   field: str = "citation") -> list[Citation]:
     """The BibTeX citations in member ``name``'s ``text``, in order; a warning for each entry
-    that pybtex cannot read."""
+    that pybtex cannot read, naming ``field`` (where in the member the text stands)."""
     found, unread = citations(text)
     for entry in unread:
-        reader.warn(name, "a BibTeX entry that cannot be read: left out", field="citation",
+        reader.warn(name, "a BibTeX entry that cannot be read: left out", field=field,
                     value=f"{entry.text} {entry.reason}")
     return found
 

@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, field, replace
 
 from graph.ingest.harvest import pyast
-from graph.ingest.harvest.bibtex import Citation, citations
+from graph.ingest.harvest.bibtex import Citation
+from graph.ingest.harvest.citing import read_citations
 from graph.ingest.harvest.hub import hub_dataset
 from graph.ingest.harvest.reader import MemberReader
 from graph.ingest.records.harness_snapshot import Dataset
@@ -143,13 +144,7 @@ class HelmCode:
                field: str) -> tuple[Citation, ...]:
         """The BibTeX citations of the node's docstring; one warning per unreadable entry."""
         docstring = ast.get_docstring(node, clean=False)
-        if not docstring:
-            return ()
-        found, unread = citations(docstring)
-        for entry in unread:
-            self.reader.warn(name, "a BibTeX entry that cannot be read: left out", field=field,
-                             value=f"{entry.text} {entry.reason}")
-        return tuple(found)
+        return tuple(read_citations(self.reader, name, docstring, field)) if docstring else ()
 
     def _parse(self, name: str) -> ast.Module | None:
         return pyast.parse_module(self.reader, name) if name in self.reader.archive else None
