@@ -56,7 +56,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from graph.ingest.harvest import pyast
@@ -64,7 +63,7 @@ from graph.ingest.harvest.archive import Archive
 from graph.ingest.harvest.bibtex import Citation, check, citations
 from graph.ingest.harvest.hub import hub_dataset
 from graph.ingest.harvest.reader import MemberReader, Reading, names_field, text_field
-from graph.ingest.harvest.text import arxiv_id, arxiv_ids, short_description
+from graph.ingest.harvest.text import MARKDOWN, arxiv_id, arxiv_ids, short_description
 from graph.ingest.records.harness_snapshot import (
     Dataset,
     Entry,
@@ -88,7 +87,6 @@ _MODULE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _PAPER_LABEL = "paper"
 _HOMEPAGE_LABELS = frozenset({"homepage", "project page", "website"})
 _MODALITIES = (("has_images", "image"), ("has_audio", "audio"), ("has_video", "video"))
-_MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
 
 
 class EvalScopeReader:
@@ -246,7 +244,7 @@ class _Description:
 
     @staticmethod
     def of(markdown: str) -> "_Description":
-        tokens = _MARKDOWN.parse(markdown)
+        tokens = MARKDOWN.parse(markdown)
         paragraphs: list[str] = []
         overview: str | None = None
         links: list[tuple[str, str]] = []

@@ -37,7 +37,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from graph.ingest.harvest.archive import Archive
@@ -45,14 +44,13 @@ from graph.ingest.harvest.bibtex import Citation, check, describe
 from graph.ingest.harvest.helm_code import HelmCode, RunSpec, Scenario
 from graph.ingest.harvest.helm_models import read_models
 from graph.ingest.harvest.reader import MemberReader, Reading, text_field
-from graph.ingest.harvest.text import arxiv_id, arxiv_ids, short_description
+from graph.ingest.harvest.text import MARKDOWN, arxiv_id, arxiv_ids, short_description
 from graph.ingest.records.harness_snapshot import Entry, Harness, LocalData, Metric, Paper, Taxonomy
 from graph.ingest.records.identifiers import doi_in_url
 
 SCHEMA = re.compile(r"helm/benchmark/static/schema_(?P<suite>[^/]+)\.yaml")
 _UNKNOWN = frozenset({"?", "n/a"})
 """Taxonomy values by which a schema says it does not know."""
-_MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
 _SHORT_CITATION = re.compile(
     r"(?P<who>[^\W\d_][^\d()]*?)[\s,.]*(?:(?P<year>\d{4})|\((?P<parenthesised>\d{4})\))[a-z]?"
 )
@@ -189,7 +187,7 @@ def _described(markdown: str) -> Iterator[Paper]:
 
 
 def _inline(markdown: str) -> Iterator[Token]:
-    for block in _MARKDOWN.parse(markdown):
+    for block in MARKDOWN.parse(markdown):
         yield from block.children or ()
 
 

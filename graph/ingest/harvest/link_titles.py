@@ -19,13 +19,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from markdown_it import MarkdownIt
-
-from graph.ingest.harvest.text import arxiv_id, first_heading
+from graph.ingest.harvest.text import MARKDOWN, arxiv_id, first_heading
 
 TITLE_WORDS = 4
 """The fewest words a link's text has to be a paper's title rather than a name."""
-_MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
 _STATED_AS_PAPER = re.compile(
     r"(?:\bpaper\s*:|\b(?:published|introduced|presented)\s+in(?:\s+the\s+paper)?)\W*$",
     re.IGNORECASE)
@@ -57,7 +54,7 @@ def _words(text: str) -> list[str]:
 
 
 def _link_titles(markdown: str) -> Iterator[LinkTitle]:
-    for block in _MARKDOWN.parse(markdown):
+    for block in MARKDOWN.parse(markdown):
         before: list[str] = []
         inside: list[str] | None = None
         href = ""

@@ -51,7 +51,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from graph.ingest.harvest.archive import Archive
@@ -67,7 +66,7 @@ from graph.ingest.harvest.lm_eval import (
 )
 from graph.ingest.harvest.lm_eval_readme import read_readme
 from graph.ingest.harvest.reader import MemberReader, Reading, names_field, text_field
-from graph.ingest.harvest.text import arxiv_id
+from graph.ingest.harvest.text import MARKDOWN, arxiv_id
 from graph.ingest.records.harness_snapshot import Dataset, Entry, Group, Harness, Paper
 from graph.ingest.records.identifiers import doi_in_url
 
@@ -76,7 +75,6 @@ _KEYS = KEYS | {"dataset_kwargs"}
 """The keys of a task file read: lm-eval's, and ``dataset_kwargs`` (through includes too)."""
 _HUB_FILE = re.compile(r"(?:hf://datasets/|https?://huggingface\.co/datasets/)"
                        r"(?P<id>[\w.-]+/[\w.-]+?)(?:@[^/]*)?/.*")
-_MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
 _LABELS = {
     "paper": "paper", "arxiv": "paper", "arxiv paper": "paper", "paper title": "title",
     "project page": "homepage", "project": "homepage", "website": "homepage",
@@ -320,7 +318,7 @@ def _readme(reader: MemberReader, name: str, text: str) -> _ReadmeFacts:
 def _labelled_lines(reader: MemberReader, name: str, text: str) -> _Labelled:
     """The README's first level-1 heading and its labelled lines (see ``_LABELS``)."""
     facts = _Labelled()
-    tokens = _MARKDOWN.parse(text)
+    tokens = MARKDOWN.parse(text)
     for index, token in enumerate(tokens):
         if token.type != "inline":
             continue
