@@ -1,9 +1,10 @@
-"""What every record model shares: strict types, and unknown keys kept for reporting."""
+"""What every record model shares: strict types, unknown keys kept for reporting, and a
+snapshot's sets of names kept sorted."""
 
 from functools import cache
-from typing import Any, get_args
+from typing import Annotated, Any, get_args
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict
 
 from graph.ingest.records.verbatim import Verbatim
 
@@ -13,6 +14,14 @@ class SnapshotModel(BaseModel):
     snapshot is written by ``benchgraph harvest``, so a key it does not know is a bug)."""
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+def _sorted_unique(values: list[str]) -> list[str]:
+    return sorted(set(values))
+
+
+SortedNames = Annotated[list[str], AfterValidator(_sorted_unique)]
+"""A set of names, kept sorted so that the snapshot does not depend on reading order."""
 
 
 class RecordModel(BaseModel):

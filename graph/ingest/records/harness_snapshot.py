@@ -19,7 +19,7 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import AfterValidator, Field, model_validator
 
-from graph.ingest.records.base import SnapshotModel
+from graph.ingest.records.base import SnapshotModel, SortedNames
 from graph.ingest.records.stated_model import StatedModel
 from graph.ingest.records.stated_result import StatedResult
 
@@ -35,13 +35,6 @@ Harness = Literal["helm", "lm_eval", "inspect_evals", "opencompass", "evalscope"
 """A harness by its catalog key (the ``harness`` keys of a catalog record, the notations of
 the harness vocabulary in ``ontology/vocabularies.ttl``)."""
 
-
-def _sorted_unique(values: list[str]) -> list[str]:
-    return sorted(set(values))
-
-
-SortedNames = Annotated[list[str], AfterValidator(_sorted_unique)]
-"""A set of names, kept sorted so that the snapshot does not depend on reading order."""
 
 M = TypeVar("M", bound="SnapshotModel")
 

@@ -11,13 +11,9 @@ it is built on.
 
 from typing import Annotated
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
-from graph.ingest.records.base import SnapshotModel
-
-
-def _sorted_unique(values: list[str]) -> list[str]:
-    return sorted(set(values))
+from graph.ingest.records.base import SnapshotModel, SortedNames
 
 
 class StatedModel(SnapshotModel):
@@ -34,7 +30,7 @@ class StatedModel(SnapshotModel):
     """The id the package calls a provider's API with for it, as written (AlpacaEval's
     ``completions_kwargs.model_name`` under an API's decoder: ``gpt-4-1106-preview``): the
     provider's name of the model, which other sources may write."""
-    aliases: Annotated[list[str], AfterValidator(_sorted_unique)] = []
+    aliases: SortedNames = []
     """The other names the package gives it: OpenCompass's ``abbr`` of each config that loads
     it (``llama-2-70b-hf``, ``llama-2-70b-turbomind``), names its result tables use."""
     maker: str | None = None
@@ -46,7 +42,7 @@ class StatedModel(SnapshotModel):
     parameters: Annotated[int, Field(ge=1)] | None = None
     description: str | None = None
     """The package's own short description of it, where it has one."""
-    source: Annotated[list[str], Field(min_length=1), AfterValidator(_sorted_unique)]
+    source: Annotated[SortedNames, Field(min_length=1)]
     """The files in the package these facts were read from."""
 
 
