@@ -20,14 +20,13 @@ that no longer does (the README was mended, or the entry is gone) is a warning o
 harvest, so that the file keeps no stale fixes.
 """
 
-import tomllib
 from functools import cache
-from importlib import resources
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graph.ingest.records.harness_snapshot import Harness
+from graph.resources import bundled_toml, read_toml
 
 FILE_NAME = "paper_overrides.toml"
 
@@ -56,28 +55,25 @@ class PaperOverrides(BaseModel):
 
     readme: list[ReadmeOverride] = []
 
+    @model_validator(mode="after")
+    def _one_override_an_entry(self) -> "PaperOverrides":
+        keys = [(o.harness, o.entry) for o in self.readme]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"{FILE_NAME}: two overrides name one entry")
+        return self
+
     def for_harness(self, harness: Harness) -> dict[str, ReadmeOverride]:
         """The overrides of one harness's READMEs, by entry id."""
         return {o.entry: o for o in self.readme if o.harness == harness}
 
 
-NO_OVERRIDES = PaperOverrides()
-
-
 def read_overrides(text: str) -> PaperOverrides:
-    """The overrides of a TOML text; raises ``tomllib.TOMLDecodeError`` or pydantic's
-    ``ValidationError`` for a file that breaks the format, or ``ValueError`` when two name
-    one entry (a bug in the shipped data, not a harvest warning)."""
-    overrides = PaperOverrides.model_validate(tomllib.loads(text))
-    keys = [(o.harness, o.entry) for o in overrides.readme]
-    if len(set(keys)) != len(keys):
-        raise ValueError(f"{FILE_NAME}: two overrides name one entry")
-    return overrides
+    """The overrides of a TOML text (``graph.resources.read_toml``); two that name one entry
+    break the format (a bug in the shipped data, not a harvest warning)."""
+    return read_toml(PaperOverrides, text)
 
 
 @cache
 def bundled_overrides() -> PaperOverrides:
     """The overrides shipped with benchgraph, read once per process."""
-    return read_overrides(
-        resources.files("graph.ingest.harvest").joinpath(FILE_NAME).read_text("utf-8")
-    )
+    return bundled_toml(PaperOverrides, "graph.ingest.harvest", FILE_NAME)
