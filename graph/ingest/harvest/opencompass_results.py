@@ -65,6 +65,7 @@ import re
 import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import takewhile
 from typing import Literal
 
 from graph.ingest.harvest.markdown_blocks import Code, Heading, Row, Table, blocks, unstacked
@@ -135,14 +136,10 @@ def _commands(code: str) -> Iterator[_Command]:
 
 
 def _option(words: list[str], option: str) -> list[str]:
+    """The words after ``option``, up to the next option."""
     if option not in words:
         return []
-    values: list[str] = []
-    for word in words[words.index(option) + 1:]:
-        if word.startswith("-"):
-            break
-        values.append(word)
-    return values
+    return list(takewhile(lambda word: not word.startswith("-"), words[words.index(option) + 1:]))
 
 
 # -- the results --------------------------------------------------------------------------
@@ -270,9 +267,7 @@ def _column(readme: _Readme, heading: str) -> tuple[str | None, str | None]:
 def _dataset_rows(readme: _Readme, table: _Table, reading: TableReading
                   ) -> list[StatedResult]:
     headings = [h.casefold() for h in table.header]
-    described = 0
-    while described < len(headings) and headings[described] in _SUMMARY:
-        described += 1
+    described = next((i for i, h in enumerate(headings) if h not in _SUMMARY), len(headings))
     cells = _Cells()
     results: list[StatedResult] = []
     for row in table.rows:
