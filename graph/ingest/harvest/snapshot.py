@@ -84,11 +84,8 @@ def combined_notice(snapshots: Sequence[Snapshot]) -> str:
 def write_snapshots(snapshots: Sequence[Snapshot], folder: Path) -> list[Path]:
     """Writes each snapshot and the NOTICE for them into ``folder``; the paths written."""
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for snapshot in snapshots:
-        written.append(_write(folder / snapshot_file_name(snapshot), snapshot_bytes(snapshot)))
-    written.append(_write(folder / NOTICE_NAME, combined_notice(snapshots).encode()))
-    return written
+    written = [_write(folder / snapshot_file_name(s), snapshot_bytes(s)) for s in snapshots]
+    return [*written, _write(folder / NOTICE_NAME, combined_notice(snapshots).encode())]
 
 
 def _write(path: Path, data: bytes) -> Path:
