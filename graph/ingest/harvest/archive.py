@@ -58,11 +58,7 @@ class Package:
     @property
     def normalized_name(self) -> str:
         """The name as PyPI compares names (PEP 503): ``inspect_evals`` -> ``inspect-evals``."""
-        return normalize_name(self.name)
-
-
-def normalize_name(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+        return re.sub(r"[-_.]+", "-", self.name).lower()
 
 
 class Archive(ABC):
