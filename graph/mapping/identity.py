@@ -476,10 +476,11 @@ class _HarvestedTier:
             rank = (0 if benchmark in as_names else 1, len(name), name, record.key)
             if benchmark not in best or rank < best[benchmark][0]:
                 best[benchmark] = (rank, record.key)
+        entries = {record.key: record for _, record in reversed(self.entries)}  # the first
         labels: dict[Key, str] = {}
         for benchmark, (_, key) in best.items():
             override = self.overrides.for_entry(key)
-            entry = next(r for _, r in self.entries if r.key == key)
+            entry = entries[key]
             renamed = override is not None and benchmark not in forms(entry.name)[0]
             labels[key] = override.benchmark if renamed and override else entry.name
         return labels
