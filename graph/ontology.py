@@ -18,26 +18,37 @@ from graph.resources import data_dir
 ONTOLOGY_FILES = ("bench.ttl", "vocabularies.ttl")
 
 
-@cache
-def ontology_graph() -> Graph:
-    """The ontology and vocabularies, parsed once per process (treat as read-only).
+Statement = tuple[URIRef, URIRef, URIRef | Literal]
 
-    Parsed by pyoxigraph, its statements made rdflib's: faster than rdflib's own Turtle
-    parser, and paid by every build and rebuild (the vocabularies are read from it;
-    perf/decisions/pyoxigraph-parses-and-writes.md)."""
-    graph = Graph()
+
+@cache
+def _statements() -> tuple[Statement, ...]:
+    """The ontology's statements once each, in the order its files state them, parsed once per
+    process by pyoxigraph and made rdflib's: faster than rdflib's own Turtle parser, and paid
+    by every build and rebuild (perf/decisions/pyoxigraph-parses-and-writes.md)."""
+    statements: dict[Statement, None] = {}
     for name in ONTOLOGY_FILES:
         for quad in ox.parse(path=data_dir("ontology") / name, format=ox.RdfFormat.TURTLE):
-            graph.add((to_rdflib(quad.subject), to_rdflib(quad.predicate),
-                       to_rdflib(quad.object)))
+            s, p, o = map(to_rdflib, (quad.subject, quad.predicate, quad.object))
+            assert isinstance(s, URIRef) and isinstance(p, URIRef)  # no blank nodes in it
+            assert isinstance(o, (URIRef, Literal))
+            statements[s, p, o] = None
+    return tuple(statements)
+
+
+@cache
+def ontology_graph() -> Graph:
+    """The ontology and vocabularies as an rdflib graph, made once per process (treat as
+    read-only): the vocabularies are read from it."""
+    graph = Graph()
+    for triple in _statements():
+        graph.add(triple)
     return graph
 
 
 def ontology_quads() -> list[Quad]:
-    """The ontology's statements, in its own named graph."""
-    quads: list[Quad] = []
-    for s, p, o in ontology_graph():
-        assert isinstance(s, URIRef) and isinstance(p, URIRef)  # the ontology has no blank nodes
-        assert isinstance(o, (URIRef, Literal))
-        quads.append((s, p, o, ONTOLOGY_IRI))
-    return quads
+    """The ontology's statements, in its own named graph, in the order its files state them: a
+    build adds them in that order, and a store in memory gives them back in the order they
+    were added, so what a build writes is the same from one process to the next (an rdflib
+    graph's order is its set's, which Python's hashes change in every process)."""
+    return [(s, p, o, ONTOLOGY_IRI) for s, p, o in _statements()]
