@@ -1,7 +1,8 @@
 """BibTeX citations as the harnesses write them, and the check against the paper they state."""
 
-from graph.ingest.harvest.bibtex import check, citations, same_title
+from graph.ingest.harvest.bibtex import check, citations
 from graph.ingest.records.harness_snapshot import Paper
+from graph.titles import same_title
 
 ODD = r"""
 Some README text with an e-mail, someone@example.org, and a stray @ sign.

@@ -8,7 +8,7 @@ fails is a warning, and no merge. Nothing ever merges on a paper or a dataset id
 match starts from a name.
 
 Papers *agree* when two sides share an arXiv id or a DOI, or cite a paper of the same title
-(``graph.ingest.harvest.bibtex.same_title``: the same words, or one the other's first words). They
+(``graph.titles.same_title``: the same words, or one the other's first words). They
 *disagree* when they do not agree and both sides name papers by an id of one kind (both an
 arXiv id, or both a DOI): a title that differs is no evidence, since one paper is cited under
 its preprint's and its proceedings' titles. Dataset ids are compared case-folded, and only
@@ -58,8 +58,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from graph.ingest.harvest.bibtex import same_title
 from graph.slug import slugify
+from graph.titles import same_title
 
 Key = tuple[str, str]
 """An entry by its harness and its id there."""

@@ -17,7 +17,6 @@ and arXiv's own DOI (``10.48550/arXiv.2305.01234``) is no other paper's: each gi
 """
 
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -29,17 +28,15 @@ from pybtex.scanner import PybtexError
 from graph.ingest.harvest.text import arxiv_id, arxiv_ids
 from graph.ingest.records.harness_snapshot import Paper
 from graph.ingest.records.identifiers import doi as bare_doi
+from graph.titles import same_title, title_words
 
 _ENTRY_START = re.compile(r"@(?P<type>[A-Za-z]+)\s*\{")
 _NOT_ENTRIES = frozenset({"comment", "string", "preamble"})
 _YEAR = re.compile(r"^\d{4}$")
 _ARXIV_VENUE = re.compile(r"^\W*(arxiv|corr)\b", re.IGNORECASE)
-_WORD = re.compile(r"\w+")
 _PLAIN_TEXT = PlainTextBackend()
 """pybtex's plain-text writer, made once (``render_as`` looks its plugin up on every call)."""
 _ARXIV_DOI = re.compile(r"10\.48550/arxiv\.(?P<id>.+)", re.IGNORECASE)
-SHORTEST_CUT = 3
-"""The fewest words a title cut short must keep to agree with the whole."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +87,8 @@ def check(stated: Paper | None, citation: Citation) -> Paper | None:
         return None
     base = stated or Paper.model_construct()
     title = base.title
-    if citation.title and (title is None or len(_words(citation.title)) > len(_words(title))):
+    if citation.title and (title is None
+                           or len(title_words(citation.title)) > len(title_words(title))):
         title = citation.title  # the whole of a title the harness cut short
     arxiv, doi = base.arxiv or citation.arxiv, base.doi or citation.doi
     url = base.url or citation.url
@@ -115,16 +113,6 @@ def agrees(stated: Paper, citation: Citation) -> bool:
     if stated.url and not (stated.arxiv or stated.doi or stated.title):
         return citation.url is not None and citation.url.rstrip("/") == stated.url.rstrip("/")
     return not (stated.arxiv or stated.doi or stated.title)
-
-
-def same_title(one: str, other: str) -> bool:
-    """Whether two titles are one: the same words, or one the other's first words (at least
-    ``SHORTEST_CUT``), as a title cut at a line break or without its subtitle is."""
-    a, b = _words(one), _words(other)
-    if a == b:
-        return True
-    short, long = sorted((a, b), key=len)
-    return len(short) >= SHORTEST_CUT and long[: len(short)] == short
 
 
 def describe(paper: Paper, where: str) -> str:
@@ -208,11 +196,6 @@ def _plain(latex: str) -> str:
     except (PybtexError, ValueError):
         text = latex.replace("{", "").replace("}", "")
     return " ".join(text.split())
-
-
-def _words(title: str) -> list[str]:
-    folded = unicodedata.normalize("NFKD", title.casefold())
-    return _WORD.findall("".join(c for c in folded if not unicodedata.combining(c)))
 
 
 def _first_line(block: str) -> str:

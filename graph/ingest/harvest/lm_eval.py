@@ -32,7 +32,6 @@ the facts an entry folder's task files gather (``TaskFacts``).
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.ingest.harvest import bibtex
 from graph.ingest.harvest.archive import Archive
 from graph.ingest.harvest.hub import hub_dataset
 from graph.ingest.harvest.includes import Config, IncludeResolver
@@ -40,6 +39,7 @@ from graph.ingest.harvest.lm_eval_readme import Readme, read_readme
 from graph.ingest.harvest.paper_overrides import PaperOverrides, ReadmeOverride, bundled_overrides
 from graph.ingest.harvest.reader import MemberReader, Reading, names_field, text_field
 from graph.ingest.records.harness_snapshot import Dataset, Entry, Group, Harness, Metric
+from graph.titles import same_title
 
 TASKS = "lm_eval/tasks/"
 _IGNORED_FOLDERS = frozenset({"__pycache__", ".ipynb_checkpoints"})
@@ -267,7 +267,7 @@ def _title_conflicts(reader: MemberReader, entries: list[Entry],
                 if value is None:
                     continue
                 earlier, known = first.setdefault((kind, value), (readme, title))
-                if not bibtex.same_title(known, title):
+                if not same_title(known, title):
                     reader.warn(readme, "another README gives this paper another title",
                                 field="paper",
                                 value=f"{kind} {value}: '{title}'; {earlier}: '{known}'")

@@ -55,6 +55,7 @@ from graph.ingest.harvest.reader import MemberReader
 from graph.ingest.harvest.text import arxiv_ids, first_heading
 from graph.ingest.records.harness_snapshot import Paper
 from graph.ingest.records.identifiers import arxiv_id, doi, split_version
+from graph.titles import same_title
 
 _PARSER = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 _PAPER_HEADING = re.compile(r"\bpapers?\b", re.IGNORECASE)
@@ -207,7 +208,7 @@ def _one_paper(one: Paper, other: Paper) -> bool:
     for key in _IDENTIFIERS:
         mine, theirs = getattr(one, key), getattr(other, key)
         if mine is not None and theirs is not None:
-            return bool(bibtex.same_title(mine, theirs) if key == "title" else mine == theirs)
+            return bool(same_title(mine, theirs) if key == "title" else mine == theirs)
     return True
 
 

@@ -28,12 +28,13 @@ import re
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from graph.ingest.harvest.bibtex import Citation, check, same_title
+from graph.ingest.harvest.bibtex import Citation, check
 from graph.ingest.harvest.citing import read_citations, with_paper
 from graph.ingest.harvest.reader import MemberReader
 from graph.ingest.harvest.text import arxiv_ids, short_description
 from graph.ingest.records.harness_snapshot import Paper
 from graph.plain_text import plain_text
+from graph.titles import same_title
 
 _BLOCKS = MarkdownIt("commonmark", {"html": True}).enable("table")
 _QUOTING = frozenset({"fence", "code_block", "blockquote_open"})
