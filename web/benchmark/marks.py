@@ -62,7 +62,7 @@ def show(v: Shown) -> Markup:
 
 def value(v: Shown) -> Markup:
     """A value and the numbers of the records that state it."""
-    return Markup(show(v) + said(v.said))
+    return show(v) + said(v.said)
 
 
 def values(shown: Sequence[Shown]) -> Markup:
