@@ -29,7 +29,7 @@ an entry that is no benchmark (a collection, one left out) describes none by ove
 """
 
 from functools import cache, cached_property
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -116,11 +116,11 @@ class Overrides(BaseModel):
 
     def for_entry(self, key: Key) -> EntryOverride | None:
         """The override of the benchmark the entry ``key`` describes, if any."""
-        return self._by_key[0].get(key)
+        return self._by_entry.entry.get(key)
 
     def tasks_of(self, key: Key) -> list[TaskOverride]:
         """The overrides that move some of the entry ``key``'s tasks to another benchmark."""
-        return self._by_key[1].get(key, [])
+        return self._by_entry.tasks.get(key, [])
 
     def dataset(self, dataset_id: str) -> str:
         """The id a dataset is compared by, case-folded: for one of a ``[[mirror]]``'s ids,
@@ -134,23 +134,28 @@ class Overrides(BaseModel):
 
     def not_benchmark(self, key: Key) -> NotABenchmark | None:
         """What the entry ``key`` is, if the file says it is no benchmark of its own."""
-        return self._by_key[2].get(key)
+        return self._by_entry.not_a_benchmark.get(key)
 
     @cached_property
-    def _by_key(self) -> tuple[dict[Key, EntryOverride], dict[Key, list[TaskOverride]],
-                               dict[Key, NotABenchmark]]:
+    def _by_entry(self) -> "_ByEntry":
         """The overrides by the entry they name: a build asks of every entry (one answer per
         entry: ``_one_answer_per_entry``)."""
         tasks: dict[Key, list[TaskOverride]] = {}
         for override in self.tasks:
             tasks.setdefault(override.key, []).append(override)
-        return ({o.key: o for o in self.entry}, tasks,
-                {n.key: n for n in self.not_a_benchmark})
+        return _ByEntry({o.key: o for o in self.entry}, tasks,
+                        {n.key: n for n in self.not_a_benchmark})
 
     def kind_of(self, key: Key) -> EntryKind:
         """What the entry ``key`` is: a benchmark unless the file says otherwise."""
         found = self.not_benchmark(key)
         return "benchmark" if found is None else found.kind
+
+
+class _ByEntry(NamedTuple):
+    entry: dict[Key, EntryOverride]
+    tasks: dict[Key, list[TaskOverride]]
+    not_a_benchmark: dict[Key, NotABenchmark]
 
 
 def _once(names: list[str]) -> None:
