@@ -37,9 +37,6 @@ CRAWL_CATALOG = DATA / "crawl_catalog"
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     mark_deviations(items)
-    # The slow modules first: the workers (``-n auto --dist loadfile``) take modules in this
-    # order, so the longest start at once rather than leaving one worker busy at the end.
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
