@@ -37,6 +37,10 @@ CRAWL_CATALOG = DATA / "crawl_catalog"
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     mark_deviations(items)
+    # pytest-xdist hands the modules to the workers (``--dist loadfile``) by their number of
+    # tests, most first, a stable sort of this order: among modules of as many tests, the
+    # slow ones (a whole workflow in one or two tests) start first rather than last.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
