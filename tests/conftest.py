@@ -40,6 +40,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # pytest-xdist hands the modules to the workers (``--dist loadfile``) by their number of
     # tests, most first, a stable sort of this order: among modules of as many tests, the
     # slow ones (a whole workflow in one or two tests) start first rather than last.
+    # (perf/decisions/test-suite-workers.md: the orders tried, and their times.)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
