@@ -13,7 +13,9 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-_PARSER = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+"""CommonMark with raw HTML as text: how a summary here, and a description or a README's
+links and inline text in the harvest, are read."""
 _WORDS = {"text", "code_inline", "image"}
 """Tokens whose content is read: text, code, and an image by its description."""
 _SPACES = {"softbreak", "hardbreak"}
@@ -24,7 +26,7 @@ def plain_text(markdown: str) -> str:
     dropped, each line break a space. Text without markdown comes back as it was."""
     if not any(marker in markdown for marker in "[]*_`\\<>&!\n"):
         return markdown  # the common case: nothing to read
-    return "".join(_text(token) for inline in _PARSER.parseInline(markdown)
+    return "".join(_text(token) for inline in MARKDOWN.parseInline(markdown)
                    for token in inline.children or ())
 
 

@@ -56,6 +56,7 @@ import json
 import os
 import sqlite3
 import sys
+from contextlib import suppress
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -235,8 +236,6 @@ def update(path: str, previous: str, base: str) -> None:
     old.backup(path)
     del old
     _ready()
-    from contextlib import suppress
-
     from graph.build.stats import GraphStats, about, count_record_graphs, updated_stats
     from graph.errors import BenchgraphError
     from graph.search import INDEX_FILE

@@ -63,7 +63,7 @@ from graph.ingest.harvest.archive import Archive
 from graph.ingest.harvest.bibtex import Citation, check, citations
 from graph.ingest.harvest.hub import hub_dataset
 from graph.ingest.harvest.reader import MemberReader, Reading, names_field, text_field
-from graph.ingest.harvest.text import MARKDOWN, arxiv_id, arxiv_ids, short_description
+from graph.ingest.harvest.text import arxiv_id, arxiv_ids, short_description
 from graph.ingest.records.harness_snapshot import (
     Dataset,
     Entry,
@@ -73,6 +73,7 @@ from graph.ingest.records.harness_snapshot import (
     SampleCount,
 )
 from graph.ingest.records.identifiers import doi
+from graph.plain_text import MARKDOWN
 
 BENCHMARKS = "evalscope/benchmarks/"
 META = re.compile(r"evalscope/benchmarks/_meta/(?P<name>[^/]+)\.json")

@@ -44,9 +44,10 @@ from graph.ingest.harvest.bibtex import Citation, check, describe
 from graph.ingest.harvest.helm_code import HelmCode, RunSpec, Scenario
 from graph.ingest.harvest.helm_models import read_models
 from graph.ingest.harvest.reader import MemberReader, Reading, text_field
-from graph.ingest.harvest.text import MARKDOWN, arxiv_id, arxiv_ids, short_description
+from graph.ingest.harvest.text import arxiv_id, arxiv_ids, short_description
 from graph.ingest.records.harness_snapshot import Entry, Harness, LocalData, Metric, Paper, Taxonomy
 from graph.ingest.records.identifiers import doi_in_url
+from graph.plain_text import MARKDOWN
 
 SCHEMA = re.compile(r"helm/benchmark/static/schema_(?P<suite>[^/]+)\.yaml")
 _UNKNOWN = frozenset({"?", "n/a"})

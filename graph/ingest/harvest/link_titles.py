@@ -19,7 +19,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from graph.ingest.harvest.text import MARKDOWN, arxiv_id, first_heading
+from graph.ingest.harvest.text import arxiv_id, first_heading
+from graph.plain_text import MARKDOWN
 
 TITLE_WORDS = 4
 """The fewest words a link's text has to be a paper's title rather than a name."""

@@ -66,9 +66,10 @@ from graph.ingest.harvest.lm_eval import (
 )
 from graph.ingest.harvest.lm_eval_readme import read_readme
 from graph.ingest.harvest.reader import MemberReader, Reading, names_field, text_field
-from graph.ingest.harvest.text import MARKDOWN, arxiv_id
+from graph.ingest.harvest.text import arxiv_id
 from graph.ingest.records.harness_snapshot import Dataset, Entry, Group, Harness, Paper
 from graph.ingest.records.identifiers import doi_in_url
+from graph.plain_text import MARKDOWN
 
 TASKS = "lmms_eval/tasks/"
 _KEYS = KEYS | {"dataset_kwargs"}

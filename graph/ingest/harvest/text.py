@@ -7,8 +7,6 @@ its first paragraph, and when that is long, the whole sentences of it that fit i
 
 import re
 
-from markdown_it import MarkdownIt
-
 from graph.ingest.records.identifiers import ARXIV_ID
 
 DESCRIPTION_LIMIT = 500
@@ -22,9 +20,6 @@ _ARXIV_REFERENCE = re.compile(
 )
 """An arXiv link, ``arXiv:ID``, or a Hugging Face paper page (which is named by the paper's
 arXiv id)."""
-MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
-"""The parser the readers read a description's or a README's links and inline text with:
-CommonMark, raw HTML as text."""
 _VERSION = re.compile(r"v\d+$")
 _HEADING = re.compile(r"^#[ \t]+(.*?)[ \t#]*$", re.MULTILINE)
 
