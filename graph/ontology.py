@@ -18,15 +18,15 @@ from graph.resources import data_dir
 ONTOLOGY_FILES = ("bench.ttl", "vocabularies.ttl")
 
 
-Statement = tuple[URIRef, URIRef, URIRef | Literal]
+_Triple = tuple[URIRef, URIRef, URIRef | Literal]
 
 
 @cache
-def _statements() -> tuple[Statement, ...]:
+def ontology_triples() -> tuple[_Triple, ...]:
     """The ontology's statements once each, in the order its files state them, parsed once per
     process by pyoxigraph and made rdflib's: faster than rdflib's own Turtle parser, and paid
     by every build and rebuild (perf/decisions/pyoxigraph-parses-and-writes.md)."""
-    statements: dict[Statement, None] = {}
+    statements: dict[_Triple, None] = {}
     for name in ONTOLOGY_FILES:
         for quad in ox.parse(path=data_dir("ontology") / name, format=ox.RdfFormat.TURTLE):
             s, p, o = map(to_rdflib, (quad.subject, quad.predicate, quad.object))
@@ -41,7 +41,7 @@ def ontology_graph() -> Graph:
     """The ontology and vocabularies as an rdflib graph, made once per process (treat as
     read-only): the vocabularies are read from it."""
     graph = Graph()
-    for triple in _statements():
+    for triple in ontology_triples():
         graph.add(triple)
     return graph
 
@@ -51,4 +51,4 @@ def ontology_quads() -> list[Quad]:
     build adds them in that order, and a store in memory gives them back in the order they
     were added, so what a build writes is the same from one process to the next (an rdflib
     graph's order is its set's, which Python's hashes change in every process)."""
-    return [(s, p, o, ONTOLOGY_IRI) for s, p, o in _statements()]
+    return [(s, p, o, ONTOLOGY_IRI) for s, p, o in ontology_triples()]

@@ -14,7 +14,6 @@ and shapes made (``graph.store.state``'s fingerprint: another one is a full buil
 """
 
 from collections.abc import Callable, Collection, Iterable, Sequence
-from functools import cache
 
 import pyoxigraph as ox
 from rdflib import URIRef
@@ -24,7 +23,7 @@ from graph.dataset.oxigraph import RdflibTerms, StatedTerm, to_oxigraph, to_rdfl
 from graph.dataset.quads import Quad
 from graph.mapping.iris import Iris
 from graph.namespace import BENCH, ONTOLOGY_IRI, RDF, RDFS
-from graph.ontology import ontology_graph
+from graph.ontology import ontology_triples
 from graph.settings import Settings, default_settings
 from graph.system.gc_pause import gc_paused
 from graph.validation.across import LINKS, RESULT_SHAPES, AcrossRecords, Source
@@ -209,7 +208,7 @@ class _BuildFactsIn:
 
 def _triples(ontology: Sequence[Quad] | None) -> Sequence[Triple]:
     """The ontology's triples: the graph's given, else the bundled ontology's."""
-    return tuple((s, p, o) for s, p, o, _ in ontology) if ontology else _bundled_ontology()
+    return tuple((s, p, o) for s, p, o, _ in ontology) if ontology else ontology_triples()
 
 
 def _split(quads: Iterable[Quad], build_graph: URIRef
@@ -245,8 +244,3 @@ def _source_file(quads: Sequence[Quad]) -> str | None:
         if str.__eq__(p, source_file):
             return str(o)
     return None
-
-
-@cache
-def _bundled_ontology() -> tuple[Triple, ...]:
-    return tuple(ontology_graph())
