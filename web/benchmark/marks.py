@@ -78,5 +78,5 @@ def values(shown: Sequence[Shown]) -> Markup:
 
 def init_app(app: Flask) -> None:
     """Makes the marks a global of the app's templates, ``marks``."""
-    app.jinja_env.globals["marks"] = SimpleNamespace(said=said, show=show, value=value,
-                                                     values=values)
+    app.jinja_env.globals["marks"] = SimpleNamespace(
+        said=said, show=show, value=value, values=values, SHOWN_VALUES=SHOWN_VALUES)
