@@ -40,7 +40,7 @@ def dumps(tmp_path: Path) -> tuple[Path, Path]:
 def test_a_dump_is_loaded_a_block_of_whole_lines_at_a_time(
     dumps: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(writing, "LOAD_BLOCK", 3)
+    monkeypatch.setattr(writing, "LOAD_BLOCK", 300)  # a line is 105 bytes
     store = _Recording()
     with dumps[0].open("rb") as lines:
         writing._loaded(store, False, "unused", lines)  # type: ignore[arg-type]
@@ -67,7 +67,7 @@ def test_a_store_loaded_by_blocks_holds_every_statement_once(
 def test_a_store_not_kept_goes_on_disk_once_it_would_hold_too_many_statements(
     dumps: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(writing, "LOAD_BLOCK", 3)
+    monkeypatch.setattr(writing, "LOAD_BLOCK", 300)
     with dumps[0].open("rb") as lines:
         small, in_memory = writing._loaded(ox.Store(), True, str(tmp_path / "small"), lines)
     assert in_memory and not (tmp_path / "small").exists() and set(small) == set(QUADS)

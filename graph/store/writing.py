@@ -32,12 +32,15 @@ as JSON); a system error is written on its standard error, with exit code 1, or 
 when it says the disk (or the quota) is full (RocksDB's errors carry the system's words, not
 its number).
 
-A load gives pyoxigraph its input a block of ``LOAD_BLOCK`` lines at a time, one
-``bulk_load`` each: pyoxigraph's bulk loader holds about a million statements of its input in
-memory before it writes them out; a block at a time it holds a few hundred megabytes whatever
-the size, for more seconds. Each statement of N-Quads is one line, so a block is whole
-statements. Then the store is compacted (``Store.optimize``): the blocks leave more, smaller
-files, which every query reads (perf/decisions/load-in-blocks.md).
+A load gives pyoxigraph its input a block of about ``LOAD_BLOCK`` bytes at a time, cut at a
+line's end (each statement of N-Quads is one line, so a block is whole statements). On disk
+each block is one ``bulk_load``: pyoxigraph's bulk loader holds about a million statements of
+its input in memory before it writes them out; a block at a time it holds a few hundred
+megabytes whatever the size, for more seconds. Then the store is compacted
+(``Store.optimize``): the blocks leave more, smaller files, which every query reads
+(perf/decisions/load-in-blocks.md). In memory each block is one ``load``, which there takes a
+block faster than the bulk loader. The next block is read while one loads (pyoxigraph lets go
+of the interpreter's lock as it loads), so the build writing the input is not kept waiting.
 
 It is a fresh interpreter, not a forked child (``graph.system.child``). RocksDB keeps a
 process-wide pool of background threads that a fork does not copy: a forked child of a
@@ -56,9 +59,9 @@ import json
 import os
 import sqlite3
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import asdict, dataclass, field
-from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TypeVar
 
@@ -76,8 +79,8 @@ NO_SPACE = 3
 _FULL = (errno.ENOSPC, errno.EDQUOT)
 """A full disk, a full quota: ``graph.store.space``'s, repeated here, since this process
 imports nothing of benchgraph until its store is written."""
-LOAD_BLOCK = 100_000
-"""Lines of the input given to one ``bulk_load``."""
+LOAD_BLOCK = 1 << 24
+"""Bytes of the input given to one load (and the rest of the line they end in)."""
 MEMORY_STATEMENTS = 5_000_000
 """The most statements a store that is not kept holds in memory (about 350 bytes each);
 past them it goes on disk (perf/decisions/read-once-store-in-memory.md)."""
@@ -192,18 +195,30 @@ def load(path: str, base: str) -> None:
 
 def _loaded(store: ox.Store, in_memory: bool, path: str, lines: BinaryIO
             ) -> tuple[ox.Store, bool]:
-    """``store`` with the N-Quads ``lines`` bulk-loaded into it a block of ``LOAD_BLOCK``
-    lines at a time; one ``in_memory`` is moved to ``path`` before it would hold more than
-    ``MEMORY_STATEMENTS`` statements. The store, and whether it is still in memory."""
+    """``store`` with the N-Quads ``lines`` loaded into it a block at a time (the module says
+    how), the next block read while one loads; one ``in_memory`` is moved to ``path`` before
+    it would hold more than ``MEMORY_STATEMENTS`` statements. The store, and whether it is
+    still in memory."""
     held = 0
-    while block := b"".join(islice(lines, LOAD_BLOCK)):
-        held += LOAD_BLOCK
-        if in_memory and held > MEMORY_STATEMENTS:
-            on_disk = ox.Store(path)
-            on_disk.bulk_extend(store)
-            store, in_memory = on_disk, False
-        store.bulk_load(block, format=ox.RdfFormat.N_QUADS)
+    with ThreadPoolExecutor(1) as reader:
+        coming = reader.submit(_block, lines)
+        while block := coming.result():
+            coming = reader.submit(_block, lines)
+            held += block.count(b"\n")
+            if in_memory and held > MEMORY_STATEMENTS:
+                on_disk = ox.Store(path)
+                on_disk.bulk_extend(store)
+                store, in_memory = on_disk, False
+            load = store.load if in_memory else store.bulk_load
+            load(block, format=ox.RdfFormat.N_QUADS)
     return store, in_memory
+
+
+def _block(lines: BinaryIO) -> bytes:
+    """The next ``LOAD_BLOCK`` bytes of ``lines`` and the rest of the line they end in; empty
+    at the end."""
+    block = lines.read(LOAD_BLOCK)
+    return block if not block or block.endswith(b"\n") else block + lines.readline()
 
 
 def _write_dump(store: ox.Store, fmt: Format, folder: Path, base: str, *, grouped: bool
