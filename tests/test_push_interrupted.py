@@ -17,7 +17,6 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
@@ -112,11 +111,18 @@ def manifest_of(engine: RunningEngine) -> PushManifest:
     return found
 
 
-def emptied(engine: RunningEngine) -> None:
-    """Every graph of the engine dropped (Oxigraph's SPARQL Update endpoint)."""
-    update = engine.query.removesuffix("/query") + "/update"
-    request = urllib.request.Request(update, data=urllib.parse.urlencode(
-        {"update": "DROP ALL"}).encode())
+def dataset_of(engine: RunningEngine) -> bytes:
+    """Every quad the engine holds, as N-Quads (Oxigraph's Graph Store: the whole store)."""
+    request = urllib.request.Request(engine.store, headers={"Accept": "application/n-quads"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return bytes(answer.read())
+
+
+def restored(engine: RunningEngine, dataset: bytes) -> None:
+    """The engine made to hold ``dataset`` and nothing else (a ``PUT`` of the whole store):
+    what a push left, put back in one request rather than pushed again."""
+    request = urllib.request.Request(engine.store, data=dataset, method="PUT",
+                                     headers={"Content-Type": "application/n-quads"})
     with urllib.request.urlopen(request, timeout=60):
         pass
 
@@ -179,15 +185,17 @@ def test_a_push_stopped_at_any_request_is_made_whole_by_the_next(
     with oxigraph_server(tmp_path / "engine") as engine:
         counting = DyingClient(None)
         push_with(engine, builds["old"], DyingClient(None))
+        old = dataset_of(engine)
         push_with(engine, builds["new"], counting)
         assert_whole(engine, clean["new"], "uninterrupted")
+        restored(engine, old)
+        assert_whole(engine, clean["old"], "the old push put back")
         requests = counting.requests
         assert requests >= 8  # the manifest read and written, the graphs sent and removed
         for at in range(1, requests + 1):
             for then in ("new", "old"):
                 where = f"stopped at request {at} of {requests}, then {then} pushed"
-                emptied(engine)
-                push_with(engine, builds["old"], DyingClient(None))
+                restored(engine, old)
                 with pytest.raises(Killed):
                     push_with(engine, builds["new"], DyingClient(Dying(at, cut)))
                 push_with(engine, builds[then], DyingClient(None))
@@ -200,11 +208,11 @@ def test_the_push_after_one_stopped_says_what_it_removes(
     next push of the same version removes them, and says so."""
     with oxigraph_server(tmp_path / "engine") as engine:
         push_with(engine, builds["old"], DyingClient(None))
+        old = dataset_of(engine)
         counting = DyingClient(None)
         whole = push_with(engine, builds["new"], counting)
         assert len(whole.deleted) == 3
-        emptied(engine)
-        push_with(engine, builds["old"], DyingClient(None))
+        restored(engine, old)
         before_deleting = counting.requests - len(whole.deleted)  # then the final manifest
         with pytest.raises(Killed):
             push_with(engine, builds["new"], DyingClient(Dying(before_deleting)))
