@@ -4,9 +4,8 @@ does what it says, and it is needed: without it, the rule and the other override
 another answer."""
 
 import pytest
-from rdflib import URIRef
 
-from graph.build.graphs import GraphInMemory, index_records
+from graph.build.graphs import index_records
 from graph.ingest.loader import LoadReport, load_records
 from graph.ingest.records import HarnessEntry
 from graph.mapping.identity import BenchmarkIndex, grouping_id, index_benchmarks
@@ -24,6 +23,7 @@ from graph.namespace import RDFS, SKOS
 from graph.resources import data_dir
 from graph.settings import Settings
 from graph.slug import slugify
+from graph.store.base import Store
 
 CATALOG = data_dir("catalog")
 OVERRIDES = bundled_overrides()
@@ -156,18 +156,16 @@ def test_an_entry_that_is_no_benchmark_is_set_apart(
         assert without(report, item).entries[item.key] != grouping_id(item.key)
 
 
-def test_the_bundled_catalog_warns_only_of_the_entries_left_out(
-        bundled_build: GraphInMemory) -> None:
+def test_the_bundled_catalog_warns_only_of_the_entries_left_out(report: LoadReport) -> None:
     """No override misses its entry or its tasks, and no two entries of one name disagree
     that neither an override has settled nor ``KEPT_APART`` lists; what is left out is named,
-    one warning each."""
-    built = bundled_build
+    one warning each (the load's warnings and the index's, as a build reports them)."""
+    built = LoadReport(list(report.records), list(report.warnings))
+    index_records(built)
     left_out = {f"entries[{item.entry}]" for item in OVERRIDES.not_a_benchmark
                 if item.kind == "leave-out"}
-    assert sorted(w.field or "" for w in built.report.warnings) == sorted(
-        left_out | set(KEPT_APART))
-    assert all("left out" in w.reason or "kept apart" in w.reason
-               for w in built.report.warnings)
+    assert sorted(w.field or "" for w in built.warnings) == sorted(left_out | set(KEPT_APART))
+    assert all("left out" in w.reason or "kept apart" in w.reason for w in built.warnings)
 
 
 def test_every_shared_dataset_and_paper_is_a_merge_or_checked_apart(
@@ -179,13 +177,12 @@ def test_every_shared_dataset_and_paper_is_a_merge_or_checked_apart(
     assert {(pair.one, pair.other) for pair in pairs} == CHECKED_APART
 
 
-def test_an_override_names_the_benchmark_its_entry_alone_describes(
-        bundled_build: GraphInMemory) -> None:
-    built = bundled_build
-    kobest = URIRef(f"{Settings().base}benchmark/kobest")
-    labels = {(p, str(o)) for s, p, o, _ in built.quads if s == kobest and p in (RDFS.label,
-                                                                                 SKOS.altLabel)}
-    assert labels == {(RDFS.label, "KoBEST"), (SKOS.altLabel, "LAMBADA")}
+def test_an_override_names_the_benchmark_its_entry_alone_describes(bundled_store: Store) -> None:
+    kobest = f"{Settings().base}benchmark/kobest"
+    labels = bundled_store.query(f"SELECT ?p ?o {{ <{kobest}> ?p ?o FILTER(?p IN (<{RDFS.label}>, "
+                                 f"<{SKOS.altLabel}>)) }}").rows
+    assert {(str(p), str(o)) for p, o in labels} == {(f"<{RDFS.label}>", '"KoBEST"'),
+                                                     (f"<{SKOS.altLabel}>", '"LAMBADA"')}
 
 
 def test_an_override_without_its_reason_is_refused() -> None:

@@ -293,9 +293,13 @@ def test_cli_seeds_conform_with_exit_0(capsys: pytest.CaptureFixture[str]) -> No
     assert "2 records loaded" in err
 
 
-def test_cli_the_bundled_catalog_conforms(capsys: pytest.CaptureFixture[str]) -> None:
-    """The seeds and the harness snapshots of catalog/harnesses/: no violation."""
-    assert main(["validate"]) == 0
+def test_cli_the_bundled_catalog_conforms(bundled_folder: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """The seeds and the harness snapshots of catalog/harnesses/: no violation. Read from the
+    report that the run's store folder of the bundled catalog keeps: its build validated it
+    in the writing process, as ``benchgraph validate`` with no PATH does (that command's own
+    path is the seeds' test above), so the catalog is not validated once more here."""
+    assert main(["validate", "--store", f"oxigraph:{bundled_folder}"]) == 0
     out, _ = capsys.readouterr()
     checked = re.search(r"^(\d+) records checked: 0 violations, \d+ warnings; the catalog "
                         r"conforms$", out, re.MULTILINE)
