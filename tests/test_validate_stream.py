@@ -15,8 +15,7 @@ from graph.mapping.overrides import bundled_overrides
 from graph.namespace import ONTOLOGY_IRI
 from graph.resources import data_dir
 from graph.settings import Settings
-from graph.store.files import read_validation
-from graph.store.manifest import current_generation
+from graph.store.base import Store
 from graph.validation.stream import StoreGraphs
 from graph.validation.validate import ValidationSession, validate
 from tests.memory import traced
@@ -43,16 +42,13 @@ def grouped(quads: list[Quad]) -> dict[URIRef, set[Quad]]:
 
 
 def test_the_bundled_catalog_from_a_store_gives_the_whole_report(
-        built: BuildResult, bundled_folder: Path) -> None:
+        built: BuildResult, bundled_store: Store) -> None:
     """The store's graphs come in the order of their names, the quads' in the order stated:
     the report is the same. The store's report is the one the run's store folder of the
     bundled catalog keeps, which its build's writing process made from the store."""
-    session = ValidationSession(Settings())
-    generation = current_generation(bundled_folder)
-    assert generation is not None
-    streamed = read_validation(bundled_folder / generation, session.shapes.graph)
+    streamed = bundled_store.artefacts().validation()
     assert streamed is not None
-    whole = session.validate(built.quads)
+    whole = validate(built.quads, Settings())
     assert streamed.results  # the bundled catalog has findings to compare
     assert streamed.results == whole.results
     index = index_benchmarks((loaded.identity for loaded in built.report.records),

@@ -193,17 +193,17 @@ def load(path: str, base: str) -> None:
     _done(Outcome(stats.to_json(), quads.total, stats.statements.total, dumped=dumped))
 
 
-def _loaded(store: ox.Store, in_memory: bool, path: str, lines: BinaryIO
+def _loaded(store: ox.Store, in_memory: bool, path: str, stream: BinaryIO
             ) -> tuple[ox.Store, bool]:
-    """``store`` with the N-Quads ``lines`` loaded into it a block at a time (the module says
-    how), the next block read while one loads; one ``in_memory`` is moved to ``path`` before
-    it would hold more than ``MEMORY_STATEMENTS`` statements. The store, and whether it is
-    still in memory."""
+    """``store`` with the N-Quads of ``stream`` loaded into it a block at a time (the module
+    says how), the next block read while one loads; one ``in_memory`` is moved to ``path``
+    before it would hold more than ``MEMORY_STATEMENTS`` statements. The store, and whether
+    it is still in memory."""
     held = 0
     with ThreadPoolExecutor(1) as reader:
-        coming = reader.submit(_block, lines)
+        coming = reader.submit(_block, stream)
         while block := coming.result():
-            coming = reader.submit(_block, lines)
+            coming = reader.submit(_block, stream)
             held += block.count(b"\n")
             if in_memory and held > MEMORY_STATEMENTS:
                 on_disk = ox.Store(path)
@@ -214,11 +214,11 @@ def _loaded(store: ox.Store, in_memory: bool, path: str, lines: BinaryIO
     return store, in_memory
 
 
-def _block(lines: BinaryIO) -> bytes:
-    """The next ``LOAD_BLOCK`` bytes of ``lines`` and the rest of the line they end in; empty
+def _block(stream: BinaryIO) -> bytes:
+    """The next ``LOAD_BLOCK`` bytes of ``stream`` and the rest of the line they end in; empty
     at the end."""
-    block = lines.read(LOAD_BLOCK)
-    return block if not block or block.endswith(b"\n") else block + lines.readline()
+    block = stream.read(LOAD_BLOCK)
+    return block if not block or block.endswith(b"\n") else block + stream.readline()
 
 
 def _write_dump(store: ox.Store, fmt: Format, folder: Path, base: str, *, grouped: bool
