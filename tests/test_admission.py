@@ -2,6 +2,8 @@
 any spelling and any place, and every update, are refused before any engine sees the text;
 a text too large or nested too deep is refused before any parser recurses into it."""
 
+import time
+
 import pyoxigraph as ox
 import pytest
 
@@ -11,6 +13,8 @@ from graph.store.base import Store
 
 LIMIT = 65_536
 TRAP = "http://127.0.0.1:9/sparql"
+LONG_TO_READ = "ASK { VALUES ?a { " + " ".join(map(str, range(3_000))) + " } }"
+"""14 KB that rdflib takes most of a second or more to parse."""
 
 _FORMS = {
     "after a dot glued to a variable": "?s ?p ?o.SERVICE <{trap}> {{ ?a ?b ?c }}",
@@ -193,3 +197,22 @@ def test_every_store_answers_a_select_star_in_the_querys_order(seed_store: Store
     assert all(len(row) == 3 and row[1] is not None for row in result.rows)
     named = seed_store.query("SELECT ?o ?s WHERE { ?s ?p ?o } LIMIT 1")
     assert named.variables == ("o", "s")
+
+
+LONG_UPDATE = "INSERT DATA { " + " ".join(f"<urn:x:{n}> <urn:x:p> {n} ." for n in range(600)) + " }"
+
+
+@pytest.mark.parametrize("text", [LONG_TO_READ, LONG_UPDATE], ids=["query", "update"])
+def test_a_parse_past_its_bound_is_given_up_and_its_outcome_not_kept(text: str) -> None:
+    """The caller has its TimeoutError at the bound; the parse goes on in its thread, and
+    the next caller of the text, with time to wait, waits for its turn and has it judged.
+    (A text that is no query is parsed as an update to say so: within the same bound.)"""
+    started = time.monotonic()
+    with pytest.raises(TimeoutError):
+        admit(text, "q", LIMIT, within=0.05)
+    assert time.monotonic() - started < 0.5
+    if text is LONG_TO_READ:
+        assert admit(text, "q", LIMIT, within=0.05 + 60).form == "ASK"
+    else:
+        with pytest.raises(ReadOnlyError):
+            admit(text, "q", LIMIT, within=0.05 + 60)

@@ -24,6 +24,10 @@ characters that were checked. (pyoxigraph leaves them unexpanded outside strings
 
 rdflib's parser is exact but slow (perf/decisions/admission-cache.md), so the outcome is kept
 per text (``_judged``): the named queries and the pages' own queries are parsed once a process.
+A long query takes seconds to parse, and a query's time limit runs from the moment it is asked:
+``within`` bounds the wait for its parse (``TimeoutError`` past it, and nothing kept). The parse
+cannot be stopped, so it finishes in its thread while the caller has its answer; parses run one
+at a time, and one that has waited past its caller's bound for its turn does not start.
 What rdflib reads as a query and pyoxigraph still refuses (an unknown prefix, a variable
 bound twice) is a syntax error from the engine, as before.
 """
@@ -32,7 +36,8 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -70,11 +75,12 @@ class Admitted:
     o, p, s). Empty for any other query, whose columns are the ones it lists."""
 
 
-def admit(text: str, source: str, max_bytes: int) -> Admitted:
+def admit(text: str, source: str, max_bytes: int, within: float | None = None) -> Admitted:
     """``text`` as a query that may run; otherwise QueryError (too large, too deep, not
     UTF-8, not SPARQL), QuerySyntaxError or ReadOnlyError (an update, a SERVICE), whose
-    message names ``source``."""
-    outcome = _judged(text, max_bytes)
+    message names ``source``; TimeoutError when its parse takes more than ``within``
+    seconds (None: no bound)."""
+    outcome = _judged(text, max_bytes, within)
     if isinstance(outcome, Admitted):
         return outcome
     kind, reason, place = outcome
@@ -85,12 +91,12 @@ def admit(text: str, source: str, max_bytes: int) -> Admitted:
 
 
 def admit_bound(text: str, bindings: Mapping[str, BindingValue], source: str,
-                max_bytes: int) -> Admitted:
+                max_bytes: int, within: float | None = None) -> Admitted:
     """``admit``, then ``bindings`` bound by a ``VALUES`` block opening the WHERE clause
     (``graph.sparql.query_text.with_values``): the query as it runs, what every store sends
     its engine. The bound values are RDF terms written by pyoxigraph, so the text judged is
     the template's, kept per text. QueryError when there is no WHERE clause to bind in."""
-    admitted = admit(text, source, max_bytes)
+    admitted = admit(text, source, max_bytes, within)
     if not bindings:
         return admitted
     bound = with_values(admitted.text, admitted.form, bindings)
@@ -103,7 +109,9 @@ _Refusal = tuple[type[QueryError], str, tuple[int, int]]
 
 
 @lru_cache(maxsize=_CACHED)
-def _judged(text: str, max_bytes: int) -> Admitted | _Refusal:
+def _judged(text: str, max_bytes: int, within: float | None) -> Admitted | _Refusal:
+    """The outcome for ``text``. ``within`` is part of the key only as an argument: a caller's
+    bound is the same for every query it asks, and a parse past it raises, which is not kept."""
     try:
         size = len(text.encode("utf-8"))
     except UnicodeEncodeError:
@@ -119,9 +127,10 @@ def _judged(text: str, max_bytes: int) -> Admitted | _Refusal:
         expanded = expandUnicodeEscapes(text)
     except ValueError as error:  # an escape past U+10FFFF
         return QueryError, f"not a valid query: {error}", (0, 0)
-    tree = _parse(expanded)
+    deadline = None if within is None else time.monotonic() + within
+    tree = _parse(expanded, _query_tree, deadline)
     if not isinstance(tree, CompValue):
-        return _refusal(expanded, tree)
+        return _refusal(expanded, tree, deadline)
     if _finds(tree, "ServiceGraphPattern"):
         return (ReadOnlyError, "SERVICE is not allowed: queries run on this graph alone, and "
                 "nothing is fetched from elsewhere", (0, 0))
@@ -136,35 +145,45 @@ on first use, and parses racing there failed, and went on failing, in a server's
 One parse at a time costs nothing here: a parse holds the interpreter's lock throughout."""
 
 
-def _parse(text: str) -> CompValue | ParseBaseException | RecursionError:
-    """The query's parse tree, or why it has none: parsed in a thread of its own, whose
-    whole recursion budget the parser may use (a request's thread has spent part of it)."""
+def _query_tree(text: str) -> CompValue:
+    tree: CompValue = parseQuery(text)[1]  # after the prologue
+    return tree
+
+
+def _parse(text: str, parser: Callable[[str], CompValue], deadline: float | None
+           ) -> CompValue | ParseBaseException | RecursionError:
+    """The text's parse tree by ``parser`` (``_query_tree`` or rdflib's ``parseUpdate``), or
+    why it has none: parsed in a thread of its own, whose whole recursion budget the parser
+    may use (a request's thread has spent part of it). TimeoutError when it is not parsed by
+    ``deadline`` (a ``time.monotonic()``), its turn included."""
     outcome: list[CompValue | ParseBaseException | RecursionError] = []
+    within = None if deadline is None else max(deadline - time.monotonic(), 0.0)
 
     def parse() -> None:
+        if not _PARSING.acquire(timeout=-1 if within is None else within):
+            return  # its caller has given up waiting
         try:
-            with _PARSING:
-                outcome.append(parseQuery(text)[1])
+            outcome.append(parser(text))
         except (ParseBaseException, RecursionError) as error:
             outcome.append(error)
+        finally:
+            _PARSING.release()
 
-    thread = threading.Thread(target=parse, name="sparql-parse")
+    thread = threading.Thread(target=parse, name="sparql-parse", daemon=True)
     thread.start()
-    thread.join()
+    thread.join(within)
+    if not outcome:
+        raise TimeoutError("the text was not parsed in time")
     return outcome[0]
 
 
-def _refusal(text: str, error: ParseBaseException | RecursionError) -> _Refusal:
+def _refusal(text: str, error: ParseBaseException | RecursionError, deadline: float | None
+             ) -> _Refusal:
     """Why a text that is not a query is refused: an update, too deep, or where it stops
     being SPARQL."""
     if isinstance(error, RecursionError):
         return QueryError, "the query nests too deeply to be read", (0, 0)
-    try:
-        with _PARSING:
-            parseUpdate(text)
-    except (ParseBaseException, RecursionError):
-        pass
-    else:
+    if isinstance(_parse(text, parseUpdate, deadline), CompValue):
         return (ReadOnlyError, "SPARQL Update is not allowed: the graph is read-only (use "
                 "SELECT, ASK, CONSTRUCT or DESCRIBE)", (0, 0))
     found = _shown(error)

@@ -25,9 +25,9 @@ from typing import Literal
 
 from graph.build.stats import GraphStats
 from graph.namespace import PREFIXES
-from graph.sparql.admission import admit_bound
 from graph.sparql.query_text import syntax_error
 from graph.sparql.result import QueryResult
+from graph.store.admitting import admitted
 from graph.store.artefacts import Artefacts
 from graph.store.base import (
     Bindings,
@@ -159,10 +159,10 @@ class LocalStore:
         limits: Limits | None = None,
     ) -> QueryResult:
         limits = limits or self.limits
-        admitted = admit_bound(text, bindings or {}, _SOURCE, limits.query_bytes)
+        query, asked = admitted(text, bindings or {}, _SOURCE, limits)
         request = QueryRequest(
-            text=admitted.text,
-            form=admitted.form,
+            text=query.text,
+            form=query.form,
             prefixes=dict(PREFIXES),
             base_iri=self.base,
             default_graphs=None if dataset is None else dataset.default_graphs,
@@ -170,10 +170,10 @@ class LocalStore:
             row_limit=limits.rows,
         )
         with self._here() as here:
-            answer = self._pool_here(here).run(request, limits.timeout)
+            answer = self._pool_here(here).run(request, limits.timeout, asked)
         if isinstance(answer, Failure):
             raise _failure(answer)
-        return answer.in_order(admitted.star)
+        return answer.in_order(query.star)
 
     def describe(self, node: str, limit: int | None = None) -> Description:
         return describe_node(self._ask, node, limit)

@@ -154,13 +154,14 @@ class QueryPool:
         self._argument = os.fsencode(self.source.path)
         self._add()
 
-    def run(self, request: QueryRequest, timeout: float) -> QueryResult | Failure:
+    def run(self, request: QueryRequest, timeout: float, asked: float | None = None
+            ) -> QueryResult | Failure:
         """The answer to ``request``, or the engine's Failure; a QueryStopped when a limit
-        stops it (QueryTimeout once ``timeout`` seconds have passed, the wait for a free
-        process included)."""
+        stops it (QueryTimeout once ``timeout`` seconds have passed since ``asked``, a
+        ``time.monotonic()``, by default now: the wait for a free process counts)."""
         if os.getpid() != self.owner:
             raise QueryProcessError("a query pool is used only by the process that made it")
-        deadline = time.monotonic() + timeout
+        deadline = (time.monotonic() if asked is None else asked) + timeout
         try:
             child = self._borrow(deadline)
         except queue.Empty:

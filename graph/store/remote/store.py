@@ -30,6 +30,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -40,9 +41,10 @@ import pyoxigraph as ox
 
 from graph.build.stats import GraphStats
 from graph.export.formats import NQUADS, NTRIPLES, Format
-from graph.sparql.admission import Admitted, admit_bound
+from graph.sparql.admission import Admitted
 from graph.sparql.errors import QueryError
 from graph.sparql.result import QueryResult
+from graph.store.admitting import admitted
 from graph.store.artefacts import Artefacts
 from graph.store.base import (
     Bindings,
@@ -116,11 +118,12 @@ class RemoteStore:
         limits: Limits | None = None,
     ) -> QueryResult:
         limits = limits or self.limits
-        admitted = admit_bound(text, bindings or {}, _SOURCE, limits.query_bytes)
+        query, asked = admitted(text, bindings or {}, _SOURCE, limits)
         try:
-            answer = self.engine.query(admitted.text, admitted.form,
-                                       self._dataset(admitted, dataset),
-                                       rows=limits.rows, timeout=limits.timeout)
+            answer = self.engine.query(query.text, query.form,
+                                       self._dataset(query, dataset),
+                                       rows=limits.rows,
+                                       timeout=limits.timeout - (time.monotonic() - asked))
         except EngineLimit as error:
             raise QueryTimeout(f"{_SOURCE}: the engine stopped it at a limit of its own and "
                                f"sent only part of the answer {error.said}") from None
@@ -131,7 +134,7 @@ class RemoteStore:
             if error.status == 400:
                 raise QueryError(f"{_SOURCE}: the engine refused it: {error.said}") from None
             raise
-        return answer.in_order(admitted.star)
+        return answer.in_order(query.star)
 
     def _dataset(self, query: Admitted, dataset: QueryDataset | None) -> Dataset:
         """Exactly the dataset the request needs (see the module's docstring)."""
