@@ -14,6 +14,7 @@ import http.client
 import socket
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -50,10 +51,12 @@ RESULTS = (b'<?xml version="1.0"?><sparql xmlns="http://www.w3.org/2005/sparql-r
 
 @dataclass
 class Conversation:
-    """One connection to the slow engine: its socket, and whether the test is over."""
+    """One connection to the slow engine: its socket, whether the test is over, and how
+    many connections before it chose the same behaviour."""
 
     sock: socket.socket
     over: threading.Event
+    earlier: int = 0
 
     def send(self, data: bytes) -> None:
         self.sock.sendall(data)
@@ -104,6 +107,15 @@ def slow_refusal(talk: Conversation) -> None:
     talk.drip(b".")
 
 
+def refused_then_silent(talk: Conversation) -> None:
+    """A whole 503 at once, then nothing at all to the retries: the deadline passes on one."""
+    if talk.earlier:
+        talk.stall()
+    else:
+        talk.send(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+                  b"Content-Length: 4\r\n\r\nbusy")
+
+
 BEHAVIOURS: dict[str, Callable[[Conversation], None]] = {
     "slow-status": slow_status,
     "slow-headers": slow_headers,
@@ -111,7 +123,10 @@ BEHAVIOURS: dict[str, Callable[[Conversation], None]] = {
     "trickled-body": trickled_body,
     "trickled-chunk-size": trickled_chunk_size,
     "slow-refusal": slow_refusal,
+    "refused-then-silent": refused_then_silent,
 }
+REFUSALS = ("slow-refusal", "refused-then-silent")
+"""The behaviours whose query ends as the engine's refusal (503), not at the time limit."""
 
 
 @dataclass
@@ -122,6 +137,7 @@ class SlowEngine:
     upstream: tuple[str, int] | None = None
     url: str = ""
     over: threading.Event = field(default_factory=threading.Event)
+    chosen: Counter[str] = field(default_factory=Counter)
 
     def serve(self, listener: socket.socket) -> None:
         while not self.over.is_set():
@@ -135,10 +151,12 @@ class SlowEngine:
         with sock, suppress(OSError), sock.makefile("rb") as incoming:
             while request := _read_request(incoming):
                 head, body = request
-                chosen = next((behave for name, behave in BEHAVIOURS.items()
-                               if name.encode() in body), None)
+                chosen = next((name for name in BEHAVIOURS if name.encode() in body), None)
                 if chosen is not None or self.upstream is None:
-                    (chosen or stalled_body)(Conversation(sock, self.over))
+                    behave = stalled_body if chosen is None else BEHAVIOURS[chosen]
+                    earlier = self.chosen[chosen or ""]
+                    self.chosen[chosen or ""] += 1
+                    behave(Conversation(sock, self.over, earlier))
                     return
                 sock.sendall(_forwarded(self.upstream, head, body))
 
@@ -198,7 +216,7 @@ def within(seconds: float) -> Iterator[None]:
 
 def expected(behaviour: str) -> type[RemoteError]:
     """A refusal is the engine's answer (503 here); anything else is the time limit."""
-    return RemoteError if behaviour == "slow-refusal" else RemoteTimeout
+    return RemoteError if behaviour in REFUSALS else RemoteTimeout
 
 
 @pytest.mark.parametrize("behaviour", list(BEHAVIOURS))
@@ -211,10 +229,12 @@ def test_the_engine_cannot_stretch_the_time_limit(behaviour: str, form: QueryFor
     with slow_engine() as slow:
         client = engine_for(f"{slow.url}/query", Settings(remote_retries=3))
         try:
-            with within(LIMIT + MARGIN), pytest.raises(expected(behaviour)):
+            with within(LIMIT + MARGIN), pytest.raises(expected(behaviour)) as stopped:
                 client.query(text, form, Dataset(), rows=10, timeout=LIMIT)
         finally:
             client.close()
+    # a refusal is not read as the time limit (a RemoteTimeout is a RemoteError too)
+    assert isinstance(stopped.value, RemoteTimeout) == (behaviour not in REFUSALS)
 
 
 def test_retries_of_an_engine_that_cannot_be_reached_end_in_time() -> None:
@@ -246,12 +266,12 @@ def store(engine: RunningEngine) -> Iterator[Store]:
         opened.close()
 
 
-@pytest.mark.parametrize("behaviour", ["slow-status", "trickled-chunk-size", "slow-refusal"])
+@pytest.mark.parametrize("behaviour", ["slow-status", "trickled-chunk-size", *REFUSALS])
 def test_a_stores_query_ends_in_time_whatever_the_engine_does(store: Store,
                                                               behaviour: str) -> None:
     """As the CLI and the web app ask it: the store over the slow engine opens (its other
     requests reach a real engine), and its query ends within the limit and ``MARGIN``."""
-    stopped = RemoteError if behaviour == "slow-refusal" else QueryTimeout
+    stopped = RemoteError if behaviour in REFUSALS else QueryTimeout
     with within(LIMIT + MARGIN), pytest.raises(stopped):
         store.query(f'ASK {{ ?s ?p "{behaviour}" }}', limits=Limits(timeout=LIMIT, rows=10))
 

@@ -24,7 +24,9 @@ limit closes the socket).
   is never retried, nor is a redirect followed. Every request here may be sent twice, the
   query sent by POST too (a query is read-only: ``graph.sparql.admission`` admits no update);
   a PUT and a DELETE are idempotent. A refusal that is retried is not read (its connection is
-  closed: its body may come as slowly as the engine likes); the last one is quoted.
+  closed: its body may come as slowly as the engine likes); the last one is quoted. When the
+  deadline passes on a retry of a refusal, the error is that refusal, not a timeout: what the
+  engine said is the cause, and a busy machine must not turn one into the other.
 - **A kept connection the engine has given up on** is not used again (urllib3 drops one
   whose socket has something to read before a request is sent): an engine may close one that
   sat idle, and ``oxigraph serve`` (0.5) does worse: past its 60 s socket timeout it writes an
@@ -226,14 +228,18 @@ class _Retries(Retry):
     waits of the module's docstring, none that would end past ``deadline``, each retry logged;
     a refusal retried is closed unread."""
 
-    def __init__(self, *, deadline: float, what: str, url: str, **options: Any) -> None:
+    def __init__(self, *, deadline: float, what: str, url: str,
+                 refused: list[tuple[int, str]] | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.deadline = deadline
         self.what = what
         self.url = url
+        self.refused = [] if refused is None else refused
+        """The status and reason of each refusal retried, shared by every copy urllib3 makes."""
 
     def new(self, **options: Any) -> Self:
-        return super().new(deadline=self.deadline, what=self.what, url=self.url, **options)
+        return super().new(deadline=self.deadline, what=self.what, url=self.url,
+                           refused=self.refused, **options)
 
     def get_backoff_time(self) -> float:
         """``backoff_factor``, doubled at each failure after the first."""
@@ -255,6 +261,7 @@ class _Retries(Retry):
         _LOG.warning("%s: %s %s; trying again in %.2f s (retry %d, %s more allowed)",
                      self.what, self.url, why, wait, len(retry.history), retry.total)
         if response is not None:
+            self.refused.append((response.status, response.reason or ""))
             response.close()
         return retry
 
@@ -302,6 +309,11 @@ class Client:
                                     retries=retries, timeout=DeadlineTimeout(deadline),
                                     redirect=False, preload_content=False, release_conn=False)
         except HTTPError as error:
+            if _timed_out(error) and retries.refused:
+                status, reason = retries.refused[-1]
+                raise RemoteError(f"{what}: {endpoint.url} answered {status} {reason}, and was "
+                                  "still being asked again when the time was up", status,
+                                  reason) from None
             if _timed_out(error):
                 raise RemoteTimeout(f"{what}: {endpoint.url} did not answer in time") from None
             raise RemoteError(f"{what}: {endpoint.url} could not be reached "
