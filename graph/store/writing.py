@@ -232,6 +232,8 @@ def _write_dump(store: ox.Store, fmt: Format, folder: Path, base: str, *, groupe
 
     with (folder / dump_name(fmt)).open("wb") as out:
         write_dump(store, fmt, out, prefixes_for(base), grouped=grouped)
+
+
 def _validated(header: Header, store: ox.Store, path: str, base: str) -> None:
     """With the header's ``validate``, the graph validated and its report written at ``path``."""
     if header.validate:
