@@ -2,9 +2,9 @@
 from the call, and the parse that admits a long query (``graph.sparql.admission``) takes
 seconds of it.
 
-Its own module, not ``graph.store.base``: the SPARQL parser it loads costs a tenth of a
-second to import, which the processes that only read ``base``'s types (the writing process)
-need not pay.
+Its own module, not ``graph.store.base``: importing the SPARQL parser it loads builds the
+whole grammar, which the processes that only read ``base``'s types (the writing process)
+need not pay for.
 """
 
 from __future__ import annotations
