@@ -35,7 +35,8 @@ def trap() -> Iterator[Trap]:
 def no_parser_wall(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every text admitted as it is, SERVICE and all: only the query process stands."""
 
-    def admit_anything(text: str, source: str, max_bytes: int) -> Admitted:
+    def admit_anything(text: str, source: str, max_bytes: int,
+                       within: float | None = None) -> Admitted:
         form = "ASK" if text.lstrip().upper().startswith("ASK") else "SELECT"
         return Admitted(text, form, names_graphs=False)  # type: ignore[arg-type]
 
