@@ -33,7 +33,7 @@ from graph.store.remote.manifest import engine_for
 from tests.engines import RunningEngine, free_port, oxigraph_server
 from tests.store_kinds import push_into
 from tests.system_tools import OXIGRAPH, needs
-from tests.test_admission import LONG_TO_READ
+from tests.test_admission import long_to_read
 from tests.test_push import write_catalog
 
 pytestmark = [pytest.mark.engine, needs(OXIGRAPH)]
@@ -303,9 +303,10 @@ def test_the_time_limit_counts_from_when_the_store_is_asked(store: Store) -> Non
 def test_the_time_limit_counts_the_reading_of_a_long_query(store: Store) -> None:
     """A text whose parse takes longer than the limit is stopped at the limit, before the
     engine is asked."""
+    text = long_to_read()
     with within(0.3 + 1), pytest.raises(QueryTimeout, match="reading its text took that long"):
-        store.query(LONG_TO_READ, limits=Limits(timeout=0.3, rows=10))
-    assert store.query(LONG_TO_READ, limits=Limits(timeout=60, rows=10)).boolean is True
+        store.query(text, limits=Limits(timeout=0.3, rows=10))
+    assert store.query(text, limits=Limits(timeout=60, rows=10)).boolean is True
 
 
 def test_the_store_answers_in_time_when_the_engine_does(store: Store) -> None:

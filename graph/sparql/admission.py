@@ -23,11 +23,12 @@ characters that were checked. (pyoxigraph leaves them unexpanded outside strings
 ``\\u0053ERVICE`` would be a syntax error to it and a keyword to the recommendation.)
 
 rdflib's parser is exact but slow (perf/decisions/admission-cache.md), so the outcome is kept
-per text (``_judged``): the named queries and the pages' own queries are parsed once a process.
+per text (``_Kept``): the named queries and the pages' own queries are parsed once a process.
 A long query takes seconds to parse, and a query's time limit runs from the moment it is asked:
-``within`` bounds the wait for its parse (``TimeoutError`` past it, and nothing kept). The parse
-cannot be stopped, so it finishes in its thread while the caller has its answer; parses run one
-at a time, and one that has waited past its caller's bound for its turn does not start.
+``within`` bounds the wait for its judgement (``TimeoutError`` past it). A parse cannot be
+stopped, so it finishes in its thread while the caller has its answer, and its outcome is kept
+for the next to ask; parses run one at a time, and one that has waited past its caller's bound
+for its turn does not start.
 What rdflib reads as a query and pyoxigraph still refuses (an unknown prefix, a variable
 bound twice) is a syntax error from the engine, as before.
 """
@@ -37,9 +38,9 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from pyparsing import ParseBaseException, ParseResults
 from rdflib.plugins.sparql.parser import expandUnicodeEscapes, parseQuery, parseUpdate
@@ -108,10 +109,64 @@ def admit_bound(text: str, bindings: Mapping[str, BindingValue], source: str,
 _Refusal = tuple[type[QueryError], str, tuple[int, int]]
 
 
-@lru_cache(maxsize=_CACHED)
+class _Kept:
+    """The outcome of each text judged lately, the most recent ``_CACHED``: a hand-made
+    ``lru_cache``, since the outcome a parse thread finds after its caller stopped waiting is
+    kept too (that caller's retry finds it), and the caller's bound is no part of the key."""
+
+    def __init__(self) -> None:
+        self._outcomes: OrderedDict[tuple[str, int], Admitted | _Refusal] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int]) -> Admitted | _Refusal | None:
+        with self._lock:
+            found = self._outcomes.get(key)
+            if found is not None:
+                self._outcomes.move_to_end(key)
+            return found
+
+    def keep(self, key: tuple[str, int], outcome: Admitted | _Refusal) -> None:
+        with self._lock:
+            self._outcomes[key] = outcome
+            if len(self._outcomes) > _CACHED:
+                self._outcomes.popitem(last=False)
+
+
+_KEPT = _Kept()
+_PARSING = threading.Lock()
+"""rdflib's parser is not safe in two threads at once: its grammar objects set themselves up
+on first use, and parses racing there failed, and went on failing, in a server's threads.
+One parse at a time costs nothing here: a parse holds the interpreter's lock throughout."""
+
+
 def _judged(text: str, max_bytes: int, within: float | None) -> Admitted | _Refusal:
-    """The outcome for ``text``. ``within`` is part of the key only as an argument: a caller's
-    bound is the same for every query it asks, and a parse past it raises, which is not kept."""
+    """The outcome for ``text``: kept, or judged in a thread of its own, whose whole
+    recursion budget the parser may use (a request's thread has spent part of it), waited
+    for at most ``within`` seconds (TimeoutError past them)."""
+    key = (text, max_bytes)
+    kept = _KEPT.get(key)
+    if kept is not None:
+        return kept
+    deadline = None if within is None else time.monotonic() + within
+    outcome: list[Admitted | _Refusal] = []
+
+    def judge() -> None:
+        judged = _judge(text, max_bytes, deadline)
+        if judged is not None:
+            _KEPT.keep(key, judged)
+            outcome.append(judged)
+
+    thread = threading.Thread(target=judge, name="sparql-parse", daemon=True)
+    thread.start()
+    thread.join(within)
+    if not outcome:
+        raise TimeoutError("the query was not judged in time")
+    return outcome[0]
+
+
+def _judge(text: str, max_bytes: int, deadline: float | None) -> Admitted | _Refusal | None:
+    """The outcome for ``text``; None when its turn to be parsed has not come by
+    ``deadline`` (a ``time.monotonic()``; None: no bound)."""
     try:
         size = len(text.encode("utf-8"))
     except UnicodeEncodeError:
@@ -127,63 +182,39 @@ def _judged(text: str, max_bytes: int, within: float | None) -> Admitted | _Refu
         expanded = expandUnicodeEscapes(text)
     except ValueError as error:  # an escape past U+10FFFF
         return QueryError, f"not a valid query: {error}", (0, 0)
-    deadline = None if within is None else time.monotonic() + within
-    tree = _parse(expanded, _query_tree, deadline)
-    if not isinstance(tree, CompValue):
-        return _refusal(expanded, tree, deadline)
+    wait = -1 if deadline is None else max(deadline - time.monotonic(), 0.0)
+    if not _PARSING.acquire(timeout=wait):
+        return None  # its caller has given up waiting
+    try:  # the parse it waited for may have been of the same text
+        return _KEPT.get((text, max_bytes)) or _judge_parsed(expanded)
+    finally:
+        _PARSING.release()
+
+
+def _judge_parsed(text: str) -> Admitted | _Refusal:
+    """The outcome for ``text``, as rdflib's parser reads it (its turn to parse held)."""
+    try:
+        tree: CompValue = parseQuery(text)[1]  # after the prologue
+    except RecursionError:
+        return QueryError, "the query nests too deeply to be read", (0, 0)
+    except ParseBaseException as error:
+        return _refusal(text, error)
     if _finds(tree, "ServiceGraphPattern"):
         return (ReadOnlyError, "SERVICE is not allowed: queries run on this graph alone, and "
                 "nothing is fetched from elsewhere", (0, 0))
     names_graphs = "datasetClause" in tree or _finds(tree, "GraphGraphPattern")
     star = () if tree.name != "SelectQuery" or "projection" in tree else _variables(tree)
-    return Admitted(expanded, _FORMS[tree.name], names_graphs, star)
+    return Admitted(text, _FORMS[tree.name], names_graphs, star)
 
 
-_PARSING = threading.Lock()
-"""rdflib's parser is not safe in two threads at once: its grammar objects set themselves up
-on first use, and parses racing there failed, and went on failing, in a server's threads.
-One parse at a time costs nothing here: a parse holds the interpreter's lock throughout."""
-
-
-def _query_tree(text: str) -> CompValue:
-    tree: CompValue = parseQuery(text)[1]  # after the prologue
-    return tree
-
-
-def _parse(text: str, parser: Callable[[str], CompValue], deadline: float | None
-           ) -> CompValue | ParseBaseException | RecursionError:
-    """The text's parse tree by ``parser`` (``_query_tree`` or rdflib's ``parseUpdate``), or
-    why it has none: parsed in a thread of its own, whose whole recursion budget the parser
-    may use (a request's thread has spent part of it). TimeoutError when it is not parsed by
-    ``deadline`` (a ``time.monotonic()``), its turn included."""
-    outcome: list[CompValue | ParseBaseException | RecursionError] = []
-    within = None if deadline is None else max(deadline - time.monotonic(), 0.0)
-
-    def parse() -> None:
-        if not _PARSING.acquire(timeout=-1 if within is None else within):
-            return  # its caller has given up waiting
-        try:
-            outcome.append(parser(text))
-        except (ParseBaseException, RecursionError) as error:
-            outcome.append(error)
-        finally:
-            _PARSING.release()
-
-    thread = threading.Thread(target=parse, name="sparql-parse", daemon=True)
-    thread.start()
-    thread.join(within)
-    if not outcome:
-        raise TimeoutError("the text was not parsed in time")
-    return outcome[0]
-
-
-def _refusal(text: str, error: ParseBaseException | RecursionError, deadline: float | None
-             ) -> _Refusal:
-    """Why a text that is not a query is refused: an update, too deep, or where it stops
-    being SPARQL."""
-    if isinstance(error, RecursionError):
-        return QueryError, "the query nests too deeply to be read", (0, 0)
-    if isinstance(_parse(text, parseUpdate, deadline), CompValue):
+def _refusal(text: str, error: ParseBaseException) -> _Refusal:
+    """Why a text that is not a query is refused: an update, or where it stops being
+    SPARQL."""
+    try:
+        parseUpdate(text)
+    except (ParseBaseException, RecursionError):
+        pass
+    else:
         return (ReadOnlyError, "SPARQL Update is not allowed: the graph is read-only (use "
                 "SELECT, ASK, CONSTRUCT or DESCRIBE)", (0, 0))
     found = _shown(error)
