@@ -149,9 +149,14 @@ def _judged(text: str, max_bytes: int, within: float | None) -> Admitted | _Refu
         return kept
     deadline = None if within is None else time.monotonic() + within
     outcome: list[Admitted | _Refusal] = []
+    failed: list[Exception] = []
 
     def judge() -> None:
-        judged = _judge(text, max_bytes, deadline)
+        try:
+            judged = _judge(text, max_bytes, deadline)
+        except Exception as error:  # a bug: raised again in the caller's thread
+            failed.append(error)
+            return
         if judged is not None:
             _KEPT.keep(key, judged)
             outcome.append(judged)
@@ -159,6 +164,8 @@ def _judged(text: str, max_bytes: int, within: float | None) -> Admitted | _Refu
     thread = threading.Thread(target=judge, name="sparql-parse", daemon=True)
     thread.start()
     thread.join(within)
+    if failed:
+        raise failed[0]
     if not outcome:
         raise TimeoutError("the query was not judged in time")
     return outcome[0]
