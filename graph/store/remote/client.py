@@ -228,18 +228,14 @@ class _Retries(Retry):
     waits of the module's docstring, none that would end past ``deadline``, each retry logged;
     a refusal retried is closed unread."""
 
-    def __init__(self, *, deadline: float, what: str, url: str,
-                 refused: list[tuple[int, str]] | None = None, **options: Any) -> None:
+    def __init__(self, *, deadline: float, what: str, url: str, **options: Any) -> None:
         super().__init__(**options)
         self.deadline = deadline
         self.what = what
         self.url = url
-        self.refused = [] if refused is None else refused
-        """The status and reason of each refusal retried, shared by every copy urllib3 makes."""
 
     def new(self, **options: Any) -> Self:
-        return super().new(deadline=self.deadline, what=self.what, url=self.url,
-                           refused=self.refused, **options)
+        return super().new(deadline=self.deadline, what=self.what, url=self.url, **options)
 
     def get_backoff_time(self) -> float:
         """``backoff_factor``, doubled at each failure after the first."""
@@ -251,19 +247,39 @@ class _Retries(Retry):
                   response: BaseHTTPResponse | None = None, error: Exception | None = None,
                   _pool: ConnectionPool | None = None,
                   _stacktrace: TracebackType | None = None) -> Self:
-        retry = super().increment(method, url, response, error, _pool, _stacktrace)
+        try:
+            retry = super().increment(method, url, response, error, _pool, _stacktrace)
+        except MaxRetryError as spent:  # no try left
+            given_up = self._given_up(_pool, url, spent.reason)
+            raise given_up from given_up.reason
         wait = retry.get_backoff_time()
         why = (f"could not be reached ({_why(error)})" if error is not None
                else f"answered {response.status if response is not None else None}")
         if time.monotonic() + wait >= self.deadline:
-            reason = error or ResponseError(why)
-            raise MaxRetryError(_pool, url, reason) from reason  # type: ignore[arg-type]
+            given_up = self._given_up(_pool, url, error or ResponseError(why))
+            raise given_up from given_up.reason
         _LOG.warning("%s: %s %s; trying again in %.2f s (retry %d, %s more allowed)",
                      self.what, self.url, why, wait, len(retry.history), retry.total)
         if response is not None:
-            self.refused.append((response.status, response.reason or ""))
             response.close()
         return retry
+
+    def _given_up(self, pool: ConnectionPool | None, url: str | None,
+                  reason: Exception | None) -> MaxRetryError:
+        """The request given up for ``reason``; but when the deadline passed on a retry of a
+        refusal, for that refusal (the latest of the tries before, in ``history``)."""
+        refusals = [entry.status for entry in self.history if entry.status is not None]
+        if refusals and reason is not None and _timed_out(reason):
+            reason = _Refused(refusals[-1])
+        return MaxRetryError(pool, url, reason)  # type: ignore[arg-type]
+
+
+class _Refused(ResponseError):
+    """The engine's refusal of a request it was asked again until the deadline passed."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(f"answered {status}")
+        self.status = status
 
 
 class Client:
@@ -309,11 +325,11 @@ class Client:
                                     retries=retries, timeout=DeadlineTimeout(deadline),
                                     redirect=False, preload_content=False, release_conn=False)
         except HTTPError as error:
-            if _timed_out(error) and retries.refused:
-                status, reason = retries.refused[-1]
-                raise RemoteError(f"{what}: {endpoint.url} answered {status} {reason}, and was "
-                                  "still being asked again when the time was up", status,
-                                  reason) from None
+            refused = _cause(error)
+            if isinstance(refused, _Refused):
+                raise RemoteError(f"{what}: {endpoint.url} answered {refused.status}, and was "
+                                  "still being asked again when the time was up",
+                                  refused.status) from None
             if _timed_out(error):
                 raise RemoteTimeout(f"{what}: {endpoint.url} did not answer in time") from None
             raise RemoteError(f"{what}: {endpoint.url} could not be reached "
