@@ -40,6 +40,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 
 from pyparsing import ParseBaseException, ParseResults
@@ -148,27 +149,23 @@ def _judged(text: str, max_bytes: int, within: float | None) -> Admitted | _Refu
     if kept is not None:
         return kept
     deadline = None if within is None else time.monotonic() + within
-    outcome: list[Admitted | _Refusal] = []
-    failed: list[Exception] = []
+    judged: Future[Admitted | _Refusal | None] = Future()
 
     def judge() -> None:
         try:
-            judged = _judge(text, max_bytes, deadline)
+            found = _judge(text, max_bytes, deadline)
         except Exception as error:  # a bug: raised again in the caller's thread
-            failed.append(error)
+            judged.set_exception(error)
             return
-        if judged is not None:
-            _KEPT.keep(key, judged)
-            outcome.append(judged)
+        if found is not None:
+            _KEPT.keep(key, found)
+        judged.set_result(found)
 
-    thread = threading.Thread(target=judge, name="sparql-parse", daemon=True)
-    thread.start()
-    thread.join(within)
-    if failed:
-        raise failed[0]
-    if not outcome:
+    threading.Thread(target=judge, name="sparql-parse", daemon=True).start()
+    outcome = judged.result(timeout=within)  # TimeoutError past it
+    if outcome is None:
         raise TimeoutError("the query was not judged in time")
-    return outcome[0]
+    return outcome
 
 
 def _judge(text: str, max_bytes: int, deadline: float | None) -> Admitted | _Refusal | None:
