@@ -234,17 +234,33 @@ def any_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Runni
         yield running
 
 
+CleanQuads = Callable[[RunningEngine, dict[str, str]], set[ox.Quad]]
+"""The quads one ``benchgraph push`` of some records leaves in a new engine of another's
+kind."""
+
+
 @pytest.fixture(scope="module")
-def fresh() -> dict[tuple[bool, bool], set[ox.Quad]]:
-    """What one ``push`` of a version into a new engine leaves, by the kind of engine and the
-    version, filled as the tests ask (one new engine and push each, not one a test)."""
-    return {}
+def clean_quads(tmp_path_factory: pytest.TempPathFactory) -> CleanQuads:
+    """``CleanQuads``, each pushed once a kind of engine and a version in the module, not
+    once a test."""
+    made: dict[tuple[str, frozenset[tuple[str, str]]], set[ox.Quad]] = {}
+
+    def pushed(like: RunningEngine, records: dict[str, str]) -> set[ox.Quad]:
+        kind = "sparql" if like.store.endswith("/store") else "virtuoso"  # Oxigraph's is /store
+        key = (kind, frozenset(records.items()))
+        if key not in made:
+            folder = tmp_path_factory.mktemp(f"clean-{kind}")
+            with ENGINES[kind](folder / "engine") as fresh:
+                assert run_push(fresh, write_catalog(folder / "catalog", records)).returncode == 0
+                made[key] = data(quads(fresh))
+        return made[key]
+
+    return pushed
 
 
 @pytest.mark.parametrize("held", list(KILLED_AT))
 def test_a_push_process_killed_is_made_whole_by_the_next(
-        tmp_path: Path, any_engine: RunningEngine, held: str,
-        fresh: dict[tuple[bool, bool], set[ox.Quad]]) -> None:
+        tmp_path: Path, any_engine: RunningEngine, held: str, clean_quads: CleanQuads) -> None:
     """``benchgraph push`` of ``NEW`` is SIGKILLed while the engine is on one of its
     requests (held at a proxy, then dropped, as the network would); the next ``push`` (of
     ``NEW``, and then of ``OLD``) leaves what a clean push does, on every engine."""
@@ -267,10 +283,7 @@ def test_a_push_process_killed_is_made_whole_by_the_next(
             assert done.returncode == 0, done.stderr
             if version is NEW:
                 assert ", 3 removed, " in done.stderr  # the graphs of bench_5, 6 and 7
-            key = (any_engine.store.endswith("/store"), version is NEW)
-            if key not in fresh:
-                fresh[key] = fresh_quads(any_engine, tmp_path / f"clean-{len(version)}", version)
-            clean = fresh[key]
+            clean = clean_quads(any_engine, version)
             held_quads = data(quads(any_engine))
             assert held_quads == clean, difference(held_quads, clean)
 
@@ -311,11 +324,3 @@ def drop_the_held_request(proxy: Proxy) -> None:
         assert time.monotonic() < deadline, "the held request was never let go"
         time.sleep(0.02)
     proxy.hold = None
-
-
-def fresh_quads(like: RunningEngine, folder: Path, records: dict[str, str]) -> set[ox.Quad]:
-    start = oxigraph_server if like.store.endswith("/store") else ENGINES["virtuoso"]
-    with start(folder / "engine") as fresh:
-        assert run_push(fresh, write_catalog(folder / "catalog", records)).returncode == 0
-        return data(quads(fresh))
-
