@@ -137,7 +137,8 @@ class SlowEngine:
     upstream: tuple[str, int] | None = None
     url: str = ""
     over: threading.Event = field(default_factory=threading.Event)
-    chosen: Counter[str] = field(default_factory=Counter)
+    conversations: Counter[str] = field(default_factory=Counter)
+    """The connections so far, by the behaviour each chose ("" for none, with no upstream)."""
 
     def serve(self, listener: socket.socket) -> None:
         while not self.over.is_set():
@@ -151,12 +152,11 @@ class SlowEngine:
         with sock, suppress(OSError), sock.makefile("rb") as incoming:
             while request := _read_request(incoming):
                 head, body = request
-                chosen = next((name for name in BEHAVIOURS if name.encode() in body), None)
-                if chosen is not None or self.upstream is None:
-                    behave = stalled_body if chosen is None else BEHAVIOURS[chosen]
-                    earlier = self.chosen[chosen or ""]
-                    self.chosen[chosen or ""] += 1
-                    behave(Conversation(sock, self.over, earlier))
+                chosen = next((name for name in BEHAVIOURS if name.encode() in body), "")
+                if chosen or self.upstream is None:
+                    earlier = self.conversations[chosen]
+                    self.conversations[chosen] += 1
+                    BEHAVIOURS.get(chosen, stalled_body)(Conversation(sock, self.over, earlier))
                     return
                 sock.sendall(_forwarded(self.upstream, head, body))
 
